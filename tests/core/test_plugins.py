@@ -109,6 +109,40 @@ def test_op_function_binds_keywords_as_the_forward_signature_says():
         cellgrad.ops.twice(x, bogus=1)
 
 
+def test_an_op_object_enters_the_registry_and_the_plugin_exports_its_own_function():
+    op = plugins.Op("halve_obj", lambda x: (x * 0.5, None), lambda ctx, g: g * 0.5)
+
+    def halve(input):
+        """The plugin's own public function, with its own signature."""
+        return plugins.apply(op, (input,), None)
+
+    def cellgrad_register_ops(register):
+        register(op)
+
+    def cellgrad_export_names(export):
+        export("ops.halve_obj", halve)
+
+    register(plugin("plug_obj", cellgrad_register_ops=cellgrad_register_ops,
+                    cellgrad_export_names=cellgrad_export_names), "cellgrad-obj")
+    x = Tensor(np.array([2.0, -4.0]))
+    assert cellgrad.ops.halve_obj is halve and OPS["halve_obj"] is op
+    np.testing.assert_allclose(cellgrad.ops.halve_obj(x).asnumpy(), [1.0, -2.0])
+    assert gradcheck(cellgrad.ops.halve_obj, x)
+    info = next(p for p in plugins.get_plugins() if p.distribution == "cellgrad-obj")
+    assert info.ops == ["halve_obj"] and info.names == ["ops.halve_obj"] and not info.problems
+    plugins.reset()
+    assert "halve_obj" not in OPS
+
+
+def test_an_op_object_named_like_a_core_op_is_a_conflict():
+    op = plugins.Op("add", lambda x: (x, None), lambda ctx, g: g)
+    register(plugin("plug_objadd", cellgrad_register_ops=lambda register: register(op)),
+             "cellgrad-objadd")
+    with pytest.warns(PluginWarning, match="the op 'add' is provided by cellgrad-core"):
+        plugins.get_plugins()
+    assert OPS["add"] is not op
+
+
 def test_plugins_load_once_however_many_lookups_and_threads():
     calls = []
 

@@ -14,7 +14,7 @@ import pluggy
 
 import cellgrad
 from cellgrad import _first_party, plugins
-from cellgrad._plugin_ops import PROMOTE, check_registration, public_function
+from cellgrad._plugin_ops import PROMOTE, check_op_object, check_registration, public_function
 from cellgrad.ops import _registry
 from cellgrad.plugins import ENTRY_POINT_GROUP, NAMESPACES, PluginInfo, PluginNameError
 
@@ -179,9 +179,16 @@ def _collect(pm, info, others):
     ops, exports = {}, {}
     open_ = [True]
 
-    def register(name, forward, backward=None, *, differentiable=True, promote="none",
+    def register(name, forward=None, backward=None, *, differentiable=True, promote="none",
                  first_order_only=False, doc=None):
         _check_open(open_, "register", info)
+        if isinstance(name, _registry.Op):
+            problem = check_op_object(name, forward, ops)
+            if problem:
+                info.problems.append(problem)
+            else:
+                ops[name.name] = name
+            return
         problem = check_registration(name, forward, backward, differentiable, promote, ops)
         if problem:
             info.problems.append(problem)
@@ -240,7 +247,9 @@ def _commit(state, contributions):
     claims = {}  # qualname -> [(info, kind, payload)]
     for info, ops, exports, _runner in contributions:
         for name, decl in ops.items():
-            claims.setdefault(f"ops.{name}", []).append((info, "op", (name, decl)))
+            # An Op object claims only its op name: the plugin exports the function itself.
+            key = f"op {name}" if isinstance(decl, _registry.Op) else f"ops.{name}"
+            claims.setdefault(key, []).append((info, "op", (name, decl)))
         for qualname, export in exports.items():
             claims.setdefault(qualname, []).append((info, "export", export))
     for qualname, owners in claims.items():
@@ -251,7 +260,12 @@ def _commit(state, contributions):
         info, kind, payload = owners[0]
         namespace, _, name = qualname.rpartition(".")
         if kind == "op":
-            payload = Export(_define(state, *payload), None, info)
+            op_name, decl = payload
+            if isinstance(decl, _registry.Op):  # the plugin exports its own function
+                _define_object(state, decl)
+                info.ops.append(op_name)
+                continue
+            payload = Export(_define(state, op_name, decl), None, info)
             info.ops.append(name)
         state.names[namespace][name] = payload
         info.names.append(qualname)
@@ -268,6 +282,8 @@ def _commit(state, contributions):
 
 def _core_provides(qualname, owners):
     """cellgrad-core's own `qualname` (or op of that name), which a plugin cannot replace."""
+    if qualname.startswith("op "):
+        return qualname[3:] in _registry.OPS
     namespace, _, name = qualname.rpartition(".")
     if any(kind == "op" for _, kind, _ in owners) and name in _registry.OPS:
         return True
@@ -285,7 +301,8 @@ def _core_provides(qualname, owners):
 
 def _conflict(state, qualname, owners, core):
     infos = [info for info, _, _ in owners]
-    message = _conflict_message(f"cellgrad.{qualname}", infos, core)
+    what = f"the op '{qualname[3:]}'" if qualname.startswith("op ") else f"cellgrad.{qualname}"
+    message = _conflict_message(what, infos, core)
     for info in infos:
         info.problems.append(message)
     if not core:
@@ -310,6 +327,13 @@ def _define(state, name, decl):
     op = _registry.define(name, forward, backward, promote, first_order_only)
     state._ops.append((name, op))
     return public_function(op, forward, doc)
+
+
+def _define_object(state, op):
+    if op.name in _registry.OPS:
+        raise ValueError(f"op '{op.name}' is already defined")
+    _registry.OPS[op.name] = op
+    state._ops.append((op.name, op))
 
 
 def _import_lazy(export, qualname):

@@ -37,6 +37,17 @@ def check_registration(name, forward, backward, differentiable, promote, ops):
     return None
 
 
+def check_op_object(op, extra, ops):
+    """What is wrong with registering a ready-made Op (None if nothing)."""
+    if extra is not None:
+        return f"op '{op.name}': register(op) takes the Op alone, not a forward"
+    if not op.name.isidentifier() or op.name.startswith("_"):
+        return f"op name {op.name!r} is not a public Python identifier; the op is left out"
+    if op.name in ops:
+        return f"op '{op.name}' is registered twice by this plugin"
+    return None
+
+
 def public_function(op, forward, doc=None):
     """`cellgrad.ops.<name>` for a plugin op: positional arguments are the inputs, keyword
     arguments the attributes (keywords naming inputs are bound as forward's signature says).

@@ -25,9 +25,25 @@ from typing import List
 import pluggy
 
 from cellgrad._namespace import NAMESPACES
+from cellgrad.ops._registry import (
+    PROMOTE_ARITH,
+    PROMOTE_COMPARE,
+    PROMOTE_DIV,
+    PROMOTE_FLOAT,
+    PROMOTE_NONE,
+    Op,
+    apply,
+)
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "Op",
+    "PROMOTE_ARITH",
+    "PROMOTE_COMPARE",
+    "PROMOTE_DIV",
+    "PROMOTE_FLOAT",
+    "PROMOTE_NONE",
+    "apply",
     "NAMESPACES",
     "PluginInfo",
     "PluginNameAttributeError",
@@ -72,6 +88,12 @@ def cellgrad_register_ops(register):
     - `promote="none"`: the inputs' dtype rule: "none", "arith", "div", "float", "compare".
     - `first_order_only=False`: the backward only runs on numpy (grad of grad is an error).
     - `doc=None`: the public function's docstring (default: the forward's).
+
+    A plugin that writes its own public functions (argument checking, MindSpore's signature)
+    builds its ops itself, `op = cellgrad.plugins.Op(name, forward, backward, promote)`, calls
+    `cellgrad.plugins.apply(op, inputs, attrs)` from its functions, and registers the object with
+    `register(op)`: the op enters `OPS` (conflicts and reports as above) and no function is
+    generated for it; the plugin exports its functions with `cellgrad_export_names`.
     """
 
 

@@ -1,0 +1,35 @@
+"""Builds ops-nn's Cython kernels (every `src/cellgrad_nn/_kernels/*.pyx`).
+
+Kernels index typed memoryviews in tight loops, so bounds and wraparound checks are off; every
+`def` entry validates shapes before a loop runs. `CELLGRAD_CYTHON_DEBUG=1` turns the checks
+back on and builds unoptimised with symbols.
+"""
+
+import os
+from pathlib import Path
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("CELLGRAD_CYTHON_DEBUG", "") not in ("", "0")
+
+directives = {
+    "language_level": "3",
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "nonecheck": DEBUG,
+    "initializedcheck": DEBUG,
+    "cdivision": not DEBUG,
+    "embedsignature": True,
+}
+
+extensions = [
+    Extension(
+        f"cellgrad_nn._kernels.{pyx.stem}",
+        [str(pyx)],
+        extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"],
+    )
+    for pyx in sorted(Path("src/cellgrad_nn/_kernels").glob("*.pyx"))
+]
+
+setup(ext_modules=cythonize(extensions, compiler_directives=directives, force=True))

@@ -1,0 +1,1 @@
+"""Cython kernels (convolution, pooling). Entry points validate shapes; loops run nogil."""

@@ -1,0 +1,9 @@
+"""nn functional ops and their primitive classes (`cellgrad.ops.relu`, `softmax`, `ops.ReLU`).
+
+Read by `cellgrad_nn.plugin` without importing the modules below: `EXPORTS` maps a MindSpore
+qualname to `module:attr` in this package; `OP_MODULES` names modules with an `OPS` tuple.
+"""
+
+OP_MODULES: tuple = ()
+
+EXPORTS: dict = {}
