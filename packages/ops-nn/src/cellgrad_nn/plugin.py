@@ -10,7 +10,7 @@ import importlib
 
 from cellgrad.plugins import hookimpl
 
-SUBPACKAGES = ("functional", "spatial", "layers", "loss", "optim", "wrap")
+SUBPACKAGES = ("functional", "spatial", "layers", "loss", "optim", "wrap", "train")
 
 
 def _subpackages():

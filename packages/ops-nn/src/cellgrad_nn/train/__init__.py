@@ -1,0 +1,23 @@
+"""`cellgrad.train`: `Model`, callbacks and metrics (MindSpore's high-level training API).
+
+In cellgrad-ops-nn because `Model` builds on its losses, optimizers and training wrappers.
+Read by `cellgrad_nn.plugin` without importing the modules below.
+"""
+
+OP_MODULES: tuple = ()
+
+_CALLBACKS = ("Callback", "RunContext", "LossMonitor", "TimeMonitor", "History",
+              "LambdaCallback")
+_METRICS = ("Metric", "Accuracy", "Loss", "Precision", "Recall", "F1", "Fbeta",
+            "TopKCategoricalAccuracy", "Top1CategoricalAccuracy", "Top5CategoricalAccuracy",
+            "ConfusionMatrix", "get_metric_fn", "names")
+_WHERE = {"Model": "model", "ModelCheckpoint": "checkpoint", "CheckpointConfig": "checkpoint",
+          "EarlyStopping": "plateau", "ReduceLROnPlateau": "plateau", "ProgressBar": "progress",
+          **{n: "callbacks" for n in _CALLBACKS}, **{n: "metrics" for n in _METRICS}}
+
+# As in MindSpore, every name is in mindspore.train and at the top level; metrics also in nn.
+EXPORTS: dict = {
+    **{f"train.{n}": f"{m}:{n}" for n, m in _WHERE.items()},
+    **{n: f"{m}:{n}" for n, m in _WHERE.items() if n != "ProgressBar"},
+    **{f"nn.{n}": f"metrics:{n}" for n in _METRICS},
+}

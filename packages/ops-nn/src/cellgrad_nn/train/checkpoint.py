@@ -1,0 +1,150 @@
+"""Saving checkpoints while training: `CheckpointConfig` and `ModelCheckpoint`.
+
+Files are named as MindSpore names them, `{prefix}-{epoch}_{step_in_epoch}.ckpt`, and hold
+the whole train network (weights and optimizer state). They are written with
+`cellgrad.save_checkpoint` (the cellgrad-checkpoint package), which writes atomically: a run
+killed mid-save leaves the previous checkpoints intact, and `Model.train(initial_epoch=...)`
+resumes from the last one.
+"""
+
+import os
+import re
+import time
+
+from cellgrad_nn.train.callbacks import Callback
+
+
+class CheckpointConfig:
+    """Mirrors `mindspore.train.CheckpointConfig`: when to save and how many files to keep."""
+
+    def __init__(self, save_checkpoint_steps=1, save_checkpoint_seconds=0, keep_checkpoint_max=5,
+                 keep_checkpoint_per_n_minutes=0, integrated_save=True, async_save=False,
+                 saved_network=None, append_info=None, enc_key=None, enc_mode="AES-GCM",
+                 exception_save=False, crc_check=False, remove_redundancy=False, format="ckpt",
+                 **kwargs):
+        for name, value in (("save_checkpoint_steps", save_checkpoint_steps),
+                            ("save_checkpoint_seconds", save_checkpoint_seconds),
+                            ("keep_checkpoint_max", keep_checkpoint_max),
+                            ("keep_checkpoint_per_n_minutes", keep_checkpoint_per_n_minutes)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or value < 0):
+                raise ValueError(f"For 'CheckpointConfig', {name} must be an int >= 0, but got "
+                                 f"{value!r}.")
+        if not save_checkpoint_steps and not save_checkpoint_seconds:
+            raise ValueError("For 'CheckpointConfig', save_checkpoint_steps and "
+                             "save_checkpoint_seconds cannot both be 0.")
+        if format not in ("ckpt", "safetensors"):
+            raise ValueError(f"For 'CheckpointConfig', format must be 'ckpt' or 'safetensors', "
+                             f"but got {format!r}.")
+        self.save_checkpoint_steps = save_checkpoint_steps
+        self.save_checkpoint_seconds = save_checkpoint_seconds
+        self.keep_checkpoint_max = keep_checkpoint_max
+        self.keep_checkpoint_per_n_minutes = keep_checkpoint_per_n_minutes
+        self.integrated_save = integrated_save
+        self.async_save = async_save
+        self.saved_network = saved_network
+        self.append_info = self._check_append_info(append_info)
+        self.enc_key, self.enc_mode = enc_key, enc_mode
+        self.exception_save = exception_save
+        self.crc_check = crc_check
+        self.remove_redundancy = remove_redundancy
+        self.format = format
+
+    @staticmethod
+    def _check_append_info(append_info):
+        if append_info is None:
+            return []
+        info = []
+        for item in append_info:
+            if item in ("epoch_num", "step_num") or isinstance(item, dict):
+                info.append(item)
+            else:
+                raise ValueError(f"For 'CheckpointConfig', append_info entries must be "
+                                 f"'epoch_num', 'step_num' or a dict, but got {item!r}.")
+        return info
+
+    def get_checkpoint_policy(self):
+        return {"save_checkpoint_steps": self.save_checkpoint_steps,
+                "save_checkpoint_seconds": self.save_checkpoint_seconds,
+                "keep_checkpoint_max": self.keep_checkpoint_max,
+                "keep_checkpoint_per_n_minutes": self.keep_checkpoint_per_n_minutes}
+
+
+class ModelCheckpoint(Callback):
+    """Mirrors `mindspore.train.ModelCheckpoint`: save the train network during training,
+    keeping at most `keep_checkpoint_max` files of this prefix in `directory`."""
+
+    def __init__(self, prefix="CKP", directory=None, config=None):
+        if not isinstance(prefix, str) or not prefix or "/" in prefix or os.sep in prefix:
+            raise ValueError(f"For 'ModelCheckpoint', prefix must be a non-empty file name "
+                             f"prefix, but got {prefix!r}.")
+        if config is not None and not isinstance(config, CheckpointConfig):
+            raise TypeError(f"For 'ModelCheckpoint', config must be a CheckpointConfig, but got "
+                            f"{type(config).__name__}.")
+        self._prefix = prefix
+        self._directory = os.path.abspath(directory if directory is not None else ".")
+        self._config = config or CheckpointConfig()
+        self._pattern = re.compile(re.escape(prefix) + r"-(\d+)_(\d+)\.(?:ckpt|safetensors)$")
+        self._last_saved_step = None
+        self._last_time = time.time()
+        self.latest_ckpt_file_name = ""
+
+    def step_end(self, run_context):
+        cb = run_context.original_args()
+        cfg = self._config
+        due = bool(cfg.save_checkpoint_steps) and cb.cur_step_num % cfg.save_checkpoint_steps == 0
+        if cfg.save_checkpoint_seconds and \
+                time.time() - self._last_time >= cfg.save_checkpoint_seconds:
+            due = True
+        if due:
+            self._save(cb)
+
+    def end(self, run_context):
+        cb = run_context.original_args()
+        if cb.get("mode", "train") == "train" and self._last_saved_step != cb.cur_step_num:
+            self._save(cb)
+
+    def _save(self, cb):
+        from cellgrad import save_checkpoint
+
+        os.makedirs(self._directory, exist_ok=True)
+        step_in_epoch = (cb.cur_step_num - 1) % cb.batch_num + 1
+        ext = "safetensors" if self._config.format == "safetensors" else "ckpt"
+        path = os.path.join(self._directory,
+                            f"{self._prefix}-{cb.cur_epoch_num}_{step_in_epoch}.{ext}")
+        network = self._config.saved_network or cb.train_network
+        save_checkpoint(network, path, integrated_save=self._config.integrated_save,
+                        async_save=self._config.async_save,
+                        append_dict=self._append_dict(cb), enc_key=self._config.enc_key,
+                        enc_mode=self._config.enc_mode, crc_check=self._config.crc_check,
+                        format=self._config.format)
+        self._last_saved_step = cb.cur_step_num
+        self._last_time = time.time()
+        self.latest_ckpt_file_name = path
+        self._rotate()
+
+    def _append_dict(self, cb):
+        extra = {}
+        for item in self._config.append_info:
+            if item == "epoch_num":
+                extra["epoch_num"] = cb.cur_epoch_num
+            elif item == "step_num":
+                extra["step_num"] = cb.cur_step_num
+            else:
+                extra.update(item)
+        return extra or None
+
+    def _rotate(self):
+        keep = self._config.keep_checkpoint_max
+        if not keep:
+            return
+        found = []
+        for name in os.listdir(self._directory):
+            match = self._pattern.match(name)
+            if match:
+                found.append(((int(match.group(1)), int(match.group(2))), name))
+        for _, name in sorted(found)[:-keep]:
+            try:
+                os.remove(os.path.join(self._directory, name))
+            except FileNotFoundError:  # removed by someone else meanwhile: nothing to do
+                pass
