@@ -241,9 +241,10 @@ class TopKCategoricalAccuracy(Metric):
     def update(self, *inputs):
         y_pred, y = self._two_inputs(inputs)
         y = _class_labels("TopKCategoricalAccuracy.update", y_pred, y)
-        score = y_pred[np.arange(len(y)), y]
-        # Rank by count of strictly better scores, so ties count in the label's favour.
-        better = (y_pred > score[:, None]).sum(axis=1)
+        score = y_pred[np.arange(len(y)), y][:, None]
+        # The label's rank in a stable descending sort: ties go to the lower class index.
+        lower = np.arange(y_pred.shape[1]) < y[:, None]
+        better = ((y_pred > score) | ((y_pred == score) & lower)).sum(axis=1)
         self._correct_num += int((better < self.k).sum())
         self._samples_num += len(y)
 
