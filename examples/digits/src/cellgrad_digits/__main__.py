@@ -1,0 +1,5 @@
+"""`python -m cellgrad_digits` runs the example."""
+
+from cellgrad_digits.cli import main
+
+raise SystemExit(main())

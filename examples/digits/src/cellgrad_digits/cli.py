@@ -1,0 +1,127 @@
+"""`cellgrad-digits`: train, evaluate, checkpoint, reload and plot, in one command."""
+
+import argparse
+import glob
+import os
+import sys
+import time
+
+import numpy as np
+
+import cellgrad as ms
+from cellgrad import nn
+from cellgrad_digits import data
+from cellgrad_digits.net import DigitsNet
+
+PREFIX = "digits"
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="cellgrad-digits", description=__doc__)
+    p.add_argument("--epochs", type=int, default=10, help="epochs to train in all (default 10)")
+    p.add_argument("--batch-size", type=int, default=32, help="training batch size (32)")
+    p.add_argument("--lr", type=float, default=0.05, help="learning rate of Momentum (0.05)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the split, weights and order")
+    p.add_argument("--out", default="./digits-out", help="output folder (./digits-out)")
+    p.add_argument("--resume", metavar="CKPT",
+                   help="continue from a checkpoint this program wrote")
+    p.add_argument("--limit", type=int, help="use only N samples (for quick tests)")
+    p.add_argument("--no-plots", action="store_true", help="do not write the PNG plots")
+    args = p.parse_args(argv)
+    for name in ("epochs", "batch_size", "limit"):
+        value = getattr(args, name)
+        if value is not None and value < 1:
+            p.error(f"--{name.replace('_', '-')} must be a positive integer, got {value}")
+    if args.limit is not None and args.limit < 50:
+        p.error(f"--limit must be at least 50 (5 samples per class), got {args.limit}")
+    return args
+
+
+def build(args):
+    net = DigitsNet(data.CLASSES)
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    opt = nn.Momentum(net.trainable_params(), learning_rate=args.lr, momentum=0.9)
+    model = ms.train.Model(net, loss, opt, metrics={"accuracy", "loss"})
+    return net, opt, model
+
+
+def resume(model, path):
+    """Load weights and optimizer state; returns the epoch the checkpoint was written at."""
+    params = ms.load_checkpoint(path)
+    if "epoch_num" not in params:
+        raise SystemExit(f"cellgrad-digits: {path} has no epoch_num: not written by this "
+                         f"program (or by an older version)")
+    epoch = int(params.pop("epoch_num").asnumpy())
+    not_loaded, _ = ms.load_param_into_net(model.train_network, params)
+    if [n for n in not_loaded if not n.startswith(("moments.", "global_step"))]:
+        raise SystemExit(f"cellgrad-digits: {path} does not hold this network: missing "
+                         f"{not_loaded[:5]}")
+    return epoch
+
+
+def train(args, model, train_set, test_set, ckpt_dir, initial_epoch):
+    steps = train_set.get_dataset_size()
+    config = ms.train.CheckpointConfig(save_checkpoint_steps=steps, keep_checkpoint_max=3,
+                                       append_info=["epoch_num"])
+    checkpoints = ms.train.ModelCheckpoint(prefix=PREFIX, directory=ckpt_dir, config=config)
+    history = ms.train.History()
+    model.fit(args.epochs, train_set, test_set, callbacks=[checkpoints, history],
+              initial_epoch=initial_epoch)
+    return history, checkpoints.latest_ckpt_file_name
+
+
+def predictions(net, x):
+    net.set_train(False)
+    return net(ms.Tensor(x)).asnumpy().argmax(axis=1)
+
+
+def report(args, net, model, test_set, x_test, y_test, latest):
+    accuracy = model.eval(test_set)["accuracy"]
+    print(f"test accuracy: {accuracy:.4f}")
+    fresh = DigitsNet(data.CLASSES)
+    ms.load_param_into_net(fresh, ms.load_checkpoint(latest))
+    reloaded = float(np.mean(predictions(fresh, x_test) == y_test))
+    same = "identical" if reloaded == accuracy else "DIFFERENT"
+    print(f"reloaded {os.path.relpath(latest)} into a fresh network: test accuracy "
+          f"{reloaded:.4f} ({same})")
+    pred = predictions(net, x_test)
+    matrix = ms.train.ConfusionMatrix(data.CLASSES)
+    matrix.update(np.eye(data.CLASSES)[pred], y_test)
+    cm = matrix.eval().astype(int)
+    print("confusion matrix (rows: true digit, columns: predicted):")
+    print("     " + " ".join(f"{c:>3}" for c in range(data.CLASSES)))
+    for digit, row in enumerate(cm):
+        print(f"  {digit}: " + " ".join(f"{v:>3}" for v in row))
+    return accuracy == reloaded, pred, cm
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    start = time.perf_counter()
+    ms.set_seed(args.seed)
+    os.makedirs(args.out, exist_ok=True)
+    ckpt_dir = os.path.join(args.out, "checkpoints")
+    x_train, x_test, y_train, y_test = data.load(args.limit, args.seed)
+    train_set, test_set = data.datasets(x_train, y_train, x_test, y_test, args.batch_size)
+    net, _, model = build(args)
+    initial_epoch = resume(model, args.resume) if args.resume else 0
+    print(f"digits: {len(y_train)} training and {len(y_test)} test images, "
+          f"{args.epochs - initial_epoch} epoch(s) from epoch {initial_epoch}")
+    if initial_epoch >= args.epochs:
+        raise SystemExit(f"cellgrad-digits: {args.resume} is at epoch {initial_epoch}; ask for "
+                         f"more --epochs to continue")
+    try:
+        history, latest = train(args, model, train_set, test_set, ckpt_dir, initial_epoch)
+    except KeyboardInterrupt:
+        done = sorted(glob.glob(os.path.join(ckpt_dir, f"{PREFIX}-*.ckpt")), key=os.path.getmtime)
+        hint = f"; continue with --resume {done[-1]}" if done else ""
+        print(f"\ninterrupted{hint}", file=sys.stderr)
+        return 130
+    same, pred, cm = report(args, net, model, test_set, x_test, y_test, latest)
+    if not args.no_plots:
+        from cellgrad_digits import plots
+
+        for path in plots.write_all(args.out, history, cm, x_test, y_test, pred):
+            print(f"wrote {path}")
+    print(f"done in {time.perf_counter() - start:.1f} s")
+    return 0 if same else 1
