@@ -1,7 +1,8 @@
 """Replaying MindSpore programs on cellgrad and comparing with MindSpore's recorded stdout.
 
-Each `<folder>/ms_programs/<name>.py` is a plain MindSpore program; `<name>.out` is what
-MindSpore 2.10 printed for it (recorded by `tests/core/ms_programs/record.py`). The program runs
+For cellgrad's tests and for plugin authors. Each `<folder>/ms_programs/<name>.py` is a plain
+MindSpore program; `<name>.out` is what MindSpore 2.10 printed for it (recorded under real
+MindSpore, e.g. by cellgrad's `tests/core/ms_programs/record.py`). The program runs
 with `mindspore` mapped to `cellgrad` and must print the same text, token by token; numbers may
 differ in the last digits (MindSpore's CPU kernels approximate exp, tanh, ... differently from
 numpy), which also moves numpy's column padding, so whitespace is not compared.
@@ -15,8 +16,6 @@ import pathlib
 import re
 import subprocess
 import sys
-
-import pytest
 
 TOKEN = re.compile(r"[-+]?(?:\d+\.?\d*(?:e[-+]?\d+)?|nan|inf)|[^\s\d]+")
 
@@ -74,6 +73,8 @@ def run_and_compare(prog):
 
 def replay_test(test_file):
     """A parametrized test replaying every program in `ms_programs/` beside `test_file`."""
+    import pytest
+
     folder = pathlib.Path(test_file).parent / "ms_programs"
 
     @pytest.mark.parametrize("name", programs(folder))
