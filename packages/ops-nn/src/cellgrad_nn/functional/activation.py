@@ -1,0 +1,199 @@
+"""Elementwise activations with their backward rules (`ops.relu`, `ops.gelu`, ...).
+
+Rules use `ctx.xp` and save only inputs, outputs and attributes, so they also run on Tensors,
+recorded, for higher-order gradients.
+"""
+
+import math
+
+import numpy as np
+
+from cellgrad.plugins import PROMOTE_NONE, Op, apply
+from cellgrad_nn.functional import _checks
+from cellgrad_nn.functional._math import erf, erf_xp, sigmoid, sigmoid_xp, tanh_xp
+
+
+def _relu_fwd(x):
+    out = np.maximum(x, 0)
+    return out, (out,)
+
+
+def _relu_bwd(ctx, g):
+    (out,) = ctx.saved
+    return g * (out > 0)
+
+
+def _relu6_fwd(x):
+    return np.clip(x, 0, 6), (x,)
+
+
+def _relu6_bwd(ctx, g):
+    (x,) = ctx.saved
+    return g * ((x > 0) & (x < 6))
+
+
+def _leaky_fwd(x, *, alpha):
+    return np.where(x > 0, x, x * alpha), (x, alpha)
+
+
+def _leaky_bwd(ctx, g):
+    x, alpha = ctx.saved
+    return ctx.xp.where(x > 0, g, g * alpha)
+
+
+def _elu_fwd(x, *, alpha):
+    out = np.where(x > 0, x, np.expm1(np.minimum(x, 0)) * alpha)
+    return out, (x, out, alpha)
+
+
+def _elu_bwd(ctx, g):
+    x, out, alpha = ctx.saved
+    return ctx.xp.where(x > 0, g, g * (out + alpha))
+
+
+_SQRT_HALF = math.sqrt(0.5)
+_INV_SQRT_2PI = 1.0 / math.sqrt(2 * math.pi)
+_SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
+_GELU_C = 0.044715
+
+
+def _gelu_fwd(x, *, approximate):
+    if approximate == "tanh":
+        t = np.tanh((x + x * x * x * _GELU_C) * _SQRT_2_OVER_PI)
+        return x * (t + 1) * 0.5, (x, approximate)
+    return x * (erf(x * _SQRT_HALF) + 1) * 0.5, (x, approximate)
+
+
+def _gelu_bwd(ctx, g):
+    x, approximate = ctx.saved
+    xp = ctx.xp
+    if approximate == "tanh":
+        t = tanh_xp(xp, (x + x * x * x * _GELU_C) * _SQRT_2_OVER_PI)
+        du = (x * x * (3 * _GELU_C) + 1) * _SQRT_2_OVER_PI
+        return g * ((t + 1) * 0.5 + x * 0.5 * (1 - t * t) * du)
+    cdf = (erf_xp(xp, x * _SQRT_HALF) + 1) * 0.5
+    return g * (cdf + x * xp.exp(x * x * -0.5) * _INV_SQRT_2PI)
+
+
+def _silu_fwd(x):
+    return x * sigmoid(x), (x,)
+
+
+def _silu_bwd(ctx, g):
+    (x,) = ctx.saved
+    s = sigmoid_xp(ctx.xp, x)
+    return g * (s + x * s * (1 - s))
+
+
+def _softplus_fwd(x, *, beta, threshold):
+    bx = x * beta
+    soft = (np.log1p(np.exp(-np.abs(bx))) + np.maximum(bx, 0)) / beta
+    return np.where(bx > threshold, x, soft).astype(x.dtype, copy=False), (x, beta, threshold)
+
+
+def _softplus_bwd(ctx, g):
+    x, beta, threshold = ctx.saved
+    bx = x * beta
+    return ctx.xp.where(bx > threshold, g, g * sigmoid_xp(ctx.xp, bx))
+
+
+def _hardswish_fwd(x):
+    return x * np.clip(x + 3, 0, 6) / 6, (x,)
+
+
+def _hardswish_bwd(ctx, g):
+    (x,) = ctx.saved
+    inner = g * (x * (1 / 3) + 0.5)
+    return ctx.xp.where(x < -3, g * 0, ctx.xp.where(x > 3, g, inner))
+
+
+def _hardsigmoid_fwd(x):
+    return np.clip(x + 3, 0, 6) / 6, (x,)
+
+
+def _hardsigmoid_bwd(ctx, g):
+    (x,) = ctx.saved
+    return g * ((x > -3) & (x < 3)) * (1 / 6)
+
+
+RELU = Op("relu", _relu_fwd, _relu_bwd, PROMOTE_NONE)
+RELU6 = Op("relu6", _relu6_fwd, _relu6_bwd, PROMOTE_NONE)
+LEAKY_RELU = Op("leaky_relu", _leaky_fwd, _leaky_bwd, PROMOTE_NONE)
+ELU = Op("elu", _elu_fwd, _elu_bwd, PROMOTE_NONE)
+GELU = Op("gelu", _gelu_fwd, _gelu_bwd, PROMOTE_NONE)
+SILU = Op("silu", _silu_fwd, _silu_bwd, PROMOTE_NONE)
+SOFTPLUS = Op("softplus", _softplus_fwd, _softplus_bwd, PROMOTE_NONE)
+HARDSWISH = Op("hardswish", _hardswish_fwd, _hardswish_bwd, PROMOTE_NONE)
+HARDSIGMOID = Op("hardsigmoid", _hardsigmoid_fwd, _hardsigmoid_bwd, PROMOTE_NONE)
+OPS = (RELU, RELU6, LEAKY_RELU, ELU, GELU, SILU, SOFTPLUS, HARDSWISH, HARDSIGMOID)
+
+
+def relu(input, inplace=False):
+    """Mirrors `mindspore.ops.relu`: max(input, 0); integer inputs keep their dtype.
+
+    `inplace=True` writes the result into `input` as MindSpore does.
+    """
+    _checks.tensor("relu", "input", input)
+    if str(input.dtype) == "Bool":
+        raise TypeError(f"For 'relu', 'input' must be a numeric Tensor, got "
+                        f"{_checks.describe(input)}.")
+    out = apply(RELU, (input,))
+    if inplace:
+        from cellgrad.ops import functional as F
+
+        return F.assign(input, out)
+    return out
+
+
+def relu6(x):
+    """Mirrors `mindspore.ops.relu6`: min(max(x, 0), 6) on a floating Tensor."""
+    return apply(RELU6, (_checks.floating("relu6", "x", x),))
+
+
+def leaky_relu(input, alpha=0.2):
+    """Mirrors `mindspore.ops.leaky_relu`: x where x > 0, else alpha * x."""
+    _checks.floating("leaky_relu", "input", input)
+    return apply(LEAKY_RELU, (input,), {"alpha": _checks.number("leaky_relu", "alpha", alpha)})
+
+
+def elu(input_x, alpha=1.0):
+    """Mirrors `mindspore.ops.elu`: x where x > 0, else alpha * (exp(x) - 1).
+
+    Any `alpha` works (MindSpore 2.10's CPU kernel accepts only 1.0).
+    """
+    _checks.floating("elu", "input_x", input_x)
+    return apply(ELU, (input_x,), {"alpha": _checks.number("elu", "alpha", alpha)})
+
+
+def gelu(input, approximate="none"):
+    """Mirrors `mindspore.ops.gelu`: x * Phi(x) ('none', with erf) or its tanh approximation."""
+    _checks.floating("gelu", "input", input)
+    if approximate not in ("none", "tanh"):
+        raise ValueError(f"For 'gelu', 'approximate' must be 'none' or 'tanh', got "
+                         f"{approximate!r}.")
+    return apply(GELU, (input,), {"approximate": approximate})
+
+
+def silu(input):
+    """Mirrors `mindspore.ops.silu`: x * sigmoid(x)."""
+    return apply(SILU, (_checks.floating("silu", "input", input),))
+
+
+def softplus(input, beta=1, threshold=20):
+    """Mirrors `mindspore.ops.softplus`: log(1 + exp(beta * x)) / beta, linear past threshold."""
+    _checks.floating("softplus", "input", input)
+    beta = _checks.number("softplus", "beta", beta)
+    if beta == 0:
+        raise ValueError("For 'softplus', 'beta' must not be 0.")
+    threshold = _checks.number("softplus", "threshold", threshold)
+    return apply(SOFTPLUS, (input,), {"beta": beta, "threshold": threshold})
+
+
+def hardswish(input):
+    """Mirrors `mindspore.ops.hardswish`: x * relu6(x + 3) / 6."""
+    return apply(HARDSWISH, (_checks.floating("hardswish", "input", input),))
+
+
+def hardsigmoid(input):
+    """Mirrors `mindspore.ops.hardsigmoid`: relu6(x + 3) / 6."""
+    return apply(HARDSIGMOID, (_checks.floating("hardsigmoid", "input", input),))

@@ -1,0 +1,97 @@
+"""dense (x @ W.T + b) and bias_add, each one op with its backward."""
+
+import numpy as np
+
+from cellgrad.plugins import PROMOTE_ARITH, Op, apply
+from cellgrad_nn.functional import _checks
+
+
+def _dense_fwd(x, w, b=None):
+    out = np.matmul(x, w.T) if w.ndim == 2 else np.matmul(x, w)
+    if b is not None:
+        out += b
+    return out, (x, w, b is not None)
+
+
+def _dense_bwd(ctx, g):
+    x, w, has_bias = ctx.saved
+    xp = ctx.xp
+    nx, nw = ctx.needs_input_grad[:2]
+    if w.ndim == 1:  # (..., in) @ (in,) -> (...)
+        g = xp.expand_dims(g, -1)
+        w2 = w.reshape(1, -1)
+    else:
+        w2 = w
+    gx = xp.matmul(g, w2) if nx else None
+    gw = gb = None
+    if nw or has_bias:
+        g2 = g.reshape(-1, g.shape[-1])
+        if nw:
+            gw = xp.matmul(xp.transpose(g2), x.reshape(-1, x.shape[-1])).reshape(w.shape)
+        if has_bias:
+            gb = g2.sum(axis=0)
+            gb = gb.reshape(()) if w.ndim == 1 else gb
+    return (gx, gw, gb) if has_bias else (gx, gw)
+
+
+DENSE = Op("dense", _dense_fwd, _dense_bwd, PROMOTE_ARITH)
+
+
+def _bias_add_fwd(x, b, *, channel):
+    shape = [1] * x.ndim
+    shape[channel] = b.shape[0]
+    return x + b.reshape(shape), (x.ndim, channel)
+
+
+def _bias_add_bwd(ctx, g):
+    ndim, channel = ctx.saved
+    return g, g.sum(axis=tuple(a for a in range(ndim) if a != channel))
+
+
+BIAS_ADD = Op("bias_add", _bias_add_fwd, _bias_add_bwd, PROMOTE_ARITH)
+OPS = (DENSE, BIAS_ADD)
+
+
+def dense(input, weight, bias=None):
+    """Mirrors `mindspore.ops.dense`: input @ weight.T + bias; `weight` is (out, in) or (in,)."""
+    _checks.tensor("dense", "input", input)
+    _checks.tensor("dense", "weight", weight)
+    if weight.ndim not in (1, 2) or input.ndim < 1:
+        raise ValueError(f"For 'dense', 'weight' must be 1-D or 2-D and 'input' at least 1-D, "
+                         f"got input {_checks.describe(input)}, weight "
+                         f"{_checks.describe(weight)}.")
+    if input.shape[-1] != weight.shape[-1]:
+        raise ValueError(f"For 'dense', the last dimension of 'input' must equal the last "
+                         f"dimension of 'weight' (in_channels), got input "
+                         f"{_checks.describe(input)} and weight {_checks.describe(weight)}.")
+    if bias is None:
+        return apply(DENSE, (input, weight))
+    _checks.tensor("dense", "bias", bias)
+    out_shape = weight.shape[:1] if weight.ndim == 2 else ()
+    if tuple(bias.shape) not in (out_shape, (), (1,)):
+        raise ValueError(f"For 'dense', 'bias' must have shape {out_shape} (out_channels), got "
+                         f"{_checks.describe(bias)}.")
+    return apply(DENSE, (input, weight, bias))
+
+
+def bias_add(input_x, bias):
+    """Mirrors `mindspore.ops.bias_add`: adds the 1-D `bias` along the channel axis 1."""
+    return bias_add_checked("bias_add", input_x, bias, "NCHW")
+
+
+def bias_add_checked(op, input_x, bias, data_format):
+    """bias_add along axis 1 ('NCHW', 'NCDHW') or the last axis ('NHWC')."""
+    _checks.tensor(op, "input_x", input_x)
+    _checks.tensor(op, "bias", bias)
+    if data_format not in ("NCHW", "NHWC", "NCDHW"):
+        raise ValueError(f"For '{op}', 'data_format' must be 'NCHW', 'NHWC' or 'NCDHW', got "
+                         f"{data_format!r}.")
+    if input_x.ndim < 2 or bias.ndim != 1:
+        raise ValueError(f"For '{op}', 'input_x' must be at least 2-D and 'bias' 1-D, got "
+                         f"{_checks.describe(input_x)} and {_checks.describe(bias)}.")
+    channel = input_x.ndim - 1 if data_format == "NHWC" else 1
+    if bias.shape[0] != input_x.shape[channel]:
+        raise ValueError(f"For '{op}', 'bias' must have {input_x.shape[channel]} elements (the "
+                         f"channel dimension {channel} of input_x), got "
+                         f"{_checks.describe(bias)} for input_x {_checks.describe(input_x)}.")
+    return apply(BIAS_ADD, (input_x, bias), {"channel": channel})
