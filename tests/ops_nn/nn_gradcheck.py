@@ -57,9 +57,11 @@ def recorded_ops(fn, args):
         out = fn(*xs)
         outs = out if isinstance(out, tuple) else (out,)
         stack = [o._node for o in outs if isinstance(o, ms.Tensor) and o._node is not None]
+        visited = set()
         while stack:
             node = stack.pop()
-            if node.op is not None and node.name not in seen:
+            if node.op is not None and id(node) not in visited:
+                visited.add(id(node))
                 seen.add(node.name)
                 stack.extend(n for n in node.next_nodes if n is not None)
         floats = [o for o in outs if isinstance(o, ms.Tensor) and o.dtype.is_floating]

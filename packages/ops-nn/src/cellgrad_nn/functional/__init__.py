@@ -4,7 +4,8 @@ Read by `cellgrad_nn.plugin` without importing the modules below: `EXPORTS` maps
 qualname to `module:attr` in this package; `OP_MODULES` names modules with an `OPS` tuple.
 """
 
-OP_MODULES: tuple = ("_math", "activation", "softmax", "linear")
+OP_MODULES: tuple = ("_math", "activation", "softmax", "linear", "dropout", "norm",
+                     "cross_entropy", "losses", "encoding")
 
 
 def _ops(module: str, names: str) -> dict:
@@ -15,4 +16,15 @@ EXPORTS: dict = {
     **_ops("activation", "relu relu6 leaky_relu elu gelu silu softplus hardswish hardsigmoid"),
     **_ops("softmax", "softmax log_softmax"),
     **_ops("linear", "dense bias_add"),
+    **_ops("dropout", "dropout dropout2d"),
+    **_ops("norm", "batch_norm layer_norm group_norm"),
+    **_ops("cross_entropy", "cross_entropy nll_loss"),
+    **_ops("losses", "binary_cross_entropy binary_cross_entropy_with_logits mse_loss l1_loss "
+                     "smooth_l1_loss kl_div"),
+    **_ops("encoding", "one_hot embedding"),
+    **_ops("clip", "clip_by_global_norm clip_by_norm"),
+    **_ops("primitives", "ReLU ReLU6 Elu GeLU HSwish HSigmoid Softplus Softmax LogSoftmax "
+                         "BiasAdd BatchNorm LayerNorm OneHot SoftmaxCrossEntropyWithLogits "
+                         "SparseSoftmaxCrossEntropyWithLogits BinaryCrossEntropy "
+                         "BCEWithLogitsLoss NLLLoss SmoothL1Loss KLDivLoss Dropout Dropout2D"),
 }

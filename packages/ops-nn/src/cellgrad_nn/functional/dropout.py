@@ -1,0 +1,82 @@
+"""dropout, dropout2d and the Dropout / Dropout2D primitives (which also return the mask).
+
+Masks are drawn from `cellgrad.context.generator()` (seeded by `set_seed`) outside the op, so
+the op itself is deterministic: out = x * mask / keep_prob.
+"""
+
+import numpy as np
+
+from cellgrad.plugins import PROMOTE_NONE, Op, apply
+from cellgrad_nn.functional import _checks
+
+
+def _dropout_fwd(x, *, scale):
+    return x * scale, (scale,)
+
+
+def _dropout_bwd(ctx, g):
+    (scale,) = ctx.saved
+    return g * scale
+
+
+DROPOUT = Op("dropout", _dropout_fwd, _dropout_bwd, PROMOTE_NONE)
+OPS = (DROPOUT,)
+
+
+def _generator(seed):
+    if seed is None:
+        from cellgrad import context
+
+        return context.generator()
+    return np.random.default_rng(seed)
+
+
+def keep_mask(shape, keep_prob, seed=None):
+    """A boolean mask of `shape`, each element True with probability `keep_prob`."""
+    return _generator(seed).random(shape, dtype=np.float32) < keep_prob
+
+
+def apply_mask(x, mask, keep_prob):
+    """x * mask / keep_prob as one recorded op (`mask` broadcasts against x)."""
+    scale = mask.astype(x._data.dtype) * (1.0 / keep_prob) if x.dtype.is_floating else mask
+    return apply(DROPOUT, (x,), {"scale": scale.astype(x._data.dtype, copy=False)})
+
+
+def _check_p(op, p):
+    if isinstance(p, bool) or not isinstance(p, float):
+        raise TypeError(f"For '{op}', 'p' must be a float, got {type(p).__name__} {p!r}.")
+    if not 0.0 <= p < 1.0:
+        raise ValueError(f"For '{op}', 'p' must be in [0, 1), got {p}.")
+    return p
+
+
+def dropout(input, p=0.5, training=True, seed=None):
+    """Mirrors `mindspore.ops.dropout`: zero each element with probability `p`, scale the rest
+    by 1 / (1 - p); the identity when not `training` or `p` is 0."""
+    _checks.floating("dropout", "input", input)
+    p = _check_p("dropout", p)
+    if not training or p == 0.0:
+        return input
+    return apply_mask(input, keep_mask(input.shape, 1.0 - p, seed), 1.0 - p)
+
+
+def dropout2d(input, p=0.5, training=True):
+    """Mirrors `mindspore.ops.dropout2d`: zero whole channels of an (N, C, H, W) input."""
+    _checks.floating("dropout2d", "input", input)
+    p = _check_p("dropout2d", p)
+    if input.ndim != 4:
+        raise ValueError(f"For 'dropout2d', 'input' must be 4-D (N, C, H, W), got "
+                         f"{_checks.describe(input)}.")
+    if not training or p == 0.0:
+        return input
+    n, c = input.shape[:2]
+    return apply_mask(input, keep_mask((n, c, 1, 1), 1.0 - p), 1.0 - p)
+
+
+def check_keep_prob(op, keep_prob):
+    if isinstance(keep_prob, bool) or not isinstance(keep_prob, (int, float)):
+        raise TypeError(f"For '{op}', 'keep_prob' must be a float, got "
+                        f"{type(keep_prob).__name__} {keep_prob!r}.")
+    if not 0.0 < keep_prob <= 1.0:
+        raise ValueError(f"For '{op}', 'keep_prob' must be in (0.0, 1.0], got {keep_prob}.")
+    return float(keep_prob)

@@ -1,0 +1,179 @@
+"""batch_norm, layer_norm, group_norm: normalisation forward and backward each in one op.
+
+The statistics are computed once, by the public function (which also updates BatchNorm's
+running statistics in place), and handed to the op as attributes.
+"""
+
+import numpy as np
+from cellgrad._core._buffer import TensorBuffer
+
+from cellgrad.plugins import PROMOTE_NONE, Op, apply
+from cellgrad_nn.functional import _checks
+
+
+def _stat_dtype(x):
+    return np.float32 if x.dtype == np.float16 else x.dtype
+
+
+def _norm_fwd(x, w=None, b=None, *, mean, var, eps, axes, training):
+    """y = (x - mean) / sqrt(var + eps) * w + b; `axes` are the reduced (statistics) axes."""
+    invstd = 1.0 / np.sqrt(var + eps)
+    xhat = ((x - mean) * invstd).astype(_stat_dtype(x), copy=False)
+    y = xhat * w if w is not None else xhat.copy()
+    if b is not None:
+        y += b
+    return y.astype(x.dtype, copy=False), (xhat, invstd, w, axes, training)
+
+
+def _norm_bwd(ctx, g):
+    xhat, invstd, w, axes, training = ctx.saved
+    nx, nw, nb = (tuple(ctx.needs_input_grad) + (False, False))[:3]
+    gw = _sum_to(g * xhat, w) if nw else None
+    gb = _sum_to(g, w) if nb else None
+    gx = None
+    if nx:
+        gxhat = g * w if w is not None else g
+        if training:
+            count = xhat.size // invstd.size
+            mean_g = gxhat.sum(axis=axes, keepdims=True) / count
+            mean_gx = (gxhat * xhat).sum(axis=axes, keepdims=True) / count
+            gx = (gxhat - mean_g - xhat * mean_gx) * invstd
+        else:
+            gx = gxhat * invstd
+    return gx, gw, gb
+
+
+def _sum_to(a, like):
+    """Sum `a` down to the (right-aligned, broadcast) shape of the parameter `like`."""
+    lead = a.ndim - like.ndim
+    axes = tuple(range(lead)) + tuple(i + lead for i, n in enumerate(like.shape) if n == 1)
+    return a.sum(axis=axes).reshape(like.shape) if axes else a
+
+
+NORM = Op("nn_normalize", _norm_fwd, _norm_bwd, PROMOTE_NONE, first_order_only=True)
+OPS = (NORM,)
+
+
+def _array(t):
+    return t._data if isinstance(t, TensorBuffer) else t
+
+
+def _update_running(op, stat, new, momentum, name):
+    """stat = (1 - momentum) * stat + momentum * new, in place (MindSpore's moving update)."""
+    data = _array(stat)
+    if tuple(data.shape) != tuple(new.shape):
+        raise ValueError(f"For '{op}', '{name}' must have shape {tuple(new.shape)}, got "
+                         f"{_checks.describe(stat)}.")
+    data *= 1.0 - momentum
+    data += (new * momentum).astype(data.dtype, copy=False)
+
+
+def batch_norm(input_x, running_mean, running_var, weight, bias, training=False, momentum=0.1,
+               eps=1e-05):
+    """Mirrors `mindspore.ops.batch_norm`: normalise over every axis but 1 (channels).
+
+    Training uses the batch statistics and updates `running_mean`/`running_var` in place:
+    `running = (1 - momentum) * running + momentum * batch` (the variance unbiased), as
+    MindSpore does; otherwise the running statistics normalise.
+    """
+    return batch_norm_checked("batch_norm", input_x, running_mean, running_var, weight, bias,
+                              training, momentum, eps)[0]
+
+
+def batch_norm_checked(op, x, running_mean, running_var, weight, bias, training, momentum, eps):
+    """batch_norm returning (y, batch mean, batch biased variance) for the BatchNorm forms."""
+    _checks.floating(op, "input_x", x)
+    for name, t in (("running_mean", running_mean), ("running_var", running_var),
+                    ("weight", weight), ("bias", bias)):
+        _checks.tensor(op, name, t)
+    if x.ndim < 2:
+        raise ValueError(f"For '{op}', 'input_x' must be at least 2-D (N, C, ...), got "
+                         f"{_checks.describe(x)}.")
+    channels = x.shape[1]
+    for name, t in (("weight", weight), ("bias", bias), ("running_mean", running_mean),
+                    ("running_var", running_var)):
+        if tuple(t.shape) != (channels,):
+            raise ValueError(f"For '{op}', '{name}' must have shape ({channels},) (the channel "
+                             f"dimension 1 of input_x {tuple(x.shape)}), got "
+                             f"{_checks.describe(t)}.")
+    axes = (0,) + tuple(range(2, x.ndim))
+    shape = (1, channels) + (1,) * (x.ndim - 2)
+    momentum = _checks.number(op, "momentum", momentum)
+    data = x._data.astype(_stat_dtype(x._data), copy=False)
+    if training:
+        mean = data.mean(axis=axes)
+        var = data.var(axis=axes)
+        count = data.size // channels
+        unbiased = var * (count / max(count - 1, 1))
+        _update_running(op, running_mean, mean, momentum, "running_mean")
+        _update_running(op, running_var, unbiased, momentum, "running_var")
+    else:
+        mean = running_mean._data.astype(data.dtype, copy=False)
+        var = running_var._data.astype(data.dtype, copy=False)
+    attrs = {"mean": mean.reshape(shape), "var": var.reshape(shape), "eps": float(eps),
+             "axes": axes, "training": bool(training)}
+    y = apply(NORM, (x, weight.reshape(shape), bias.reshape(shape)), attrs)
+    return y, mean, var
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):
+    """Mirrors `mindspore.ops.layer_norm`: normalise over the trailing `normalized_shape`."""
+    _checks.floating("layer_norm", "input", input)
+    if isinstance(normalized_shape, int):
+        normalized_shape = (normalized_shape,)
+    normalized_shape = tuple(normalized_shape)
+    k = len(normalized_shape)
+    if k == 0 or k > input.ndim or tuple(input.shape[input.ndim - k:]) != normalized_shape:
+        raise ValueError(f"For 'layer_norm', 'normalized_shape' {normalized_shape} must be the "
+                         f"trailing dimensions of 'input', got {_checks.describe(input)}.")
+    return layer_norm_checked("layer_norm", input, weight, bias, input.ndim - k,
+                              input.ndim - k, eps)[0]
+
+
+def layer_norm_checked(op, x, weight, bias, begin_norm_axis, begin_params_axis, eps):
+    """layer_norm returning (y, mean, biased variance) with the reduced axes kept."""
+    axes = tuple(range(begin_norm_axis, x.ndim))
+    pshape = tuple(x.shape[begin_params_axis:])
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None:
+            _checks.tensor(op, name, t)
+            if tuple(t.shape) != pshape:
+                raise ValueError(f"For '{op}', '{name}' must have shape {pshape} (input_x's "
+                                 f"dimensions from {begin_params_axis}), got "
+                                 f"{_checks.describe(t)}.")
+    data = x._data.astype(_stat_dtype(x._data), copy=False)
+    mean = data.mean(axis=axes, keepdims=True)
+    var = data.var(axis=axes, keepdims=True)
+    attrs = {"mean": mean, "var": var, "eps": float(eps), "axes": axes, "training": True}
+    y = apply(NORM, (x, weight, bias), attrs)
+    return y, mean, var
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
+    """Mirrors `mindspore.ops.group_norm`: normalise each of `num_groups` channel groups."""
+    from cellgrad.ops import functional as F
+
+    _checks.floating("group_norm", "input", input)
+    if input.ndim < 2:
+        raise ValueError(f"For 'group_norm', 'input' must be at least 2-D (N, C, ...), got "
+                         f"{_checks.describe(input)}.")
+    if isinstance(num_groups, bool) or not isinstance(num_groups, int) or num_groups < 1:
+        raise TypeError(f"For 'group_norm', 'num_groups' must be a positive int, got "
+                        f"{num_groups!r}.")
+    n, c = input.shape[:2]
+    if c % num_groups:
+        raise ValueError(f"For 'group_norm', the channel count {c} of 'input' "
+                         f"{tuple(input.shape)} must be divisible by 'num_groups' {num_groups}.")
+    grouped = F.reshape(input, (n, num_groups, -1))
+    y = F.reshape(layer_norm_checked("group_norm", grouped, None, None, 2, 2, eps)[0],
+                  tuple(input.shape))
+    shape = (1, c) + (1,) * (input.ndim - 2)
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and tuple(_checks.tensor("group_norm", name, t).shape) != (c,):
+            raise ValueError(f"For 'group_norm', '{name}' must have shape ({c},), got "
+                             f"{_checks.describe(t)}.")
+    if weight is not None:
+        y = y * F.reshape(weight, shape)
+    if bias is not None:
+        y = y + F.reshape(bias, shape)
+    return y
