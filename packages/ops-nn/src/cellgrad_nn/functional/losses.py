@@ -14,18 +14,18 @@ _BCE_EPS = 1e-12  # MindSpore clamps the probabilities before the log
 def _bce_fwd(x, t, w=None):
     lx = np.log(np.maximum(x, _BCE_EPS))
     l1x = np.log(np.maximum(1 - x, _BCE_EPS))
-    loss = -(t * lx + (1 - t) * l1x)
-    if w is not None:
-        loss = loss * w
-    return loss.astype(x.dtype, copy=False), (x, t, w, lx, l1x)
+    plain = -(t * lx + (1 - t) * l1x)
+    loss = plain if w is None else plain * w
+    return loss.astype(x.dtype, copy=False), (x, t, w, lx, l1x, plain)
 
 
 def _bce_bwd(ctx, g):
-    x, t, w, lx, l1x = ctx.saved
+    x, t, w, lx, l1x, plain = ctx.saved
     gw = g if w is None else g * w
     gx = gw * (x - t) / np.maximum(x * (1 - x), _BCE_EPS)
-    gt = gw * (l1x - lx) if ctx.needs_input_grad[1] else None
-    return gx, gt, None
+    need = tuple(ctx.needs_input_grad) + (False,)
+    gt = gw * (l1x - lx) if need[1] else None
+    return (gx, gt, g * plain if need[2] else None)[:len(ctx.needs_input_grad)]
 
 
 def _bce_logits_fwd(x, t, w=None, pw=None):
@@ -40,17 +40,24 @@ def _bce_logits_fwd(x, t, w=None, pw=None):
 def _bce_logits_bwd(ctx, g):
     x, t, w, pw = ctx.saved
     xp = ctx.xp
+    need = tuple(ctx.needs_input_grad) + (False, False)
     gw = g if w is None else g * w
     s = sigmoid_xp(xp, x)
     if pw is None:
         gx = gw * (s - t)
     else:
         gx = gw * ((1 - t) - ((pw - 1) * t + 1) * (1 - s))
-    gt = None
-    if ctx.needs_input_grad[1]:
+    gt = g_w = g_pw = None
+    if need[1] or need[2] or need[3]:
         sp_neg = _softplus_neg(xp, x)
-        gt = gw * (-x if pw is None else (pw - 1) * sp_neg - x)
-    return gx, gt, None, None
+        if need[1]:
+            gt = gw * (-x if pw is None else (pw - 1) * sp_neg - x)
+        if need[2]:
+            lw = 1 if pw is None else (pw - 1) * t + 1
+            g_w = g * ((1 - t) * x + lw * sp_neg)
+        if need[3]:
+            g_pw = gw * t * sp_neg
+    return gx, gt, g_w, g_pw
 
 
 def _softplus_neg(xp, x):
