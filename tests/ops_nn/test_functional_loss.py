@@ -52,7 +52,7 @@ CASES = [
     Case("smooth_l1_loss", lambda x, t: ops.smooth_l1_loss(x, t, 0.5), [(3, 4), (3, 4)],
          low=-3, high=3),
     Case("kl_div", lambda x, t: ops.kl_div(x, t * t + 0.1, "batchmean"), [(3, 4), (3, 4)]),
-    Case("embedding", lambda w: ops.embedding(_i(0, 2, 0, 1), w, padding_idx=1), [(3, 2)]),
+    Case("embedding", lambda w: ops.embedding(_i(0, 2, 0, 1), w), [(3, 2)]),
 ]
 GRADCHECKED = names(CASES)
 
