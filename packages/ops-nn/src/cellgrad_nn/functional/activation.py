@@ -98,7 +98,9 @@ def _softplus_bwd(ctx, g):
 
 
 def _hardswish_fwd(x):
-    return x * np.clip(x + 3, 0, 6) / 6, (x,)
+    out = x * np.clip(x + 3, 0, 6) / 6
+    out += 0  # -0.0 (from x < -3) prints as 0, as MindSpore's
+    return out, (x,)
 
 
 def _hardswish_bwd(ctx, g):
