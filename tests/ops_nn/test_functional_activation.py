@@ -109,6 +109,8 @@ def test_relu_inplace_writes_into_the_input():
     x = ms.Tensor(np.array([-1.0, 2.0], np.float32))
     out = ops.relu(x, inplace=True)
     assert x.asnumpy().tolist() == [0.0, 2.0] and out.asnumpy().tolist() == [0.0, 2.0]
+    g = ms.grad(lambda t: (ops.relu(t * 1, inplace=True) * 3).sum())(ms.Tensor(X))
+    assert g.asnumpy().tolist() == [0.0, 0.0, 3.0, 3.0, 3.0]
 
 
 TORCH_LINES = [

@@ -133,7 +133,7 @@ OPS = (RELU, RELU6, LEAKY_RELU, ELU, GELU, SILU, SOFTPLUS, HARDSWISH, HARDSIGMOI
 def relu(input, inplace=False):
     """Mirrors `mindspore.ops.relu`: max(input, 0); integer inputs keep their dtype.
 
-    `inplace=True` writes the result into `input` as MindSpore does.
+    `inplace=True` also writes the result into `input` (MindSpore's CPU build rejects it).
     """
     _checks.tensor("relu", "input", input)
     if str(input.dtype) == "Bool":
@@ -141,9 +141,8 @@ def relu(input, inplace=False):
                         f"{_checks.describe(input)}.")
     out = apply(RELU, (input,))
     if inplace:
-        from cellgrad.ops import functional as F
-
-        return F.assign(input, out)
+        # the values go into `input`; the returned Tensor carries the gradient (relu's rule)
+        np.copyto(input._data, out._data)
     return out
 
 
