@@ -138,6 +138,16 @@ def test_cross_entropy_label_and_argument_errors():
         ops.cross_entropy(_i(1, 2), _i(0))
 
 
+def test_cross_entropy_with_every_target_ignored_is_nan_without_warnings():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = ops.cross_entropy(LOGITS, _i(-100, -100))
+    assert np.isnan(out.asnumpy())
+    assert ops.cross_entropy(LOGITS, _i(-100, -100), reduction="sum").asnumpy() == 0.0
+
+
 def test_cross_entropy_is_stable_for_huge_logits():
     x = T(np.array([[1e4, -1e4, 0.0]], np.float32))
     loss, g = ms.value_and_grad(lambda t: ops.cross_entropy(t, _i(1)))(x)

@@ -23,7 +23,10 @@ def _reduce(loss, reduction, denom):
     if reduction == "none":
         return loss
     total = loss.sum()
-    return np.asarray(total / denom if reduction == "mean" else total, loss.dtype)
+    if reduction == "sum":
+        return np.asarray(total, loss.dtype)
+    with np.errstate(invalid="ignore", divide="ignore"):  # every target ignored: nan, as torch
+        return np.asarray(total / denom, loss.dtype)
 
 
 def _index_loss(logp, y, cd, weight, ignore_index, eps):
