@@ -138,3 +138,85 @@ def test_against_torch(torch, line, dtype):
     tol = (f64_tol or [1e-12])[0] if dtype == np.float64 else 1e-6
     torch_compare(torch, [(4, 5)], ms_fn, lambda x: th_fn(F, x), dtype=dtype, atol=tol,
                   rtol=tol * 10)
+
+
+# ---- the composed activations (activation_extra): built from recorded ops ----
+XE = np.array([-3.0, -0.4, 0.3, 2.5], np.float32)
+EXTRA = [
+    # name, call, MindSpore 2.10's output for XE
+    ("selu", lambda x: ops.selu(x), [-1.6705687, -0.5796101, 0.3152103, 2.6267526]),
+    ("celu", lambda x: ops.celu(x), [-0.95021296, -0.32967997, 0.3, 2.5]),
+    ("celu2", lambda x: ops.celu(x, 2.0), [-1.5537397, -0.3625385, 0.3, 2.5]),
+    ("mish", lambda x: ops.mish(x), [-0.14564738, -0.18891637, 0.20800132, 2.4713924]),
+    ("softsign", lambda x: ops.softsign(x), [-0.75, -0.2857143, 0.23076925, 0.71428573]),
+    ("hardtanh", lambda x: ops.hardtanh(x, -1.0, 2.0), [-1.0, -0.4, 0.3, 2.0]),
+    ("logsigmoid", lambda x: ops.logsigmoid(x), [-3.048587, -0.9130143, -0.55435455,
+                                                 -0.07888955]),
+    ("softmin", lambda x: ops.softmin(x), [0.8966652, 0.0665985, 0.03307182, 0.00366446]),
+    ("hardshrink", lambda x: ops.hardshrink(x, 0.35), [-3.0, -0.4, 0.0, 2.5]),
+    ("softshrink", lambda x: ops.softshrink(x, 0.35), [-2.65, -0.05000001, 0.0, 2.15]),
+    ("tanhshrink", lambda x: ops.tanhshrink(x), [-2.0049443, -0.020051, 0.00868738, 1.5133855]),
+    ("threshold", lambda x: ops.threshold(x, 0.5, 9.0), [9.0, 9.0, 9.0, 2.5]),
+    ("fast_gelu", lambda x: ops.fast_gelu(x), [-0.01807131, -0.13443312, 0.18748415, 2.465014]),
+    ("prelu", lambda x: ops.prelu(x, ms.Tensor(np.array([0.25], np.float32))),
+     [-0.75, -0.1, 0.3, 2.5]),
+    ("Mish", lambda x: ops.Mish()(x), [-0.14564738, -0.18891637, 0.20800132, 2.4713924]),
+    ("FastGeLU", lambda x: ops.FastGeLU()(x), [-0.01807131, -0.13443312, 0.18748415, 2.465014]),
+    ("Softsign", lambda x: ops.Softsign()(x), [-0.75, -0.2857143, 0.23076925, 0.71428573]),
+]
+
+
+@pytest.mark.parametrize("name, fn, expected", EXTRA, ids=[e[0] for e in EXTRA])
+def test_composed_activations_match_mindspore(name, fn, expected):
+    out = fn(ms.Tensor(XE))
+    assert out.dtype == ms.float32
+    np.testing.assert_allclose(out.asnumpy(), expected, rtol=3e-6, atol=1e-7)
+    assert not np.signbit(out.asnumpy()[out.asnumpy() == 0]).any()  # no -0.0
+
+
+@pytest.mark.parametrize("name, fn, expected", EXTRA, ids=[e[0] for e in EXTRA])
+def test_composed_activations_gradcheck(name, fn, expected):
+    from cellgrad.testing import gradcheck, gradgradcheck
+
+    x = ms.Tensor(np.array([-2.6, -1.3, -0.7, -0.2, 0.15, 0.45, 0.8, 1.4, 2.9]))
+    assert gradcheck(fn, x)
+    assert gradgradcheck(lambda t: fn(t) * fn(t), x)
+
+
+def test_prelu_per_channel_and_errors():
+    x = ms.Tensor(-np.ones((2, 3, 2), np.float32))
+    out = ops.prelu(x, ms.Tensor(np.array([0.1, 0.2, 0.3], np.float32)))
+    np.testing.assert_allclose(out.asnumpy()[1, :, 0], [-0.1, -0.2, -0.3], rtol=1e-6)
+    with pytest.raises(ValueError, match=r"For 'prelu', 'weight' must be 1-D with 1 or 3 "
+                                         r"\(channel\) values"):
+        ops.prelu(x, ms.Tensor(np.ones(2, np.float32)))
+    with pytest.raises(ValueError, match=r"For 'hardtanh', 'min_val' \(2.0\) must not exceed"):
+        ops.hardtanh(x, 2.0, 1.0)
+
+
+EXTRA_TORCH = [
+    ("selu", lambda x: ops.selu(x), lambda F, x: F.selu(x)),
+    ("celu", lambda x: ops.celu(x, 1.5), lambda F, x: F.celu(x, 1.5)),
+    ("mish", lambda x: ops.mish(x * 3), lambda F, x: F.mish(x * 3)),
+    ("softsign", lambda x: ops.softsign(x), lambda F, x: F.softsign(x)),
+    ("hardtanh", lambda x: ops.hardtanh(x, -0.5, 0.7), lambda F, x: F.hardtanh(x, -0.5, 0.7)),
+    ("logsigmoid", lambda x: ops.logsigmoid(x * 5), lambda F, x: F.logsigmoid(x * 5)),
+    ("softmin", lambda x: ops.softmin(x, 0), lambda F, x: F.softmin(x, 0)),
+    ("hardshrink", lambda x: ops.hardshrink(x, 0.6), lambda F, x: F.hardshrink(x, 0.6)),
+    ("softshrink", lambda x: ops.softshrink(x, 0.6), lambda F, x: F.softshrink(x, 0.6)),
+    ("tanhshrink", lambda x: ops.tanhshrink(x), lambda F, x: F.tanhshrink(x)),
+    ("threshold", lambda x: ops.threshold(x, 0.3, -2.0), lambda F, x: F.threshold(x, 0.3, -2.0)),
+    ("prelu", lambda x: ops.prelu(x, ms.Tensor(np.array([0.1, 0.2, 0.3, 0.4, 0.5], x.asnumpy()
+                                                        .dtype))),
+     lambda F, x: F.prelu(x, x.new_tensor([0.1, 0.2, 0.3, 0.4, 0.5]))),
+]
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("line", EXTRA_TORCH, ids=[t[0] for t in EXTRA_TORCH])
+def test_composed_activations_against_torch(torch, line, dtype):
+    name, ms_fn, th_fn = line
+    tol = 1e-12 if dtype == np.float64 else 1e-6
+    torch_compare(torch, [(4, 5)], ms_fn, lambda x: th_fn(torch.nn.functional, x), dtype=dtype,
+                  atol=tol, rtol=tol * 10)

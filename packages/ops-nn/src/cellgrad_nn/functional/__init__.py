@@ -14,6 +14,8 @@ def _ops(module: str, names: str) -> dict:
 
 EXPORTS: dict = {
     **_ops("activation", "relu relu6 leaky_relu elu gelu silu softplus hardswish hardsigmoid"),
+    **_ops("activation_extra", "selu celu mish softsign hardtanh logsigmoid softmin hardshrink "
+                               "softshrink tanhshrink threshold fast_gelu prelu"),
     **_ops("softmax", "softmax log_softmax"),
     **_ops("linear", "dense bias_add"),
     **_ops("dropout", "dropout dropout2d"),
@@ -24,7 +26,8 @@ EXPORTS: dict = {
     **_ops("encoding", "one_hot embedding"),
     **_ops("clip", "clip_by_global_norm clip_by_norm"),
     **_ops("primitives", "ReLU ReLU6 Elu GeLU HSwish HSigmoid Softplus Softmax LogSoftmax "
-                         "BiasAdd BatchNorm LayerNorm OneHot SoftmaxCrossEntropyWithLogits "
+                         "FastGeLU Mish Softsign BiasAdd BatchNorm LayerNorm OneHot "
+                         "SoftmaxCrossEntropyWithLogits "
                          "SparseSoftmaxCrossEntropyWithLogits BinaryCrossEntropy "
                          "BCEWithLogitsLoss NLLLoss SmoothL1Loss KLDivLoss Dropout Dropout2D"),
 }

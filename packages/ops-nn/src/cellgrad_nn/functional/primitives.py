@@ -55,6 +55,33 @@ class GeLU(Primitive):
         return activation.gelu(input, approximate="tanh")
 
 
+class FastGeLU(Primitive):
+    """Mirrors `mindspore.ops.FastGeLU`."""
+
+    def __call__(self, x):
+        from cellgrad_nn.functional.activation_extra import fast_gelu
+
+        return fast_gelu(x)
+
+
+class Mish(Primitive):
+    """Mirrors `mindspore.ops.Mish`."""
+
+    def __call__(self, x):
+        from cellgrad_nn.functional.activation_extra import mish
+
+        return mish(x)
+
+
+class Softsign(Primitive):
+    """Mirrors `mindspore.ops.Softsign`."""
+
+    def __call__(self, x):
+        from cellgrad_nn.functional.activation_extra import softsign
+
+        return softsign(x)
+
+
 class HSwish(Primitive):
     """Mirrors `mindspore.ops.HSwish`."""
 

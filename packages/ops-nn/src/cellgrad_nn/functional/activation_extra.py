@@ -1,0 +1,128 @@
+"""More activations, composed from recorded ops (their gradients, of any order, come from
+those ops): selu, celu, mish, softsign, hardtanh, logsigmoid, softmin, hardshrink,
+softshrink, tanhshrink, threshold, fast_gelu, prelu."""
+
+from cellgrad.plugins import apply
+from cellgrad_nn.functional import _checks
+from cellgrad_nn.functional.activation import ELU, SOFTPLUS
+from cellgrad_nn.functional.softmax import SOFTMAX
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _F():
+    from cellgrad.ops import functional as F
+
+    return F
+
+
+def _softplus(x):
+    return apply(SOFTPLUS, (x,), {"beta": 1.0, "threshold": 20.0})
+
+
+def selu(input_x):
+    """Mirrors `mindspore.ops.selu`: scale * elu(x, alpha) with the self-normalising
+    constants."""
+    _checks.floating("selu", "input_x", input_x)
+    return apply(ELU, (input_x,), {"alpha": _SELU_ALPHA}) * _SELU_SCALE
+
+
+def celu(x, alpha=1.0):
+    """Mirrors `mindspore.ops.celu`: max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
+    _checks.floating("celu", "x", x)
+    alpha = _checks.number("celu", "alpha", alpha)
+    if alpha == 0:
+        raise ValueError("For 'celu', 'alpha' must not be 0.")
+    return apply(ELU, (x * (1.0 / alpha),), {"alpha": 1.0}) * alpha
+
+
+def mish(x):
+    """Mirrors `mindspore.ops.mish`: x * tanh(softplus(x))."""
+    _checks.floating("mish", "x", x)
+    return x * _F().tanh(_softplus(x))
+
+
+def softsign(x):
+    """Mirrors `mindspore.ops.softsign`: x / (1 + |x|)."""
+    _checks.floating("softsign", "x", x)
+    return x / (_F().abs(x) + 1.0)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0):
+    """Mirrors `mindspore.ops.hardtanh`: clip to [min_val, max_val]."""
+    _checks.floating("hardtanh", "input", input)
+    lo = _checks.number("hardtanh", "min_val", min_val)
+    hi = _checks.number("hardtanh", "max_val", max_val)
+    if lo > hi:
+        raise ValueError(f"For 'hardtanh', 'min_val' ({lo}) must not exceed 'max_val' ({hi}).")
+    return _F().clamp(input, lo, hi)
+
+
+def logsigmoid(x):
+    """Mirrors `mindspore.ops.logsigmoid`: log(sigmoid(x)) = -softplus(-x), stable."""
+    _checks.floating("logsigmoid", "x", x)
+    return -_softplus(-x)
+
+
+def softmin(x, axis=-1, *, dtype=None):
+    """Mirrors `mindspore.ops.softmin`: softmax(-x) along `axis`."""
+    if dtype is not None:
+        x = _F().cast(_checks.tensor("softmin", "x", x), dtype)
+    _checks.floating("softmin", "x", x)
+    return apply(SOFTMAX, (-x,), {"axis": _checks.axis("softmin", axis, x.ndim)})
+
+
+def hardshrink(input, lambd=0.5):
+    """Mirrors `mindspore.ops.hardshrink`: x where |x| > lambd, else 0."""
+    _checks.floating("hardshrink", "input", input)
+    lambd = _checks.number("hardshrink", "lambd", lambd)
+    return _F().where(_F().abs(input) > lambd, input, _F().zeros_like(input))
+
+
+def softshrink(input, lambd=0.5):
+    """Mirrors `mindspore.ops.softshrink`: x - lambd above lambd, x + lambd below -lambd,
+    else 0."""
+    _checks.floating("softshrink", "input", input)
+    lambd = _checks.number("softshrink", "lambd", lambd)
+    if lambd < 0:
+        raise ValueError(f"For 'softshrink', 'lambd' must be non-negative, got {lambd}.")
+    return input - _F().clamp(input, -lambd, lambd)
+
+
+def tanhshrink(input):
+    """Mirrors `mindspore.ops.tanhshrink`: x - tanh(x)."""
+    _checks.floating("tanhshrink", "input", input)
+    return input - _F().tanh(input)
+
+
+def threshold(input, thr, value):
+    """Mirrors `mindspore.ops.threshold`: x where x > thr, else `value`."""
+    _checks.floating("threshold", "input", input)
+    thr = _checks.number("threshold", "thr", thr)
+    value = _checks.number("threshold", "value", value)
+    return _F().where(input > thr, input, _F().full_like(input, value))
+
+
+def fast_gelu(x):
+    """Mirrors `mindspore.ops.fast_gelu`: x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|)),
+    i.e. x * sigmoid(1.702 x)."""
+    _checks.floating("fast_gelu", "x", x)
+    return x * _F().sigmoid(x * 1.702)
+
+
+def prelu(input, weight):
+    """Mirrors `mindspore.ops.prelu`: x where x > 0, else weight * x; `weight` has one value
+    or one per channel (dimension 1)."""
+    _checks.floating("prelu", "input", input)
+    _checks.floating("prelu", "weight", weight)
+    channels = input.shape[1] if input.ndim >= 2 else 1
+    if weight.ndim != 1 or weight.shape[0] not in (1, channels):
+        raise ValueError(f"For 'prelu', 'weight' must be 1-D with 1 or {channels} (channel) "
+                         f"values, got {_checks.describe(weight)} for input "
+                         f"{_checks.describe(input)}.")
+    F = _F()
+    w = weight
+    if input.ndim >= 2 and weight.shape[0] != 1:
+        w = F.reshape(weight, (1, channels) + (1,) * (input.ndim - 2))
+    return F.where(input > 0, input, input * w)
