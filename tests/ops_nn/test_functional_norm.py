@@ -3,7 +3,7 @@ values, errors, torch."""
 
 import numpy as np
 import pytest
-from nn_gradcheck import Case, check_first_order, names, torch_compare
+from nn_gradcheck import Case, check_first_order, check_second_order, names, torch_compare
 
 import cellgrad as ms
 from cellgrad import Parameter, ops
@@ -51,10 +51,9 @@ def test_gradcheck(case):
     check_first_order(case)
 
 
-def test_dropout_second_order():
-    from nn_gradcheck import check_second_order
-
-    check_second_order(Case("dropout", _dropout_fixed, [(3, 4)]))
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_gradgradcheck(case):
+    check_second_order(case)
 
 
 # ---- batch_norm: MindSpore 2.10's numbers (recorded with /work/ms-venv) ----

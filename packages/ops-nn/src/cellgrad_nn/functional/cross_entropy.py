@@ -69,11 +69,15 @@ def _loss_fwd(x, target, *, cd, weight, ignore_index, eps, reduction, probs, log
         aux = (wy, yi, keep)
         denom = wy.sum()
     out = _reduce(loss, reduction, denom)
-    return out, (logp, aux, loss.shape, denom, (cd, weight, eps, reduction, probs, log_input))
+    cfg = (cd, weight, eps, reduction, probs, log_input)
+    return out, (x, target, logp, aux, loss.shape, denom, cfg)
 
 
 def _loss_bwd(ctx, g):
-    logp, aux, shape, denom, (cd, weight, eps, reduction, probs, log_input) = ctx.saved
+    x, target, logp, aux, shape, denom, cfg = ctx.saved
+    if ctx.xp.IS_TENSOR:
+        return _loss_bwd_tensor(ctx, g, x, target, logp, aux, shape, denom, cfg)
+    cd, weight, eps, reduction, probs, log_input = cfg
     s = np.broadcast_to(g / denom if reduction == "mean" else g, shape)
     gt = None
     if probs:
@@ -90,8 +94,36 @@ def _loss_bwd(ctx, g):
     return d, gt
 
 
-CROSS_ENTROPY = Op("cross_entropy", _loss_fwd, _loss_bwd, PROMOTE_NONE, first_order_only=True)
-NLL_LOSS = Op("nll_loss", _loss_fwd, _loss_bwd, PROMOTE_NONE, first_order_only=True)
+def _loss_bwd_tensor(ctx, g, x, target, logp_array, aux, shape, denom, cfg):
+    """The same rule as recorded Tensor ops (grad of grad): the log-probabilities are
+    recomputed from `x`; label-dependent coefficients are constants."""
+    from cellgrad import Tensor
+    from cellgrad.ops import functional as F
+    from cellgrad_nn.functional.softmax import LOG_SOFTMAX
+
+    cd, weight, eps, reduction, probs, log_input = cfg
+    xp = ctx.xp
+    logp_array = getattr(logp_array, "_data", logp_array)  # saved arrays arrive as Tensors
+    s = g * (1.0 / float(denom)) if reduction == "mean" else g
+    se = xp.expand_dims(F.broadcast_to(s, shape) if reduction != "none" else s, cd)
+    logp = x if log_input else apply(LOG_SOFTMAX, (x,), {"axis": cd})
+    w = 1.0 if weight is None else Tensor(weight.reshape(_bshape(logp_array.ndim, cd, -1)))
+    gt = None
+    if probs:
+        ts = target * (1.0 - eps) + eps / logp_array.shape[cd] if eps else target
+        d = -(ts * w * se)
+        if ctx.needs_input_grad[1]:
+            gt = -(logp * w * se) * (1.0 - eps)
+    else:
+        ones = np.ones(shape, logp_array.dtype)
+        d = Tensor(_index_grad(logp_array, ones, *aux, cd, weight, eps)) * se
+    if not log_input:
+        d = d - xp.exp(logp) * d.sum(axis=cd, keepdims=True)
+    return d, gt
+
+
+CROSS_ENTROPY = Op("cross_entropy", _loss_fwd, _loss_bwd, PROMOTE_NONE)
+NLL_LOSS = Op("nll_loss", _loss_fwd, _loss_bwd, PROMOTE_NONE)
 OPS = (CROSS_ENTROPY, NLL_LOSS)
 
 

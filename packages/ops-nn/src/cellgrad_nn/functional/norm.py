@@ -22,11 +22,13 @@ def _norm_fwd(x, w=None, b=None, *, mean, var, eps, axes, training):
     y = xhat * w if w is not None else xhat.copy()
     if b is not None:
         y += b
-    return y.astype(x.dtype, copy=False), (xhat, invstd, w, axes, training)
+    return y.astype(x.dtype, copy=False), (xhat, invstd, w, axes, training, x, mean, var, eps)
 
 
 def _norm_bwd(ctx, g):
-    xhat, invstd, w, axes, training = ctx.saved
+    xhat, invstd, w, axes, training, x, mean, var, eps = ctx.saved
+    if ctx.xp.IS_TENSOR:
+        xhat, invstd = _normalized_tensor(x, mean, var, eps, axes, training)
     nx, nw, nb = (tuple(ctx.needs_input_grad) + (False, False))[:3]
     gw = _sum_to(g * xhat, w) if nw else None
     gb = _sum_to(g, w) if nb else None
@@ -43,6 +45,22 @@ def _norm_bwd(ctx, g):
     return gx, gw, gb
 
 
+def _normalized_tensor(x, mean, var, eps, axes, training):
+    """xhat and 1/std as recorded Tensor ops of `x` (higher orders); constants in eval."""
+    from cellgrad import Tensor
+
+    if not training:
+        invstd = Tensor(1.0 / np.sqrt(var._data + eps))
+        return (x - mean) * invstd, invstd
+    count = 1
+    for a in axes:
+        count *= x.shape[a]
+    centered = x - x.sum(axis=axes, keepdims=True) * (1.0 / count)
+    invstd = (centered * centered).sum(axis=axes, keepdims=True) * (1.0 / count) + eps
+    invstd = invstd ** -0.5
+    return centered * invstd, invstd
+
+
 def _sum_to(a, like):
     """Sum `a` down to the (right-aligned, broadcast) shape of the parameter `like`."""
     lead = a.ndim - like.ndim
@@ -50,7 +68,7 @@ def _sum_to(a, like):
     return a.sum(axis=axes).reshape(like.shape) if axes else a
 
 
-NORM = Op("nn_normalize", _norm_fwd, _norm_bwd, PROMOTE_NONE, first_order_only=True)
+NORM = Op("nn_normalize", _norm_fwd, _norm_bwd, PROMOTE_NONE)
 OPS = (NORM,)
 
 
