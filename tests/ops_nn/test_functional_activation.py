@@ -220,3 +220,23 @@ def test_composed_activations_against_torch(torch, line, dtype):
     tol = 1e-12 if dtype == np.float64 else 1e-6
     torch_compare(torch, [(4, 5)], ms_fn, lambda x: th_fn(torch.nn.functional, x), dtype=dtype,
                   atol=tol, rtol=tol * 10)
+
+
+def test_glu_and_rrelu():
+    x = ms.Tensor(np.array([[0.2, -1.5, 3.0, 1.0], [1.0, 0.5, -0.25, 2]], np.float32))
+    np.testing.assert_allclose(ops.glu(x).asnumpy(), [[0.19051483, -1.0965884],
+                                                      [0.43782353, 0.44039857]], rtol=2e-6)
+    with pytest.raises(ValueError, match=r"For 'glu', dimension 1 of 'x' \(2, 3\) must be even"):
+        ops.glu(ms.Tensor(np.ones((2, 3), np.float32)))
+    from cellgrad.testing import gradcheck
+
+    assert gradcheck(lambda t: ops.glu(t, 0), ms.Tensor(np.linspace(-2, 2, 12).reshape(4, 3)))
+    ms.set_seed(0)
+    r = ops.rrelu(ms.Tensor(np.array([1.0, -2.0, -4.0, 3.0], np.float32))).asnumpy()
+    assert r[0] == 1.0 and r[3] == 3.0
+    assert (-2 / 3 - 1e-6 <= r[1] <= -2 / 8 + 1e-6) and (-4 / 3 - 1e-6 <= r[2] <= -0.5 + 1e-6)
+
+
+@pytest.mark.torch
+def test_glu_against_torch(torch):
+    torch_compare(torch, [(4, 6)], lambda x: ops.glu(x), lambda x: torch.nn.functional.glu(x))

@@ -286,3 +286,68 @@ def test_against_torch(torch, dtype):
                   lambda x: ops.cross_entropy(x, LABELS_4D, label_smoothing=0.1),
                   lambda x: F.cross_entropy(x, torch.tensor(LABELS_4D.asnumpy()),
                                             label_smoothing=0.1), **kw)
+
+
+# ---- huber, cosine similarity and the margin losses (composed from recorded ops) ----
+A = _f([0.2, -1.5, 3.0], [1.0, 0.5, -0.25])
+B = _f([1.0, -1.0, 0.5], [-2.0, 0.4, 0.0])
+SIGN = _f(1.0, -1.0)
+
+
+def test_margin_and_similarity_losses_match_mindspore():
+    # recorded from MindSpore 2.10
+    np.testing.assert_allclose(ops.huber_loss(A, B, "none", 1.5).asnumpy(),
+                               [[0.32, 0.125, 2.625], [3.375, 0.005, 0.03125]], rtol=1e-6)
+    assert ops.huber_loss(A, B, "mean", 1.5).asnumpy() == pytest.approx(1.0802083, rel=1e-6)
+    np.testing.assert_allclose(ops.cosine_similarity(A, B).asnumpy(), [0.6349094, -0.7703289],
+                               rtol=1e-6)
+    np.testing.assert_allclose(ops.cosine_similarity(A, B, 0).asnumpy(),
+                               [-0.7893522, 0.99827445, 0.9965458], rtol=1e-6)
+    assert ops.cosine_similarity(A, A * 0).asnumpy().tolist() == [0.0, 0.0]
+    np.testing.assert_allclose(ops.margin_ranking_loss(A[:, 0], B[:, 0], SIGN, 0.3, "none")
+                               .asnumpy(), [1.1, 3.3], rtol=1e-6)
+    np.testing.assert_allclose(ops.cosine_embedding_loss(A, B, SIGN, 0.2, "none").asnumpy(),
+                               [0.3650906, 0.0], rtol=1e-6, atol=1e-7)
+    assert ops.cosine_embedding_loss(A, B, SIGN, 0.2).asnumpy() == pytest.approx(0.1825453,
+                                                                                 rel=1e-6)
+    with pytest.raises(ValueError, match="For 'huber_loss', 'delta' must be positive"):
+        ops.huber_loss(A, B, delta=0)
+    with pytest.raises(ValueError, match="For 'cosine_embedding_loss', 'target' must have the "
+                                         "shape of 'input1' without dimension 1"):
+        ops.cosine_embedding_loss(A, B, _f(1.0, 1.0, 1.0))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda a, b: ops.huber_loss(a, b, "sum", 0.7),
+    lambda a, b: ops.cosine_similarity(a, b),
+    lambda a, b: ops.margin_ranking_loss(a[:, 0], b[:, 0], ms.Tensor(np.array([1.0, -1.0, 1.0])),
+                                         0.1),
+    lambda a, b: ops.cosine_embedding_loss(a, b, ms.Tensor(np.array([1.0, -1.0, -1.0])), -0.9),
+])
+def test_margin_and_similarity_losses_gradcheck(fn):
+    rng = np.random.default_rng(4)
+    assert gradcheck(fn, ms.Tensor(rng.uniform(-2, 2, (3, 4))),
+                     ms.Tensor(rng.uniform(-2, 2, (3, 4))))
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_margin_and_similarity_losses_against_torch(torch, dtype):
+    F = torch.nn.functional
+    tol = 1e-10 if dtype == np.float64 else 2e-6
+    kw = dict(dtype=dtype, atol=tol, rtol=tol * 10)
+    sign = np.array([1.0, -1.0, 1.0], dtype)
+    for red in ("mean", "sum", "none"):
+        torch_compare(torch, [(3, 4), (3, 4)], lambda a, b, r=red: ops.huber_loss(a, b, r, 0.7),
+                      lambda a, b, r=red: F.huber_loss(a, b, reduction=r, delta=0.7), **kw)
+        torch_compare(torch, [(3,), (3,)],
+                      lambda a, b, r=red: ops.margin_ranking_loss(a, b, ms.Tensor(sign), 0.2, r),
+                      lambda a, b, r=red: F.margin_ranking_loss(a, b, torch.tensor(sign), 0.2,
+                                                                reduction=r), **kw)
+        torch_compare(torch, [(3, 4), (3, 4)],
+                      lambda a, b, r=red: ops.cosine_embedding_loss(a, b, ms.Tensor(sign), -0.5,
+                                                                    r),
+                      lambda a, b, r=red: F.cosine_embedding_loss(a, b, torch.tensor(sign), -0.5,
+                                                                  reduction=r), **kw)
+    torch_compare(torch, [(3, 4), (3, 4)], lambda a, b: ops.cosine_similarity(a, b, 0),
+                  lambda a, b: F.cosine_similarity(a, b, 0), **kw)

@@ -197,3 +197,22 @@ def test_batch_norm_running_stats_match_torch(torch):
         torch.nn.functional.batch_norm(torch.tensor(x), trm, trv, training=True, momentum=0.3)
     np.testing.assert_allclose(rm.asnumpy(), trm.numpy(), rtol=1e-12)
     np.testing.assert_allclose(rv.asnumpy(), trv.numpy(), rtol=1e-12)
+
+
+def test_dropout1d_and_3d_drop_whole_channels():
+    ms.set_seed(4)
+    out = ops.dropout1d(ms.Tensor(np.ones((4, 8, 5), np.float32)), 0.5).asnumpy()
+    assert ((out == 0).all(-1) | (out == 2).all(-1)).all() and 0 < (out == 0).all(-1).sum() < 32
+    unbatched = ops.dropout1d(ms.Tensor(np.ones((8, 5), np.float32)), 0.5).asnumpy()
+    assert ((unbatched == 0).all(-1) | (unbatched == 2).all(-1)).all()
+    out3 = ops.dropout3d(ms.Tensor(np.ones((2, 8, 2, 2, 2), np.float32)), 0.5).asnumpy()
+    per = out3.reshape(2, 8, -1)
+    assert ((per == 0).all(-1) | (per == 2).all(-1)).all()
+    x = ms.Tensor(np.ones((2, 3, 4), np.float32))
+    assert ops.dropout1d(x, 0.5, training=False) is x
+    with pytest.raises(ValueError, match=r"For 'dropout3d', 'input' must be 4-D or 5-D "
+                                         r"\(N, C, D, H, W\)"):
+        ops.dropout3d(x)
+    out, mask = ops.Dropout3D(0.5)(ms.Tensor(np.ones((2, 4, 2, 2, 2), np.float32)))
+    assert mask.dtype == ms.bool_ and mask.shape == (2, 4, 2, 2, 2)
+    np.testing.assert_array_equal(out.asnumpy(), mask.asnumpy() * 2.0)

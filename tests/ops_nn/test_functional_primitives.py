@@ -145,7 +145,7 @@ def test_dropout_primitives_return_masks():
     with pytest.raises(ValueError, match=r"For 'Dropout', 'keep_prob' must be in \(0.0, 1.0\], "
                                          r"got 0"):
         ops.Dropout(0)
-    with pytest.raises(ValueError, match=r"For 'Dropout2D', 'x' must be 4-D"):
+    with pytest.raises(ValueError, match=r"For 'Dropout2D', 'input' must be 4-D"):
         ops.Dropout2D()(T(np.ones((2, 3), np.float32)))
 
 

@@ -15,19 +15,21 @@ def _ops(module: str, names: str) -> dict:
 EXPORTS: dict = {
     **_ops("activation", "relu relu6 leaky_relu elu gelu silu softplus hardswish hardsigmoid"),
     **_ops("activation_extra", "selu celu mish softsign hardtanh logsigmoid softmin hardshrink "
-                               "softshrink tanhshrink threshold fast_gelu prelu"),
+                               "softshrink tanhshrink threshold fast_gelu prelu glu rrelu"),
     **_ops("softmax", "softmax log_softmax"),
     **_ops("linear", "dense bias_add"),
-    **_ops("dropout", "dropout dropout2d"),
+    **_ops("dropout", "dropout dropout1d dropout2d dropout3d"),
     **_ops("norm", "batch_norm layer_norm group_norm"),
     **_ops("cross_entropy", "cross_entropy nll_loss"),
     **_ops("losses", "binary_cross_entropy binary_cross_entropy_with_logits mse_loss l1_loss "
-                     "smooth_l1_loss kl_div"),
+                     "smooth_l1_loss kl_div huber_loss cosine_similarity margin_ranking_loss "
+                     "cosine_embedding_loss"),
     **_ops("encoding", "one_hot embedding"),
     **_ops("clip", "clip_by_global_norm clip_by_norm"),
     **_ops("primitives", "ReLU ReLU6 Elu GeLU HSwish HSigmoid Softplus Softmax LogSoftmax "
                          "FastGeLU Mish Softsign BiasAdd BatchNorm LayerNorm OneHot "
                          "SoftmaxCrossEntropyWithLogits "
                          "SparseSoftmaxCrossEntropyWithLogits BinaryCrossEntropy "
-                         "BCEWithLogitsLoss NLLLoss SmoothL1Loss KLDivLoss Dropout Dropout2D"),
+                         "BCEWithLogitsLoss NLLLoss SmoothL1Loss KLDivLoss Dropout Dropout2D "
+                         "Dropout3D"),
 }

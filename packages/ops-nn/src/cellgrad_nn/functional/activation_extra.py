@@ -126,3 +126,32 @@ def prelu(input, weight):
     if input.ndim >= 2 and weight.shape[0] != 1:
         w = F.reshape(weight, (1, channels) + (1,) * (input.ndim - 2))
     return F.where(input > 0, input, input * w)
+
+
+def glu(x, axis=-1):
+    """Mirrors `mindspore.ops.glu`: a * sigmoid(b), `x` split in halves a, b along `axis`."""
+    F = _F()
+    _checks.floating("glu", "x", x)
+    axis = _checks.axis("glu", axis, x.ndim)
+    if x.shape[axis] % 2:
+        raise ValueError(f"For 'glu', dimension {axis} of 'x' {tuple(x.shape)} must be even "
+                         f"(split in two halves).")
+    a, b = F.split(x, x.shape[axis] // 2, axis)
+    return a * F.sigmoid(b)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3):
+    """Mirrors `mindspore.ops.rrelu`: negative elements scaled by a slope drawn uniformly
+    from [lower, upper] (cellgrad's seeded generator), positive ones kept."""
+    import numpy as np
+
+    from cellgrad import Tensor, context
+
+    _checks.floating("rrelu", "input", input)
+    lower = _checks.number("rrelu", "lower", lower)
+    upper = _checks.number("rrelu", "upper", upper)
+    if lower > upper:
+        raise ValueError(f"For 'rrelu', 'lower' ({lower}) must not exceed 'upper' ({upper}).")
+    data = input._data
+    slope = context.generator().uniform(lower, upper, data.shape).astype(data.dtype)
+    return input * Tensor(np.where(data >= 0, 1, slope).astype(data.dtype))

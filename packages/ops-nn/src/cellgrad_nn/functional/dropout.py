@@ -60,17 +60,39 @@ def dropout(input, p=0.5, training=True, seed=None):
     return apply_mask(input, keep_mask(input.shape, 1.0 - p, seed), 1.0 - p)
 
 
+_LAYOUTS = {1: "(N, C, L)", 2: "(N, C, H, W)", 3: "(N, C, D, H, W)"}
+
+
+def channel_dropout(op, input, p, training, spatial, batched_only=False):
+    """Zero whole channels: `input` is (N, C, *spatial) or, unless `batched_only`, (C,
+    *spatial); returns (output, kept-channel mask broadcastable to the input, or None)."""
+    _checks.floating(op, "input", input)
+    p = _check_p(op, p)
+    ranks = (spatial + 2,) if batched_only else (spatial + 1, spatial + 2)
+    if input.ndim not in ranks:
+        raise ValueError(f"For '{op}', 'input' must be {' or '.join(f'{r}-D' for r in ranks)} "
+                         f"{_LAYOUTS[spatial]}, got {_checks.describe(input)}.")
+    if not training or p == 0.0:
+        return input, None
+    lead = input.ndim - spatial
+    mask = keep_mask(tuple(input.shape[:lead]) + (1,) * spatial, 1.0 - p)
+    return apply_mask(input, mask, 1.0 - p), mask
+
+
+def dropout1d(input, p=0.5, training=True):
+    """Mirrors `mindspore.ops.dropout1d`: zero whole channels of (N, C, L) or (C, L)."""
+    return channel_dropout("dropout1d", input, p, training, 1)[0]
+
+
 def dropout2d(input, p=0.5, training=True):
     """Mirrors `mindspore.ops.dropout2d`: zero whole channels of an (N, C, H, W) input."""
-    _checks.floating("dropout2d", "input", input)
-    p = _check_p("dropout2d", p)
-    if input.ndim != 4:
-        raise ValueError(f"For 'dropout2d', 'input' must be 4-D (N, C, H, W), got "
-                         f"{_checks.describe(input)}.")
-    if not training or p == 0.0:
-        return input
-    n, c = input.shape[:2]
-    return apply_mask(input, keep_mask((n, c, 1, 1), 1.0 - p), 1.0 - p)
+    return channel_dropout("dropout2d", input, p, training, 2, batched_only=True)[0]
+
+
+def dropout3d(input, p=0.5, training=True):
+    """Mirrors `mindspore.ops.dropout3d`: zero whole channels of (N, C, D, H, W) or
+    (C, D, H, W)."""
+    return channel_dropout("dropout3d", input, p, training, 3)[0]
 
 
 def check_keep_prob(op, keep_prob):

@@ -221,3 +221,68 @@ def kl_div(logits, labels, reduction="mean"):
         return F.sum(loss) / (logits.shape[0] if logits.ndim else 1)
     return reduce_loss(loss, reduction)
 
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0):
+    """Mirrors `mindspore.ops.huber_loss`: 0.5 d^2 where |d| < delta, else
+    delta * (|d| - 0.5 delta); that is delta * smooth_l1(beta=delta)."""
+    op = "huber_loss"
+    reduction = _pair(op, "input", input, "target", target, reduction)
+    delta = _checks.number(op, "delta", delta)
+    if delta <= 0:
+        raise ValueError(f"For '{op}', 'delta' must be positive, got {delta}.")
+    return reduce_loss(apply(SMOOTH_L1, (input, target), {"beta": delta}) * delta, reduction)
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-08):
+    """Mirrors `mindspore.ops.cosine_similarity`: x1 . x2 / max(|x1| |x2|, eps) along `dim`."""
+    from cellgrad.ops import functional as F
+
+    op = "cosine_similarity"
+    _checks.floating(op, "x1", x1)
+    _checks.floating(op, "x2", x2)
+    try:
+        shape = np.broadcast_shapes(tuple(x1.shape), tuple(x2.shape))
+    except ValueError:
+        raise ValueError(f"For '{op}', 'x1' and 'x2' must broadcast together, got "
+                         f"{_checks.describe(x1)} and {_checks.describe(x2)}.") from None
+    dim = _checks.axis(op, dim, len(shape), "dim")
+    dot = F.sum(x1 * x2, dim)
+    norms = F.sum(x1 * x1, dim) * F.sum(x2 * x2, dim)
+    return dot / F.sqrt(F.clamp(norms, float(eps) ** 2, None))
+
+
+def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean"):
+    """Mirrors `mindspore.ops.margin_ranking_loss`: max(0, -target * (input1 - input2) +
+    margin)."""
+    from cellgrad_nn.functional.activation import relu
+
+    op = "margin_ranking_loss"
+    for name, t in (("input1", input1), ("input2", input2), ("target", target)):
+        _checks.floating(op, name, t)
+    _checks.same_shape(op, "input1", input1, "input2", input2)
+    _checks.same_shape(op, "input1", input1, "target", target)
+    margin = _checks.number(op, "margin", margin)
+    return reduce_loss(relu(-target * (input1 - input2) + margin), _checks.reduction(op, reduction))
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean"):
+    """Mirrors `mindspore.ops.cosine_embedding_loss`: 1 - cos where target is 1, else
+    max(0, cos - margin), cos taken along dimension 1."""
+    from cellgrad.ops import functional as F
+    from cellgrad_nn.functional.activation import relu
+
+    op = "cosine_embedding_loss"
+    _checks.same_shape(op, "input1", _checks.floating(op, "input1", input1),
+                       "input2", _checks.floating(op, "input2", input2))
+    _checks.tensor(op, "target", target)
+    if input1.ndim < 1 or tuple(target.shape) != tuple(input1.shape[:1] + input1.shape[2:]):
+        raise ValueError(f"For '{op}', 'target' must have the shape of 'input1' without "
+                         f"dimension 1, got input1 {_checks.describe(input1)} and target "
+                         f"{_checks.describe(target)}.")
+    margin = _checks.number(op, "margin", margin)
+    reduction = _checks.reduction(op, reduction)
+    cos = cosine_similarity(input1, input2, 1 if input1.ndim > 1 else 0)
+    positive = F.cast(target > 0, cos.dtype)
+    loss = positive * (1 - cos) + (1 - positive) * relu(cos - margin)
+    return reduce_loss(loss, reduction)

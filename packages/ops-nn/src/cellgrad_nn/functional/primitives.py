@@ -309,15 +309,20 @@ class Dropout2D(Primitive):
     """Mirrors `mindspore.ops.Dropout2D(keep_prob=0.5)`: zeroes whole channels of an
     (N, C, H, W) input; returns (output, Bool mask of the input's shape)."""
 
+    _spatial = 2
+
     def __init__(self, keep_prob=0.5):
         super().__init__()
-        self.keep_prob = dropout.check_keep_prob("Dropout2D", keep_prob)
+        self.keep_prob = dropout.check_keep_prob(self.name, keep_prob)
 
     def __call__(self, x):
-        _checks.floating(self.name, "x", x)
-        if x.ndim != 4:
-            raise ValueError(f"For '{self.name}', 'x' must be 4-D (N, C, H, W), got "
-                             f"{_checks.describe(x)}.")
-        mask = dropout.keep_mask(tuple(x.shape[:2]) + (1, 1), self.keep_prob)
-        out = dropout.apply_mask(x, mask, self.keep_prob)
-        return out, _tensor(np.broadcast_to(mask, x.shape))
+        out, mask = dropout.channel_dropout(self.name, x, 1.0 - self.keep_prob, True,
+                                            self._spatial, batched_only=True)
+        full = np.ones(x.shape, bool) if mask is None else np.broadcast_to(mask, x.shape)
+        return out, _tensor(full)
+
+
+class Dropout3D(Dropout2D):
+    """Mirrors `mindspore.ops.Dropout3D(keep_prob=0.5)` for (N, C, D, H, W) inputs."""
+
+    _spatial = 3
