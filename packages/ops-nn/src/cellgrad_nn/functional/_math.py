@@ -29,22 +29,33 @@ def _fit(k):
 
 
 _COEFFS = np.stack([_fit(k) for k in range(int(6 / _PIECE))])  # (pieces, degree + 1)
-_COLUMNS = np.ascontiguousarray(_COEFFS.T)  # one row per degree, indexed by piece
+_COLUMNS = {np.dtype(np.float64): np.ascontiguousarray(_COEFFS.T),  # row per degree, by piece
+            np.dtype(np.float32): np.ascontiguousarray(_COEFFS.T, np.float32)}
 
 
 def erf(x: np.ndarray) -> np.ndarray:
-    """The error function of a floating array, in its dtype (float64-accurate)."""
-    a = np.abs(x).astype(np.float64)
-    k = np.minimum((a / _PIECE).astype(np.intp), len(_COEFFS) - 1)
-    t = (a - k * _PIECE) * (2 / _PIECE) - 1.0
-    t2 = 2 * t
-    b1 = np.zeros_like(t)
+    """The error function of a floating array, in its dtype (float64-accurate for float64;
+    computed in float32 for float32 and float16 inputs)."""
+    work = np.float64 if x.dtype == np.float64 else np.float32
+    columns = _COLUMNS[np.dtype(work)]
+    a = np.abs(x).astype(work)
+    k = np.minimum((a * (1 / _PIECE)).astype(np.intp), len(_COEFFS) - 1)
+    t = a - k.astype(work) * work(_PIECE)
+    t *= work(2 / _PIECE)
+    t -= work(1.0)
+    t2 = t + t
+    b1 = columns[_DEGREE].take(k)
     b2 = np.zeros_like(t)
-    for j in range(_DEGREE, 0, -1):  # Clenshaw recurrence
-        b1, b2 = _COLUMNS[j].take(k) + t2 * b1 - b2, b1
-    y = _COLUMNS[0].take(k) + t * b1 - b2
+    for j in range(_DEGREE - 1, 0, -1):  # Clenshaw recurrence, in place
+        nxt = t2 * b1
+        nxt -= b2
+        nxt += columns[j].take(k)
+        b1, b2 = nxt, b1
+    y = t * b1
+    y -= b2
+    y += columns[0].take(k)
     y = np.where(k == 0, y * a, y)
-    y = np.where(a >= 6.0, 1.0, y)
+    y = np.where(a >= 6.0, work(1.0), y)
     return np.copysign(y, x).astype(x.dtype, copy=False)
 
 

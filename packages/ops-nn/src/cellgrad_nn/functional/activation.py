@@ -58,20 +58,22 @@ _GELU_C = 0.044715
 
 
 def _gelu_fwd(x, *, approximate):
+    # The tanh (or Phi) is saved for the first-order rule; higher orders recompute it from x.
     if approximate == "tanh":
         t = np.tanh((x + x * x * x * _GELU_C) * _SQRT_2_OVER_PI)
-        return x * (t + 1) * 0.5, (x, approximate)
-    return x * (erf(x * _SQRT_HALF) + 1) * 0.5, (x, approximate)
+        return x * (t + 1) * 0.5, (x, approximate, t)
+    cdf = (erf(x * _SQRT_HALF) + 1) * 0.5
+    return x * cdf, (x, approximate, cdf)
 
 
 def _gelu_bwd(ctx, g):
-    x, approximate = ctx.saved
+    x, approximate, inner = ctx.saved
     xp = ctx.xp
     if approximate == "tanh":
-        t = tanh_xp(xp, (x + x * x * x * _GELU_C) * _SQRT_2_OVER_PI)
+        t = tanh_xp(xp, (x + x * x * x * _GELU_C) * _SQRT_2_OVER_PI) if xp.IS_TENSOR else inner
         du = (x * x * (3 * _GELU_C) + 1) * _SQRT_2_OVER_PI
         return g * ((t + 1) * 0.5 + x * 0.5 * (1 - t * t) * du)
-    cdf = (erf_xp(xp, x * _SQRT_HALF) + 1) * 0.5
+    cdf = (erf_xp(xp, x * _SQRT_HALF) + 1) * 0.5 if xp.IS_TENSOR else inner
     return g * (cdf + x * xp.exp(x * x * -0.5) * _INV_SQRT_2PI)
 
 
