@@ -6,4 +6,16 @@ qualname to `module:attr` in this package; `OP_MODULES` names modules with an `O
 
 OP_MODULES: tuple = ()
 
-EXPORTS: dict = {}
+_WHERE = {
+    "linear": "Dense Flatten Identity",
+    "activation": "ReLU ReLU6 LeakyReLU ELU GELU SiLU Sigmoid Tanh Softmax LogSoftmax "
+                  "get_activation",
+    "conv": "Conv1d Conv2d Conv2dTranspose",
+    "norm": "BatchNorm1d BatchNorm2d LayerNorm GroupNorm",
+    "pool": "MaxPool2d AvgPool2d AdaptiveMaxPool2d AdaptiveAvgPool2d",
+    "dropout": "Dropout Dropout2d",
+    "embedding": "Embedding ClipByNorm",
+}
+
+EXPORTS: dict = {f"nn.{name}": f"{module}:{name}"
+                 for module, names in _WHERE.items() for name in names.split()}

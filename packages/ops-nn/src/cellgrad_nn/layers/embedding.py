@@ -1,0 +1,57 @@
+"""`nn.Embedding` and `nn.ClipByNorm`."""
+
+import numpy as np
+
+from cellgrad import Parameter, ops
+from cellgrad.common.initializer import initializer
+from cellgrad.dtype import float32
+from cellgrad.nn import Cell
+from cellgrad_nn.functional.encoding import embedding
+from cellgrad_nn.layers import _checks
+
+
+class Embedding(Cell):
+    """Mirrors `mindspore.nn.Embedding`: rows of `embedding_table` at integer ids."""
+
+    def __init__(self, vocab_size, embedding_size, use_one_hot=False, embedding_table="normal",
+                 dtype=float32, padding_idx=None):
+        super().__init__()
+        self.vocab_size = _checks.positive_int("Embedding", "vocab_size", vocab_size)
+        self.embedding_size = _checks.positive_int("Embedding", "embedding_size", embedding_size)
+        if padding_idx is not None and (isinstance(padding_idx, bool)
+                                        or not isinstance(padding_idx, int)
+                                        or not 0 <= padding_idx < vocab_size):
+            raise ValueError(f"For 'Embedding', 'padding_idx' must be an int in [0, "
+                             f"{vocab_size}), but got {padding_idx!r}.")
+        self.use_one_hot = use_one_hot
+        self.dtype = dtype
+        self.padding_idx = padding_idx
+        table = initializer(embedding_table, [vocab_size, embedding_size])
+        if padding_idx is not None:
+            table.asnumpy()[padding_idx] = 0
+        self.embedding_table = Parameter(table, name="embedding_table")
+
+    def construct(self, ids):
+        return embedding(ids, self.embedding_table, self.padding_idx)
+
+    def extend_repr(self):
+        return (f"vocab_size={self.vocab_size}, embedding_size={self.embedding_size}, "
+                f"use_one_hot={self.use_one_hot}, embedding_table={self.embedding_table}, "
+                f"dtype={self.dtype}, padding_idx={self.padding_idx}")
+
+
+class ClipByNorm(Cell):
+    """Mirrors `mindspore.nn.ClipByNorm`: x * clip_norm / max(l2norm(x, axis), clip_norm)."""
+
+    def __init__(self, axis=None):
+        super().__init__()
+        if axis is not None and not isinstance(axis, (int, tuple, list)):
+            raise TypeError(f"For 'ClipByNorm', 'axis' must be None, an int or a tuple, but got "
+                            f"{axis!r}.")
+        self.axis = tuple(axis) if isinstance(axis, list) else axis
+
+    def construct(self, x, clip_norm):
+        norm = ops.sqrt((x * x).sum(axis=self.axis, keepdims=True))
+        clip = clip_norm if not isinstance(clip_norm, (int, float)) \
+            else np.float32(clip_norm).item()
+        return x * clip / ops.maximum(norm, clip)

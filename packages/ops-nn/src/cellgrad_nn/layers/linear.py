@@ -1,0 +1,93 @@
+"""`nn.Dense`, `nn.Flatten`, `nn.Identity`."""
+
+import math
+
+from cellgrad import Parameter
+from cellgrad.common.initializer import HeUniform, Uniform, initializer
+from cellgrad.dtype import float32
+from cellgrad.nn import Cell
+from cellgrad_nn.functional.linear import dense
+from cellgrad_nn.layers import _checks
+from cellgrad_nn.layers.activation import get_activation
+
+
+class Dense(Cell):
+    """Mirrors `mindspore.nn.Dense`: `activation(x @ weight.T + bias)`.
+
+    Defaults as MindSpore 2.10: weight HeUniform(negative_slope=sqrt(5)), bias
+    Uniform(1 / sqrt(in_channels)) — PyTorch's Linear initialisation.
+    """
+
+    def __init__(self, in_channels, out_channels, weight_init=None, bias_init=None,
+                 has_bias=True, activation=None, dtype=float32):
+        super().__init__()
+        self.in_channels = _checks.positive_int("Dense", "in_channels", in_channels)
+        self.out_channels = _checks.positive_int("Dense", "out_channels", out_channels)
+        self.has_bias = bool(has_bias)
+        if weight_init is None:
+            weight_init = HeUniform(math.sqrt(5))
+        self.weight = Parameter(initializer(weight_init, [out_channels, in_channels], dtype),
+                                name="weight")
+        self.bias = None
+        if self.has_bias:
+            if bias_init is None:
+                bias_init = Uniform(1 / math.sqrt(in_channels))
+            self.bias = Parameter(initializer(bias_init, [out_channels], dtype), name="bias")
+        self.activation = get_activation(activation) if isinstance(activation, str) \
+            else activation
+        if activation is not None and not callable(self.activation):
+            raise TypeError(f"For 'Dense', 'activation' must be a str, a Cell or a Primitive, "
+                            f"but got {type(activation).__name__}.")
+        self.activation_flag = self.activation is not None
+
+    def construct(self, x):
+        if x.shape[-1] != self.in_channels:
+            raise ValueError(f"For 'Dense', the last dimension of the input must be "
+                             f"in_channels={self.in_channels}, but got input "
+                             f"{_checks.describe(x)}.")
+        out = dense(x, self.weight, self.bias)
+        if self.activation_flag:
+            out = self.activation(out)
+        return out
+
+    def extend_repr(self):
+        s = f"input_channels={self.in_channels}, output_channels={self.out_channels}"
+        if self.has_bias:
+            s += f", has_bias={self.has_bias}"
+        if self.activation_flag:
+            s += f", activation={self.activation}"
+        return s
+
+
+class Flatten(Cell):
+    """Mirrors `mindspore.nn.Flatten`: merge dimensions `start_dim`..`end_dim`."""
+
+    def __init__(self, start_dim=1, end_dim=-1):
+        super().__init__()
+        for name, value in (("start_dim", start_dim), ("end_dim", end_dim)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"For 'Flatten', '{name}' must be an int, but got {value!r}.")
+        self.start_dim, self.end_dim = start_dim, end_dim
+
+    def construct(self, x):
+        ndim = x.ndim
+        if ndim == 0:
+            return x.reshape((1,))
+        start = self.start_dim + ndim if self.start_dim < 0 else self.start_dim
+        end = self.end_dim + ndim if self.end_dim < 0 else self.end_dim
+        if not 0 <= start <= end < ndim:
+            raise ValueError(f"For 'Flatten', start_dim={self.start_dim} and end_dim="
+                             f"{self.end_dim} must give 0 <= start <= end < {ndim} for input "
+                             f"{_checks.describe(x)}.")
+        shape = x.shape
+        return x.reshape(shape[:start] + (-1,) + shape[end + 1:])
+
+
+class Identity(Cell):
+    """Mirrors `mindspore.nn.Identity`: returns its input."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+    def construct(self, x):
+        return x
