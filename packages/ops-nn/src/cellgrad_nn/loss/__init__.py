@@ -6,4 +6,7 @@ qualname to `module:attr` in this package; `OP_MODULES` names modules with an `O
 
 OP_MODULES: tuple = ()
 
-EXPORTS: dict = {}
+_NAMES = ("LossBase MSELoss L1Loss SmoothL1Loss KLDivLoss BCELoss BCEWithLogitsLoss "
+          "SoftmaxCrossEntropyWithLogits CrossEntropyLoss NLLLoss")
+
+EXPORTS: dict = {f"nn.{name}": f"losses:{name}" for name in _NAMES.split()}
