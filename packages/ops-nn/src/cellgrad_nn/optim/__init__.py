@@ -6,4 +6,16 @@ qualname to `module:attr` in this package; `OP_MODULES` names modules with an `O
 
 OP_MODULES: tuple = ()
 
-EXPORTS: dict = {}
+_WHERE = {
+    "optimizer": "Optimizer",
+    "sgd": "SGD Momentum",
+    "adam": "Adam AdamWeightDecay",
+    "adaptive": "RMSProp Adagrad",
+    "lr_schedule": "LearningRateSchedule ExponentialDecayLR CosineDecayLR PolynomialDecayLR "
+                   "WarmUpLR",
+    "dynamic_lr": "piecewise_constant_lr exponential_decay_lr cosine_decay_lr "
+                  "polynomial_decay_lr warmup_lr",
+}
+
+EXPORTS: dict = {f"nn.{name}": f"{module}:{name}"
+                 for module, names in _WHERE.items() for name in names.split()}

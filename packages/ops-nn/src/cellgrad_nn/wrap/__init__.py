@@ -6,4 +6,11 @@ qualname to `module:attr` in this package; `OP_MODULES` names modules with an `O
 
 OP_MODULES: tuple = ()
 
-EXPORTS: dict = {}
+_WHERE = {
+    "cells": "WithLossCell WithEvalCell TrainOneStepCell",
+    "loss_scale": "TrainOneStepWithLossScaleCell FixedLossScaleUpdateCell "
+                  "DynamicLossScaleUpdateCell",
+}
+
+EXPORTS: dict = {f"nn.{name}": f"{module}:{name}"
+                 for module, names in _WHERE.items() for name in names.split()}

@@ -1,0 +1,238 @@
+"""`nn.Optimizer`: parameters, groups, learning rates and the step loop shared by every
+optimizer. A subclass implements `_update(i, param, grad, lr)` on numpy arrays, in place.
+
+State names follow MindSpore (`global_step`, `learning_rate`, `moments.<param>`, ...), so a
+checkpoint of a train network holds the optimizer state under the names MindSpore writes.
+"""
+
+import numbers
+
+import numpy as np
+
+from cellgrad import Parameter, ParameterTuple
+from cellgrad.nn import Cell
+from cellgrad.tensor import Tensor
+from cellgrad_nn.optim.lr_schedule import LearningRateSchedule
+
+
+class _LearningRate:
+    """One learning rate: fixed (a Parameter), per step (a Parameter holding a list), or a
+    LearningRateSchedule; `value(step)` gives the float for a step."""
+
+    def __init__(self, owner, lr, name):
+        if isinstance(lr, LearningRateSchedule):
+            self.kind, self.holder = "schedule", lr
+            return
+        if isinstance(lr, (list, tuple)):
+            lr = Tensor(np.asarray(lr, np.float32))
+        if isinstance(lr, Tensor) and lr.ndim == 1:
+            if lr.shape[0] == 0:
+                raise ValueError(f"For '{owner}', the learning_rate list must not be empty.")
+            self.kind = "list"
+        elif isinstance(lr, Tensor) and lr.ndim == 0:
+            self.kind = "fixed"
+        elif isinstance(lr, numbers.Real) and not isinstance(lr, bool):
+            if lr < 0:
+                raise ValueError(f"For '{owner}', the learning_rate must be >= 0, but got {lr}.")
+            lr, self.kind = Tensor(np.float32(lr)), "fixed"
+        else:
+            raise TypeError(f"For '{owner}', the learning_rate must be a float, a list, a 1-D or "
+                            f"0-D Tensor or a LearningRateSchedule, but got "
+                            f"{type(lr).__name__}.")
+        self.holder = Parameter(lr.astype(np.float32) if lr.dtype != "Float32" else lr,
+                                name=name)
+
+    @property
+    def dynamic(self):
+        return self.kind != "fixed"
+
+    def value(self, step):
+        if self.kind == "fixed":
+            return float(self.holder.asnumpy())
+        if self.kind == "list":
+            values = self.holder.asnumpy()
+            return float(values[min(step, len(values) - 1)])
+        return float(self.holder(Tensor(np.array([step], np.int32))).asnumpy())
+
+    def tensor(self, step):
+        if self.kind == "fixed":
+            return self.holder
+        return Tensor(np.float32(self.value(step)))
+
+
+def _weight_decay(owner, value):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or value < 0:
+        raise ValueError(f"For '{owner}', the 'weight_decay' must be a float >= 0, but got "
+                         f"{value!r}.")
+    return float(value)
+
+
+class Optimizer(Cell):
+    """Mirrors `mindspore.nn.Optimizer`: `optimizer(gradients)` updates the parameters in
+    place, in the order of `optimizer.parameters`, and advances `global_step`."""
+
+    def __init__(self, learning_rate, parameters, weight_decay=0.0, loss_scale=1.0):
+        super().__init__(auto_prefix=False)
+        owner = type(self).__name__
+        if isinstance(loss_scale, bool) or not isinstance(loss_scale, numbers.Real) \
+                or loss_scale <= 0:
+            raise ValueError(f"For '{owner}', the 'loss_scale' must be a positive float, but "
+                             f"got {loss_scale!r}.")
+        self.loss_scale = float(loss_scale)
+        self.global_step = Parameter(Tensor(np.zeros(1, np.int32)), name="global_step")
+        params, group_lr, group_wd = _parse_params(owner, parameters)
+        default = _LearningRate(owner, learning_rate, "learning_rate")
+        self.dynamic_lr = default.dynamic
+        self.learning_rate = default.holder
+        self.is_group = group_lr is not None
+        self.is_group_lr = self.is_group and any(lr is not None for lr in group_lr)
+        self.parameters = ParameterTuple(params)
+        wd = _weight_decay(owner, weight_decay)
+        self._lrs = [default] * len(params)
+        self._wds = [wd] * len(params)
+        if self.is_group:
+            made = {}
+            for i, (lr, gwd) in enumerate(zip(group_lr, group_wd)):
+                if lr is not None:
+                    key = id(lr)
+                    if key not in made:
+                        made[key] = _LearningRate(owner, lr, f"learning_rate_group_{len(made)}")
+                    self._lrs[i] = made[key]
+                    self.dynamic_lr = self.dynamic_lr or made[key].dynamic
+                if gwd is not None:
+                    self._wds[i] = _weight_decay(owner, gwd)
+            if made:
+                self.group_lr = [lr.holder for lr in made.values()]
+        self._decay_buffers = [None] * len(params)
+
+    # ---- MindSpore's API ----
+
+    def get_lr(self):
+        """The learning rate of the current step (a tuple per parameter with group lrs)."""
+        step = int(self.global_step.asnumpy()[0])
+        if self.is_group_lr:
+            return tuple(lr.tensor(step) for lr in self._lrs)
+        return self._lrs[0].tensor(step) if self._lrs else self.learning_rate
+
+    def get_lr_parameter(self, param):
+        """The learning-rate Parameter (or schedule) of `param`, or a list for a list."""
+        index = {id(p): i for i, p in enumerate(self.parameters)}
+        many = isinstance(param, (list, tuple))
+        found = []
+        for p in (param if many else [param]):
+            if not isinstance(p, Parameter) or id(p) not in index:
+                raise ValueError(f"For 'get_lr_parameter', {p!r} is not a parameter of this "
+                                 f"optimizer.")
+            found.append(self._lrs[index[id(p)]].holder)
+        return found if many else found[0]
+
+    def construct(self, gradients):
+        params = self.parameters
+        if not isinstance(gradients, (tuple, list)) or len(gradients) != len(params):
+            got = len(gradients) if isinstance(gradients, (tuple, list)) else \
+                type(gradients).__name__
+            raise ValueError(f"For '{type(self).__name__}', the gradients must be a tuple of "
+                             f"{len(params)} Tensors (one per parameter), but got {got}.")
+        step_array = self.global_step.asnumpy()
+        step = int(step_array[0])
+        for i, param in enumerate(params):
+            data = param.asnumpy()
+            grad = self._gradient(i, data, gradients[i])
+            self._update(i, data, grad, self._lrs[i].value(step))
+        step_array += 1
+        return True
+
+    # ---- for subclasses ----
+
+    def _update(self, i, param, grad, lr):
+        raise NotImplementedError(f"{type(self).__name__} must implement _update")
+
+    def _gradient(self, i, data, grad):
+        """The gradient as an array, unscaled by loss_scale, with weight decay added."""
+        g = grad.asnumpy() if isinstance(grad, Tensor) else np.asarray(grad)
+        if g.shape != data.shape:
+            raise ValueError(f"For '{type(self).__name__}', the gradient of "
+                             f"'{self.parameters[i].name}' has shape {g.shape}, but the "
+                             f"parameter has shape {data.shape}.")
+        wd = self._wds[i] if self._decays_in_gradient else 0.0
+        if self.loss_scale == 1.0 and wd == 0.0:
+            return g
+        buf = self._decay_buffers[i]
+        if buf is None:
+            buf = self._decay_buffers[i] = np.empty_like(data)
+        np.multiply(g, 1.0 / self.loss_scale, out=buf)
+        if wd:
+            buf += data * wd
+        return buf
+
+    _decays_in_gradient = True  # AdamWeightDecay decays the parameter instead
+
+    def _state(self, prefix, init="zeros"):
+        """Per-parameter state named `<prefix>.<param name>`, as MindSpore clones it."""
+        return self.parameters.clone(prefix=prefix, init=init)
+
+    def _scalar(self, name, value, dtype=np.float32):
+        return Parameter(Tensor(np.asarray(value, dtype)), name=name)
+
+
+def _parse_params(owner, parameters):
+    """`(params, group lrs or None, group weight decays)` from a list of Parameters or of
+    group dicts (`params`, `lr`, `weight_decay`, `grad_centralization`, `order_params`)."""
+    if isinstance(parameters, (list, tuple)):
+        parameters = list(parameters)
+    elif hasattr(parameters, "__iter__") and not isinstance(parameters, (str, dict, Tensor)):
+        parameters = list(parameters)
+    else:
+        raise TypeError(f"For '{owner}', the argument 'parameters' must be a list of "
+                        f"Parameters or of group dicts, but got {type(parameters).__name__}.")
+    if not parameters:
+        raise ValueError(f"For '{owner}', the argument 'parameters' must not be empty.")
+    if all(isinstance(p, dict) for p in parameters):
+        return _parse_groups(owner, parameters)
+    bad = next((p for p in parameters if not isinstance(p, Parameter)), None)
+    if bad is not None:
+        raise TypeError(f"For '{owner}', all elements of the argument 'parameters' must be "
+                        f"Parameters or group dicts, but got {type(bad).__name__}.")
+    _check_unique(owner, parameters)
+    return parameters, None, None
+
+
+def _check_unique(owner, params):
+    seen = set()
+    for p in params:
+        if id(p) in seen:
+            raise ValueError(f"For '{owner}', the parameter '{p.name}' is given twice; each "
+                             f"parameter must appear once.")
+        seen.add(id(p))
+
+
+def _parse_groups(owner, groups):
+    params, lrs, wds, order = [], [], [], None
+    known = {"params", "lr", "weight_decay", "grad_centralization"}
+    for g in groups:
+        if "order_params" in g:
+            order = list(g["order_params"])
+            continue
+        unknown = set(g) - known
+        if unknown or "params" not in g:
+            raise ValueError(f"For '{owner}', a parameter group is a dict with 'params' and "
+                             f"optionally 'lr', 'weight_decay', 'grad_centralization', but got "
+                             f"keys {sorted(g)}.")
+        group = list(g["params"])
+        bad = next((p for p in group if not isinstance(p, Parameter)), None)
+        if bad is not None:
+            raise TypeError(f"For '{owner}', group 'params' must hold Parameters, but got "
+                            f"{type(bad).__name__}.")
+        params += group
+        lrs += [g.get("lr")] * len(group)
+        wds += [g.get("weight_decay")] * len(group)
+    _check_unique(owner, params)
+    if order is not None:
+        where = {id(p): i for i, p in enumerate(params)}
+        missing = [p.name for p in order if id(p) not in where]
+        if missing:
+            raise ValueError(f"For '{owner}', 'order_params' holds parameters that are in no "
+                             f"group: {missing}.")
+        picks = [where[id(p)] for p in order]
+        params, lrs, wds = ([seq[i] for i in picks] for seq in (params, lrs, wds))
+    return params, lrs, wds

@@ -1,0 +1,77 @@
+"""`nn.SGD` and `nn.Momentum`: updates in place with MindSpore's (and PyTorch's) formulas."""
+
+import numpy as np
+
+from cellgrad_nn.optim.optimizer import Optimizer
+
+
+def _check(owner, name, value, low=0.0):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < low:
+        raise ValueError(f"For '{owner}', the '{name}' must be a float >= {low}, but got "
+                         f"{value!r}.")
+    return float(value)
+
+
+class SGD(Optimizer):
+    """Mirrors `mindspore.nn.SGD`: with momentum m and dampening d,
+    accum = m * accum + (1 - d) * g (accum = g on the first step), then
+    param -= lr * (g + m * accum if nesterov else accum)."""
+
+    def __init__(self, params, learning_rate=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0,
+                 nesterov=False, loss_scale=1.0):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        momentum = _check("SGD", "momentum", momentum)
+        self.dampening = _check("SGD", "dampening", dampening)
+        if nesterov and (momentum <= 0.0 or self.dampening != 0.0):
+            raise ValueError("For 'SGD', nesterov needs momentum > 0 and dampening 0.")
+        self.nesterov = bool(nesterov)
+        self.momentum = self._scalar("momentum", momentum)
+        self._m = momentum
+        self.accum = self._state("accum")
+        self.stat = self._state("stat", "ones")
+        self._tmp = [None] * len(self.parameters)
+
+    def _update(self, i, param, grad, lr):
+        if self._m == 0.0:
+            param -= grad * np.float32(lr) if param.dtype == np.float32 else grad * lr
+            return
+        accum = self.accum[i].asnumpy()
+        stat = self.stat[i].asnumpy()
+        if stat.flat[0]:
+            accum[...] = grad
+            stat[...] = 0
+        else:
+            accum *= self._m
+            accum += grad * (1.0 - self.dampening) if self.dampening else grad
+        step = grad + accum * self._m if self.nesterov else accum
+        param -= step * lr
+
+
+class Momentum(Optimizer):
+    """Mirrors `mindspore.nn.Momentum`: accum = momentum * accum + g;
+    param -= lr * (g + momentum * accum if use_nesterov else accum)."""
+
+    def __init__(self, params, learning_rate, momentum, weight_decay=0.0, loss_scale=1.0,
+                 use_nesterov=False):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        if isinstance(momentum, bool) or not isinstance(momentum, float) or momentum < 0.0:
+            raise ValueError(f"For 'Momentum', the 'momentum' must be a float >= 0, but got "
+                             f"{momentum!r}.")
+        self.use_nesterov = bool(use_nesterov)
+        self.momentum = self._scalar("momentum", momentum)
+        self._m = momentum
+        self.moments = self._state("moments")
+        self._tmp = [np.empty_like(p.asnumpy()) for p in self.parameters]
+
+    def _update(self, i, param, grad, lr):
+        accum = self.moments[i].asnumpy()
+        tmp = self._tmp[i]
+        accum *= self._m
+        accum += grad
+        if self.use_nesterov:
+            np.multiply(accum, self._m, out=tmp)
+            tmp += grad
+            tmp *= lr
+        else:
+            np.multiply(accum, lr, out=tmp)
+        param -= tmp

@@ -1,0 +1,95 @@
+"""`nn.WithLossCell`, `nn.WithEvalCell`, `nn.TrainOneStepCell`: a network joined to its loss
+and one optimizer step per call."""
+
+import numpy as np
+
+import cellgrad
+from cellgrad.nn import Cell
+from cellgrad.ops import functional as F
+from cellgrad.tensor import Tensor
+
+
+class WithLossCell(Cell):
+    """Mirrors `mindspore.nn.WithLossCell`: `loss_fn(backbone(data), label)`."""
+
+    def __init__(self, backbone, loss_fn):
+        super().__init__(auto_prefix=False)
+        _check_cell("WithLossCell", "backbone", backbone)
+        _check_cell("WithLossCell", "loss_fn", loss_fn, callable_ok=True)
+        self._backbone = backbone
+        self._loss_fn = loss_fn
+
+    def construct(self, data, label):
+        return self._loss_fn(self._backbone(data), label)
+
+    @property
+    def backbone_network(self):
+        return self._backbone
+
+
+class WithEvalCell(Cell):
+    """Mirrors `mindspore.nn.WithEvalCell`: `(loss, outputs, label)` for evaluation; with
+    `add_cast_fp32` the outputs and label are cast to float32 first."""
+
+    def __init__(self, network, loss_fn, add_cast_fp32=False):
+        super().__init__(auto_prefix=False)
+        _check_cell("WithEvalCell", "network", network)
+        self._network = network
+        self._loss_fn = loss_fn
+        self.add_cast_fp32 = bool(add_cast_fp32)
+
+    def construct(self, data, label):
+        outputs = self._network(data)
+        if self.add_cast_fp32:
+            label = F.cast(label, cellgrad.float32)
+            outputs = F.cast(outputs, cellgrad.float32)
+        return self._loss_fn(outputs, label), outputs, label
+
+
+class TrainOneStepCell(Cell):
+    """Mirrors `mindspore.nn.TrainOneStepCell`: computes the loss and the gradients of the
+    optimizer's parameters in one forward and backward, scales them by `sens`, and lets the
+    optimizer update the parameters; returns the loss (and the gradients with
+    `return_grad`)."""
+
+    def __init__(self, network, optimizer, sens=None, return_grad=False):
+        super().__init__(auto_prefix=False)
+        _check_cell("TrainOneStepCell", "network", network)
+        if not isinstance(optimizer, Cell) or not hasattr(optimizer, "parameters"):
+            raise TypeError(f"For 'TrainOneStepCell', 'optimizer' must be an nn.Optimizer, but "
+                            f"got {type(optimizer).__name__}.")
+        self.network = network
+        self.network.set_grad()
+        self.optimizer = optimizer
+        self.weights = optimizer.parameters
+        self.sens = 1.0 if sens is None else sens
+        self.return_grad = return_grad
+        self.grad_reducer = _identity
+        self._value_and_grad = cellgrad.value_and_grad(network, None, self.weights)
+
+    def construct(self, *inputs):
+        loss, grads = self._value_and_grad(*inputs)
+        if self.sens != 1.0:
+            grads = _scaled(grads, self.sens)
+        grads = self.grad_reducer(grads)
+        self.optimizer(grads)
+        return (loss, grads) if self.return_grad else loss
+
+
+def _identity(grads):
+    return grads
+
+
+def _scaled(grads, sens):
+    """grad(sens * loss) = sens * grad(loss): the gradients scaled in place (fresh arrays)."""
+    factor = float(sens.asnumpy()) if isinstance(sens, Tensor) else float(sens)
+    for g in grads:
+        data = g.asnumpy()
+        data *= np.asarray(factor, data.dtype)
+    return grads
+
+
+def _check_cell(owner, name, value, callable_ok=False):
+    if isinstance(value, Cell) or (callable_ok and callable(value)):
+        return
+    raise TypeError(f"For '{owner}', '{name}' must be a Cell, but got {type(value).__name__}.")
