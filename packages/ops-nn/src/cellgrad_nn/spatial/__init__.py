@@ -4,6 +4,13 @@ Read by `cellgrad_nn.plugin` without importing the modules below: `EXPORTS` maps
 qualname to `module:attr` in this package; `OP_MODULES` names modules with an `OPS` tuple.
 """
 
-OP_MODULES: tuple = ()
+OP_MODULES: tuple = ("conv", "pool")
 
-EXPORTS: dict = {}
+_WHERE = {
+    "conv": "conv1d conv2d Conv2D",
+    "pool": "max_pool2d avg_pool2d adaptive_avg_pool2d adaptive_max_pool2d MaxPool AvgPool "
+            "AdaptiveAvgPool2D AdaptiveMaxPool2D",
+}
+
+EXPORTS: dict = {f"ops.{name}": f"{module}:{name}"
+                 for module, names in _WHERE.items() for name in names.split()}

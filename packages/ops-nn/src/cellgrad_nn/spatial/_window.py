@@ -1,0 +1,89 @@
+"""Padding arithmetic and sliding-window views shared by convolution and pooling."""
+
+import math
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from cellgrad_nn.functional import _checks
+
+
+def pair(op, name, value):
+    """An int or a 2-tuple of ints as (h, w)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return (value, value)
+    if isinstance(value, (tuple, list)) and len(value) == 2 and \
+            all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return tuple(value)
+    raise TypeError(f"For '{op}', '{name}' must be an int or a tuple of 2 ints, got {value!r}.")
+
+
+def explicit_padding(op, padding):
+    """MindSpore's `padding`: an int, (h, w) or (top, bottom, left, right) -> 4-tuple."""
+    if isinstance(padding, int) and not isinstance(padding, bool):
+        pads = (padding,) * 4
+    elif isinstance(padding, (tuple, list)) and len(padding) == 2:
+        pads = (padding[0], padding[0], padding[1], padding[1])
+    elif isinstance(padding, (tuple, list)) and len(padding) == 4:
+        pads = tuple(padding)
+    else:
+        raise TypeError(f"For '{op}', 'padding' must be an int or a tuple of 2 or 4 ints, got "
+                        f"{padding!r}.")
+    if any(not isinstance(p, int) or isinstance(p, bool) or p < 0 for p in pads):
+        raise ValueError(f"For '{op}', 'padding' must be non-negative ints, got {padding!r}.")
+    return pads
+
+
+def same_padding(size, kernel, stride, dilation):
+    """(before, after) so the output has ceil(size / stride) positions (extra goes after)."""
+    out = -(-size // stride)
+    total = max((out - 1) * stride + (kernel - 1) * dilation + 1 - size, 0)
+    return total // 2, total - total // 2
+
+
+def pads_for(op, pad_mode, padding, hw, kernel, stride, dilation):
+    if pad_mode == "valid":
+        if padding not in (0, (0, 0), (0, 0, 0, 0)):
+            raise ValueError(f"For '{op}', 'padding' must be 0 when pad_mode is 'valid', got "
+                             f"{padding!r}.")
+        return (0, 0, 0, 0)
+    if pad_mode == "same":
+        return same_padding(hw[0], kernel[0], stride[0], dilation[0]) + \
+            same_padding(hw[1], kernel[1], stride[1], dilation[1])
+    if pad_mode == "pad":
+        return explicit_padding(op, padding)
+    raise ValueError(f"For '{op}', 'pad_mode' must be one of 'same', 'valid', 'pad', got "
+                     f"{pad_mode!r}.")
+
+
+def output_size(op, size, pad, kernel, stride, dilation, ceil_mode=False, what="input"):
+    span = (kernel - 1) * dilation + 1
+    padded = size + pad
+    if padded < span:
+        raise ValueError(f"For '{op}', the kernel (extent {span} with dilation) is larger than "
+                         f"the padded {what} ({padded}).")
+    n = (padded - span) / stride + 1
+    return math.ceil(n) if ceil_mode else math.floor(n)
+
+
+def windows(xp, out_hw, kernel, stride, dilation):
+    """A read-only view (N, C, OH, OW, KH, KW) of the padded input `xp`."""
+    n, c, _, _ = xp.shape
+    sn, sc, sh, sw = xp.strides
+    shape = (n, c, out_hw[0], out_hw[1], kernel[0], kernel[1])
+    strides = (sn, sc, sh * stride[0], sw * stride[1], sh * dilation[0], sw * dilation[1])
+    return as_strided(xp, shape, strides, writeable=False)
+
+
+def pad_array(x, pads, value=0.0):
+    top, bottom, left, right = pads
+    if not any(pads):
+        return x
+    return np.pad(x, ((0, 0), (0, 0), (top, bottom), (left, right)), constant_values=value)
+
+
+def check_4d(op, name, x):
+    _checks.floating(op, name, x)
+    if x.ndim != 4:
+        raise ValueError(f"For '{op}', '{name}' must be 4-D (N, C, H, W), got "
+                         f"{_checks.describe(x)}.")
