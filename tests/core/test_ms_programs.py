@@ -41,7 +41,8 @@ ALIAS = """
 import importlib, sys
 import cellgrad
 sys.modules["mindspore"] = cellgrad
-for sub in ("ops", "nn", "common", "common.initializer", "common.dtype", "context", "train"):
+for sub in ("ops", "nn", "common", "common.initializer", "common.dtype", "context", "train",
+            "dataset"):
     try:
         sys.modules["mindspore." + sub] = importlib.import_module("cellgrad." + sub)
     except ImportError:
