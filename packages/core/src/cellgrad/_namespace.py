@@ -12,7 +12,7 @@ import importlib.util
 import sys
 
 # Where plugins may export names, as written after `cellgrad.` ("" is the top level).
-NAMESPACES = ("", "nn", "ops", "common.initializer", "train")
+NAMESPACES = ("", "nn", "ops", "common.initializer", "train", "dataset")
 
 
 def plugin_names(module_name):
