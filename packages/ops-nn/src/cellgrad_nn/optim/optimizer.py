@@ -28,8 +28,9 @@ class _LearningRate:
         if isinstance(lr, Tensor) and lr.ndim == 1:
             if lr.shape[0] == 0:
                 raise ValueError(f"For '{owner}', the learning_rate list must not be empty.")
-            self.kind = "list"
-        elif isinstance(lr, Tensor) and lr.ndim == 0:
+            self.kind, self.holder = "list", _LearningRateList(lr, name)
+            return
+        if isinstance(lr, Tensor) and lr.ndim == 0:
             self.kind = "fixed"
         elif isinstance(lr, numbers.Real) and not isinstance(lr, bool):
             if lr < 0:
@@ -50,14 +51,31 @@ class _LearningRate:
         if self.kind == "fixed":
             return float(self.holder.asnumpy())
         if self.kind == "list":
-            values = self.holder.asnumpy()
-            return float(values[min(step, len(values) - 1)])
+            return self.holder.at(step)
         return float(self.holder(Tensor(np.array([step], np.int32))).asnumpy())
 
     def tensor(self, step):
         if self.kind == "fixed":
             return self.holder
         return Tensor(np.float32(self.value(step)))
+
+
+class _LearningRateList(LearningRateSchedule):
+    """A learning rate per step: the list is a Parameter of this cell (so, as in MindSpore,
+    it is listed after the optimizer's own Parameters); past its end the last value holds."""
+
+    def __init__(self, values, name):
+        super().__init__()
+        self.learning_rate = Parameter(values.astype(np.float32), name=name)
+
+    def at(self, step):
+        values = self.learning_rate.asnumpy()
+        return float(values[min(step, len(values) - 1)])
+
+    def construct(self, global_step):
+        step = int(np.asarray(global_step.asnumpy() if isinstance(global_step, Tensor)
+                              else global_step).reshape(-1)[0])
+        return Tensor(np.float32(self.at(step)))
 
 
 def _weight_decay(owner, value):
