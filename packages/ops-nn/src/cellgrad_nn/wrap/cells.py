@@ -40,10 +40,15 @@ class WithEvalCell(Cell):
 
     def construct(self, data, label):
         outputs = self._network(data)
-        if self.add_cast_fp32:
-            label = F.cast(label, cellgrad.float32)
-            outputs = F.cast(outputs, cellgrad.float32)
+        if self.add_cast_fp32:  # floating values only, as MindSpore's mixed_precision_cast
+            label, outputs = _to_float32(label), _to_float32(outputs)
         return self._loss_fn(outputs, label), outputs, label
+
+
+def _to_float32(t):
+    if isinstance(t, Tensor) and t.dtype.is_floating and t.dtype != cellgrad.float32:
+        return F.cast(t, cellgrad.float32)
+    return t
 
 
 class TrainOneStepCell(Cell):
