@@ -1,0 +1,118 @@
+"""A deep chain: 64 Dense(256, 256) + ReLU layers, batch 32, one SGD training step; cellgrad,
+PyTorch and hand-written numpy, ms per step, and the peak RSS of this process per contender
+(each measured in a fresh subprocess so peaks do not mix).
+
+    python benchmarks/deep_chain.py [--repeat 50]
+"""
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+
+import numpy as np
+
+from timing import median_ms, report, torch_or_none
+
+DEPTH, WIDTH, BATCH, LR = 64, 256, 32, 0.01
+
+
+def data():
+    rng = np.random.default_rng(0)
+    ws = [(rng.standard_normal((WIDTH, WIDTH)).astype(np.float32) * np.sqrt(1 / WIDTH),
+           np.zeros(WIDTH, np.float32)) for _ in range(DEPTH)]
+    return ws, rng.standard_normal((BATCH, WIDTH)).astype(np.float32)
+
+
+def cellgrad_step(ws, x):
+    import cellgrad as ms
+    from cellgrad import Tensor, nn
+
+    layers = []
+    for w, b in ws:
+        layers += [nn.Dense(WIDTH, WIDTH, Tensor(w), Tensor(b)), nn.ReLU()]
+    net = nn.SequentialCell(layers)
+    loss = nn.MSELoss()
+    train = nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.SGD(net.trainable_params(), LR))
+    xt, yt = Tensor(x), ms.Tensor(np.zeros_like(x))
+    return lambda: train(xt, yt)
+
+
+def torch_step(torch, ws, x):
+    mods = []
+    for w, b in ws:
+        lin = torch.nn.Linear(WIDTH, WIDTH)
+        with torch.no_grad():
+            lin.weight.copy_(torch.tensor(w))
+            lin.bias.copy_(torch.tensor(b))
+        mods += [lin, torch.nn.ReLU()]
+    net = torch.nn.Sequential(*mods)
+    opt = torch.optim.SGD(net.parameters(), LR)
+    xt, yt = torch.tensor(x), torch.zeros(x.shape)
+
+    def step():
+        opt.zero_grad()
+        torch.nn.functional.mse_loss(net(xt), yt).backward()
+        opt.step()
+
+    return step
+
+
+def numpy_step(ws, x):
+    ws = [(w.copy(), b.copy()) for w, b in ws]
+
+    def step():
+        acts = [x]
+        for w, b in ws:
+            acts.append(np.maximum(acts[-1] @ w.T + b, 0))
+        g = 2 * acts[-1] / acts[-1].size
+        for i in range(DEPTH - 1, -1, -1):
+            g = g * (acts[i + 1] > 0)
+            w, b = ws[i]
+            gw, gb = g.T @ acts[i], g.sum(axis=0)
+            g = g @ w
+            w -= LR * gw
+            b -= LR * gb
+
+    return step
+
+
+def measure(name, repeat):
+    ws, x = data()
+    if name == "cellgrad":
+        step = cellgrad_step(ws, x)
+    elif name == "pytorch":
+        torch = torch_or_none()
+        if torch is None:
+            return None
+        step = torch_step(torch, ws, x)
+    else:
+        step = numpy_step(ws, x)
+    ms_per_step = median_ms(step, repeat)
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"ms": ms_per_step, "peak_mb": peak_mb}
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--repeat", type=int, default=50)
+    p.add_argument("--one", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.one:
+        print(json.dumps(measure(args.one, args.repeat)))
+        return
+    results, peaks = {}, {}
+    for name in ("cellgrad", "pytorch", "numpy"):
+        out = subprocess.run([sys.executable, __file__, "--one", name, "--repeat",
+                              str(args.repeat)], capture_output=True, text=True, check=True)
+        got = json.loads(out.stdout.strip().splitlines()[-1])
+        if got is not None:
+            results[name], peaks[name] = got["ms"], got["peak_mb"]
+    report(f"deep_chain: {DEPTH} x Dense({WIDTH}) + ReLU, batch {BATCH}, SGD step "
+           f"(ms per step, median)", results)
+    print("  peak RSS: " + ", ".join(f"{k} {v:.0f} MB" for k, v in peaks.items()))
+
+
+if __name__ == "__main__":
+    main()
