@@ -724,7 +724,8 @@ def test_hook_runner_protocol(monkeypatch):
     net(f32(1.0))
     assert net._fast is True
     assert net.register_forward_hook(lambda *a: None, with_kwargs=True) == "handle"
-    assert runner.log == [("forward", {"with_kwargs": True, "always_call": False})]
+    assert runner.log == [("forward", {"prepend": False, "with_kwargs": True,
+                                       "always_call": False})]
     assert net._fast is False
     assert net(f32(2.0)).asnumpy().tolist() == [20.0]
     assert runner.log[1:] == ["pre", "post"]

@@ -150,6 +150,8 @@ def _run(fn, args, kwargs, positions, weights, has_aux, sens=None):
 
 def _sens_value(s, o, nested):
     arr = s._data if isinstance(s, TensorBuffer) else np.asarray(s, dtype=o._data.dtype)
+    if arr.ndim == 0 and o.shape != ():  # a scalar sensitivity fills the output's shape
+        arr = np.full(o.shape, arr, dtype=o._data.dtype)
     if arr.shape != o.shape:
         raise ValueError(f"For 'GradOperation' with sens_param=True, the sens shape "
                          f"{arr.shape} must equal the output shape {o.shape}.")
@@ -193,17 +195,20 @@ def _checked(grad_position, weights):
     return positions, ws, single
 
 
-def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
+def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False,
+         sens_param=False):
     """Mirrors `mindspore.grad`: a function returning the gradients of `fn`'s output.
 
     Tuple outputs are summed (sens of ones for each) unless `has_aux`, where only the first
-    output is differentiated and the result is `(grads, (aux, ...))`.
+    output is differentiated and the result is `(grads, (aux, ...))`. With `sens_param` the
+    last argument is the sensitivity: the gradient of the output (a tuple for tuple outputs).
     """
     positions, ws, single = _checked(grad_position, weights)
     int_position = isinstance(grad_position, int)
 
     def grad_fn(*args, **kwargs):
-        out, in_grads, w_grads = _run(fn, args, kwargs, positions, ws, has_aux)
+        args, sens = _split_sens(args, sens_param)
+        out, in_grads, w_grads = _run(fn, args, kwargs, positions, ws, has_aux, sens)
         g = _structure(positions, int_position, ws, single, in_grads, w_grads, return_ids)
         if has_aux:
             return g, tuple(out[1:])
@@ -212,18 +217,31 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
     return grad_fn
 
 
-def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
+def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False,
+                   sens_param=False):
     """Mirrors `mindspore.value_and_grad`: `(value, grads)`; with `has_aux` the value is the
-    whole output tuple."""
+    whole output tuple; with `sens_param` the last argument is the output's sensitivity."""
     positions, ws, single = _checked(grad_position, weights)
     int_position = isinstance(grad_position, int)
 
     def value_and_grad_fn(*args, **kwargs):
-        out, in_grads, w_grads = _run(fn, args, kwargs, positions, ws, has_aux)
+        args, sens = _split_sens(args, sens_param)
+        out, in_grads, w_grads = _run(fn, args, kwargs, positions, ws, has_aux, sens)
         return out, _structure(positions, int_position, ws, single, in_grads, w_grads,
                                return_ids)
 
     return value_and_grad_fn
+
+
+def _split_sens(args, sens_param):
+    """(args, sens list or None): with `sens_param` the last argument is the sensitivity."""
+    if not sens_param:
+        return args, None
+    if not args:
+        raise TypeError("With sens_param=True the last argument must be the sensitivity, but no "
+                        "arguments were given.")
+    *args, s = args
+    return tuple(args), list(s) if isinstance(s, (tuple, list)) else [s]
 
 
 class GradOperation:

@@ -158,7 +158,8 @@ def generator():
 
 
 # ---- jit ----
-def jit(function=None, **options):
+def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgraph=False,
+        backend="", **options):
     """Mirrors `mindspore.jit` as a decorator (`@jit`, `@jit(...)`) and a function (`jit(fn)`).
 
     cellgrad has no compiler: the function runs eagerly, exactly as without `jit`, so hooks,

@@ -29,7 +29,7 @@ class Parameter(Tensor):
     """
 
     def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
-                 parallel_optimizer=True):
+                 parallel_optimizer=True, storage_format="", device=None):
         _check_name(name)
         arr, dt = _initial_value(default_input)
         self._data = arr
@@ -40,6 +40,9 @@ class Parameter(Tensor):
         self.requires_grad = requires_grad
         self.layerwise_parallel = layerwise_parallel
         self.parallel_optimizer = parallel_optimizer
+        # Device placement and storage layout: accepted for MindSpore programs; numpy on the CPU.
+        self.storage_format = storage_format
+        self.device = device
         self.init_mode = None
         self.is_init = True
 

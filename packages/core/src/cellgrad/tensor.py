@@ -99,10 +99,8 @@ class Tensor(TensorBuffer):
                             f"index, got dtype {self._dtype}.")
         return int(self._one_element("index"))
 
-    def item(self, index=None):
-        """The single value (or the value at `index`) as a Python scalar."""
-        if index is not None:
-            return self._data.item(index)
+    def item(self):
+        """The single value as a Python scalar (mirrors `Tensor.item`)."""
         return self._one_element("item").item()
 
     def tolist(self):
@@ -379,7 +377,11 @@ class Tensor(TensorBuffer):
     def new_zeros(self, size, dtype=None):
         return F.zeros(size, self._dtype if dtype is None else dtype)
 
-    def nonzero(self):
+    def nonzero(self, *, as_tuple=False):
+        """Mirrors `Tensor.nonzero`: indices of non-zero elements, (N, ndim) Int64, or one
+        1-D Tensor per dimension with `as_tuple`."""
+        if as_tuple:
+            return tuple(make_tensor(i.astype(np.int64)) for i in np.nonzero(self._data))
         return make_tensor(np.argwhere(self._data).astype(np.int64))
 
     def repeat(self, repeats, axis=None):

@@ -233,24 +233,27 @@ class Normal(Initializer):
 
 @_register()
 class TruncatedNormal(Initializer):
-    """N(0, sigma^2) truncated to [-2, 2].
+    """N(mean, sigma^2) truncated to [a, b].
 
     As in MindSpore the bounds are absolute values, not multiples of sigma.
     """
 
-    def __init__(self, sigma=0.01):
-        super().__init__(sigma=sigma)
-        self.sigma = sigma
+    def __init__(self, sigma=0.01, mean=0.0, a=-2.0, b=2.0):
+        super().__init__(sigma=sigma, mean=mean, a=a, b=b)
+        self.sigma, self.mean, self.a, self.b = sigma, mean, a, b
 
     def _initialize(self, arr):
         if self.sigma <= 0:
             raise ValueError(f"For 'TruncatedNormal', sigma must be positive, got {self.sigma}.")
+        if not self.a < self.b:
+            raise ValueError(f"For 'TruncatedNormal', a must be less than b, got a={self.a}, "
+                             f"b={self.b}.")
         rng = self._rng()
-        out = rng.normal(0.0, self.sigma, arr.shape)
-        bad = np.abs(out) > 2.0
+        out = rng.normal(self.mean, self.sigma, arr.shape)
+        bad = (out < self.a) | (out > self.b)
         while bad.any():  # rejection keeps exactly the truncated distribution
-            out[bad] = rng.normal(0.0, self.sigma, int(bad.sum()))
-            bad = np.abs(out) > 2.0
+            out[bad] = rng.normal(self.mean, self.sigma, int(bad.sum()))
+            bad = (out < self.a) | (out > self.b)
         arr[...] = out
 
 

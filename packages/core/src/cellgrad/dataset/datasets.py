@@ -15,8 +15,10 @@ from cellgrad.dataset.sampling import epoch_rng
 class Dataset:
     """The base of every dataset: pipeline methods and iterators."""
 
-    def __init__(self, children=()):
-        self.children = list(children)
+    def __init__(self, children=None, num_parallel_workers=None, cache=None):
+        if children is None:
+            children = []
+        self.children = list(children) if isinstance(children, (list, tuple)) else [children]
 
     # ---- what a stage implements ----
 
@@ -61,7 +63,11 @@ class Dataset:
 
     def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, **kwargs):
         """Mirrors `Dataset.batch`: stack `batch_size` rows into one per column."""
-        return BatchDataset(self, batch_size, drop_remainder, kwargs)
+        unsupported = set(kwargs) - {"python_multiprocessing", "max_rowsize"}
+        if unsupported:
+            raise TypeError(f"For 'batch', cellgrad does not support the arguments "
+                            f"{sorted(unsupported)}: map the rows before batching instead.")
+        return BatchDataset(self, batch_size, drop_remainder)
 
     def shuffle(self, buffer_size):
         """Mirrors `Dataset.shuffle`: a shuffle buffer of `buffer_size` rows."""
@@ -103,13 +109,13 @@ class Dataset:
         """Mirrors `Dataset.create_tuple_iterator`: rows as lists of Tensors (or arrays)."""
         from cellgrad.dataset.iterators import TupleIterator
 
-        return TupleIterator(self, columns, num_epochs, output_numpy)
+        return TupleIterator(self, columns, num_epochs, output_numpy, do_copy)
 
     def create_dict_iterator(self, num_epochs=-1, output_numpy=False, do_copy=False):
         """Mirrors `Dataset.create_dict_iterator`: rows as {column: Tensor}."""
         from cellgrad.dataset.iterators import DictIterator
 
-        return DictIterator(self, None, num_epochs, output_numpy)
+        return DictIterator(self, num_epochs, output_numpy, do_copy)
 
     def __iter__(self):
         return iter(self.create_tuple_iterator(num_epochs=1))
@@ -140,14 +146,15 @@ def _column_list(owner, name, columns, known):
 class BatchDataset(Dataset):
     """Rows stacked into batches (`Dataset.batch`)."""
 
-    def __init__(self, child, batch_size, drop_remainder, kwargs):
-        super().__init__([child])
+    def __init__(self, input_dataset, batch_size, drop_remainder=False, num_parallel_workers=None,
+                 per_batch_map=None, input_columns=None, output_columns=None,
+                 python_multiprocessing=False, max_rowsize=None):
+        super().__init__([input_dataset])
+        if per_batch_map is not None:
+            raise TypeError("For 'batch', cellgrad does not support per_batch_map: map the rows "
+                            "before batching instead.")
         self.batch_size = _positive_int("batch", "batch_size", batch_size)
         self.drop_remainder = bool(drop_remainder)
-        unsupported = set(kwargs) - {"python_multiprocessing", "max_rowsize"}
-        if unsupported:
-            raise TypeError(f"For 'batch', cellgrad does not support the arguments "
-                            f"{sorted(unsupported)}: map the rows before batching instead.")
 
     def _size(self):
         n = self.children[0]._size()
@@ -181,8 +188,8 @@ def _stack(column, values):
 class ShuffleDataset(Dataset):
     """Rows drawn at random from a buffer of `buffer_size` rows (`Dataset.shuffle`)."""
 
-    def __init__(self, child, buffer_size):
-        super().__init__([child])
+    def __init__(self, input_dataset, buffer_size):
+        super().__init__([input_dataset])
         self.buffer_size = _positive_int("shuffle", "buffer_size", buffer_size)
         if self.buffer_size < 2:
             raise ValueError(f"For 'shuffle', buffer_size must be greater than 1, but got "
@@ -205,8 +212,11 @@ class ShuffleDataset(Dataset):
 class MapDataset(Dataset):
     """Columns replaced by what `operations` return (`Dataset.map`)."""
 
-    def __init__(self, child, operations, input_columns, output_columns):
-        super().__init__([child])
+    def __init__(self, input_dataset, operations=None, input_columns=None, output_columns=None,
+                 num_parallel_workers=None, python_multiprocessing=False, cache=None,
+                 callbacks=None, max_rowsize=None, offload=None):
+        super().__init__([input_dataset])
+        child = input_dataset
         ops = operations if isinstance(operations, (list, tuple)) else [operations]
         bad = [op for op in ops if not callable(op)]
         if not ops or bad:
@@ -246,8 +256,8 @@ class MapDataset(Dataset):
 class RepeatDataset(Dataset):
     """The input's epochs one after another (`Dataset.repeat`)."""
 
-    def __init__(self, child, count):
-        super().__init__([child])
+    def __init__(self, input_dataset, count):
+        super().__init__([input_dataset])
         self.count = None if count in (None, -1) else _positive_int("repeat", "count", count)
 
     def _size(self):
@@ -270,8 +280,8 @@ class RepeatDataset(Dataset):
 class TakeDataset(Dataset):
     """The first `count` rows (`Dataset.take`)."""
 
-    def __init__(self, child, count):
-        super().__init__([child])
+    def __init__(self, input_dataset, count):
+        super().__init__([input_dataset])
         self.count = None if count == -1 else _positive_int("take", "count", count, allow=(-1,))
 
     def _size(self):
@@ -287,8 +297,8 @@ class TakeDataset(Dataset):
 class SkipDataset(Dataset):
     """All but the first `count` rows (`Dataset.skip`)."""
 
-    def __init__(self, child, count):
-        super().__init__([child])
+    def __init__(self, input_dataset, count):
+        super().__init__([input_dataset])
         if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 0:
             raise ValueError(f"For 'skip', count must be a non-negative int, but got {count!r}.")
         self.count = int(count)
@@ -304,9 +314,9 @@ class SkipDataset(Dataset):
 class ProjectDataset(Dataset):
     """Only some columns, reordered (`Dataset.project`)."""
 
-    def __init__(self, child, columns):
-        super().__init__([child])
-        known = child.get_col_names()
+    def __init__(self, input_dataset, columns):
+        super().__init__([input_dataset])
+        known = input_dataset.get_col_names()
         self.columns = _column_list("project", "columns", columns, known)
         self._take = [known.index(c) for c in self.columns]
 
@@ -321,9 +331,9 @@ class ProjectDataset(Dataset):
 class RenameDataset(Dataset):
     """Columns renamed (`Dataset.rename`)."""
 
-    def __init__(self, child, input_columns, output_columns):
-        super().__init__([child])
-        known = child.get_col_names()
+    def __init__(self, input_dataset, input_columns, output_columns):
+        super().__init__([input_dataset])
+        known = input_dataset.get_col_names()
         old = _column_list("rename", "input_columns", input_columns, known)
         new = [output_columns] if isinstance(output_columns, str) else list(output_columns)
         if len(old) != len(new):

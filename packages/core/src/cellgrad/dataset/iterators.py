@@ -10,7 +10,7 @@ class TupleIterator:
     shuffle order), up to `num_epochs` (-1: no limit), as MindSpore's iterators do.
     """
 
-    def __init__(self, dataset, columns, num_epochs, output_numpy):
+    def __init__(self, dataset, columns=None, num_epochs=-1, output_numpy=False, do_copy=False):
         names = dataset.get_col_names()
         if columns is not None:
             from cellgrad.dataset.datasets import _column_list
@@ -54,6 +54,9 @@ class TupleIterator:
 
 class DictIterator(TupleIterator):
     """Rows as {column name: Tensor} (or numpy arrays with `output_numpy`)."""
+
+    def __init__(self, dataset, num_epochs=-1, output_numpy=False, do_copy=False):
+        super().__init__(dataset, None, num_epochs, output_numpy, do_copy)
 
     def _pack(self, row):
         return {name: self._convert(v) for name, v in zip(self._names, row)}

@@ -229,15 +229,17 @@ class Cell(CellMembers):
         self.__dict__["_hooks"] = runner
         self._update_call_path()
 
-    def register_forward_pre_hook(self, hook_fn, with_kwargs=False):
+    def register_forward_pre_hook(self, hook_fn, *, prepend=False, with_kwargs=False):
         """Mirrors `Cell.register_forward_pre_hook`; needs `pip install cellgrad-hooks`."""
         return _hook_runner("register_forward_pre_hook").register(
-            self, "forward_pre", hook_fn, with_kwargs=with_kwargs)
+            self, "forward_pre", hook_fn, prepend=prepend, with_kwargs=with_kwargs)
 
-    def register_forward_hook(self, hook_fn, with_kwargs=False, always_call=False):
+    def register_forward_hook(self, hook_fn, *, prepend=False, with_kwargs=False,
+                              always_call=False):
         """Mirrors `Cell.register_forward_hook`; needs `pip install cellgrad-hooks`."""
         return _hook_runner("register_forward_hook").register(
-            self, "forward", hook_fn, with_kwargs=with_kwargs, always_call=always_call)
+            self, "forward", hook_fn, prepend=prepend, with_kwargs=with_kwargs,
+            always_call=always_call)
 
     def register_backward_pre_hook(self, hook_fn):
         """Mirrors `Cell.register_backward_pre_hook`; needs `pip install cellgrad-hooks`."""

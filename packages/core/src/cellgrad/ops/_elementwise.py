@@ -227,24 +227,34 @@ def _clamp_bwd(ctx, g):
 CLAMP = define("clamp", _clamp_fwd, _clamp_bwd, PROMOTE_ARITH)
 
 
-def unary(name):
-    """The public function for the elementwise op `name` (one Tensor input)."""
+def unary(name, arg="input"):
+    """The public function for the elementwise op `name` (one Tensor input named `arg`, as
+    MindSpore names it: `input` or `x`)."""
     op = OPS[name]
 
-    def fn(input):
-        return apply_unary(op, input)
+    if arg == "x":
+        def fn(x):
+            return apply_unary(op, x)
+    else:
+        def fn(input):
+            return apply_unary(op, input)
 
     fn.__name__ = name
     fn.__doc__ = f"Mirrors `mindspore.ops.{name}`: elementwise {name}."
     return fn
 
 
-def binary(name):
-    """The public function for the elementwise op `name` (two inputs, broadcast)."""
+def binary(name, args=("input", "other")):
+    """The public function for the elementwise op `name` (two inputs, broadcast), its
+    arguments named as MindSpore names them (`input, other` or `x, y`)."""
     op = OPS[name]
 
-    def fn(input, other):
-        return apply_binary(op, input, other)
+    if args == ("x", "y"):
+        def fn(x, y):
+            return apply_binary(op, x, y)
+    else:
+        def fn(input, other):
+            return apply_binary(op, input, other)
 
     fn.__name__ = name
     fn.__doc__ = f"Mirrors `mindspore.ops.{name}`: elementwise {name} with broadcasting."

@@ -119,8 +119,9 @@ def linspace(start, end, steps):
     return _new(np.linspace(vals[0], vals[1], int(vals[2])).astype(np.float32), float32)
 
 
-def eye(n, m=None, dtype=float32):
-    d = to_dtype(dtype)
+def eye(n, m=None, dtype=None):
+    """Mirrors `mindspore.ops.eye` (Float32 when `dtype` is None)."""
+    d = to_dtype(float32 if dtype is None else dtype)
     return _new(np.eye(n, m, dtype=d.np_dtype), d)
 
 

@@ -29,7 +29,7 @@ add = _ew.binary("add")
 sub = _ew.binary("sub")
 mul = _ew.binary("mul")
 _true_div = _ew.binary("div")
-floor_div = _ew.binary("floor_div")
+floor_div = _ew.binary("floor_div", ("x", "y"))
 maximum = _ew.binary("maximum")
 minimum = _ew.binary("minimum")
 gt = greater = _ew.binary("gt")
@@ -46,7 +46,7 @@ neg = negative = _ew.unary("neg")
 abs = absolute = _ew.unary("abs")
 exp = _ew.unary("exp")
 log = _ew.unary("log")
-sqrt = _ew.unary("sqrt")
+sqrt = _ew.unary("sqrt", "x")
 rsqrt = _ew.unary("rsqrt")
 sin = _ew.unary("sin")
 cos = _ew.unary("cos")
@@ -57,7 +57,16 @@ sign = _ew.unary("sign")
 floor = _ew.unary("floor")
 ceil = _ew.unary("ceil")
 trunc = _ew.unary("trunc")
-round = _ew.unary("round")
+_round = _ew.unary("round")
+
+
+def round(input, *, decimals=0):
+    """Mirrors `mindspore.ops.round`: to the nearest integer, or `decimals` places (halves to
+    even, as numpy and MindSpore)."""
+    if decimals == 0:
+        return _round(input)
+    scale = 10.0 ** decimals
+    return _round(input * scale) / scale
 isnan = _ew.unary("isnan")
 isinf = _ew.unary("isinf")
 isfinite = _ew.unary("isfinite")
@@ -69,7 +78,8 @@ log10 = _ew.unary("log10")
 exp2 = _ew.unary("exp2")
 sinh = _ew.unary("sinh")
 cosh = _ew.unary("cosh")
-asin = arcsin = _ew.unary("asin")
+asin = _ew.unary("asin")
+arcsin = _ew.unary("asin", "x")
 acos = arccos = _ew.unary("acos")
 atan = arctan = _ew.unary("atan")
 atan2 = arctan2 = _ew.binary("atan2")
@@ -165,9 +175,9 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
     return _reduce.reduce(_reduce.SUM, input, dim, keepdim, **extra)
 
 
-def mean(input, axis=None, keep_dims=False):
+def mean(x, axis=None, keep_dims=False):
     """Mirrors `mindspore.ops.mean` (integer inputs keep their dtype, truncating)."""
-    return _reduce.reduce(_reduce.MEAN, input, axis, keep_dims)
+    return _reduce.reduce(_reduce.MEAN, x, axis, keep_dims)
 
 
 def prod(input, axis=None, keep_dims=False, dtype=None):
@@ -177,14 +187,27 @@ def prod(input, axis=None, keep_dims=False, dtype=None):
     return _reduce.reduce(_reduce.PROD, input, axis, keep_dims)
 
 
-def amax(input, axis=None, keepdims=False):
-    """Mirrors `mindspore.ops.amax`."""
-    return _reduce.reduce(_reduce.AMAX, input, axis, keepdims)
+def amax(input, axis=None, keepdims=False, *, initial=None, where=None):
+    """Mirrors `mindspore.ops.amax` (`initial` and `where` as numpy's max)."""
+    return _masked_extreme(_reduce.AMAX, "amax", input, axis, keepdims, initial, where)
 
 
-def amin(input, axis=None, keepdims=False):
-    """Mirrors `mindspore.ops.amin`."""
-    return _reduce.reduce(_reduce.AMIN, input, axis, keepdims)
+def amin(input, axis=None, keepdims=False, *, initial=None, where=None):
+    """Mirrors `mindspore.ops.amin` (`initial` and `where` as numpy's min)."""
+    return _masked_extreme(_reduce.AMIN, "amin", input, axis, keepdims, initial, where)
+
+
+def _masked_extreme(op, name, input, axis, keepdims, initial, where):
+    if initial is None and where is None:
+        return _reduce.reduce(op, input, axis, keepdims)
+    if where is not None and initial is None:
+        raise ValueError(f"For '{name}', 'where' needs 'initial' (the value of empty slices).")
+    if where is not None:
+        mask = where._data if isinstance(where, TensorBuffer) else np.asarray(where, bool)
+        keep = make_tensor(np.broadcast_to(~mask.astype(bool), input.shape).copy())
+        input = masked_fill(input, keep, initial)
+    out = _reduce.reduce(op, input, axis, keepdims)
+    return maximum(out, initial) if op is _reduce.AMAX else minimum(out, initial)
 
 
 def max(input, axis=None, keepdims=False, *, initial=None, where=None):
@@ -233,9 +256,9 @@ def reshape(input, shape):
     return apply(_shape.RESHAPE, (input,), {"shape": tuple(shape)})
 
 
-def transpose(input, input_perm):
+def transpose(input, dims):
     """Mirrors `mindspore.ops.transpose`."""
-    return apply(_shape.TRANSPOSE, (input,), {"perm": tuple(input_perm)})
+    return apply(_shape.TRANSPOSE, (input,), {"perm": tuple(dims)})
 
 
 def permute(input, axis):
@@ -254,7 +277,9 @@ def expand_dims(input_x, axis):
     return apply(_shape.EXPAND_DIMS, (input_x,), {"axis": int(axis)})
 
 
-unsqueeze = expand_dims
+def unsqueeze(input, dim):
+    """Mirrors `mindspore.ops.unsqueeze`."""
+    return expand_dims(input, dim)
 
 
 def squeeze(input, axis=None):
@@ -341,9 +366,9 @@ def where(condition, input, other):
     return apply(_select.WHERE, (condition, input, other))
 
 
-def select(cond, x, y):
-    """Mirrors `mindspore.ops.select(cond, x, y)`: the same as `where`."""
-    return where(cond, x, y)
+def select(condition, input, other):
+    """Mirrors `mindspore.ops.select(condition, input, other)`: the same as `where`."""
+    return where(condition, input, other)
 
 
 _SCALAR_KIND = {bool: 0, int: 1, float: 2}
@@ -493,9 +518,9 @@ def size(input_x):
     return input_x.size
 
 
-def dtype(input_x):
+def dtype(x):
     """Mirrors `mindspore.ops.dtype`: the tensor's dtype."""
-    return input_x.dtype
+    return x.dtype
 
 
 def _identity_fwd(x):

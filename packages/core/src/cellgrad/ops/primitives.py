@@ -140,7 +140,17 @@ class _Reduce(Primitive):
 
 
 class ReduceSum(_Reduce):
-    """Mirrors `mindspore.ops.ReduceSum(keep_dims=False)(x, axis=())`."""
+    """Mirrors `mindspore.ops.ReduceSum(keep_dims=False, skip_mode=False)(x, axis=())`;
+    `skip_mode` returns the input unchanged when `axis` is empty."""
+
+    def __init__(self, keep_dims=False, skip_mode=False):
+        super().__init__(keep_dims)
+        self.skip_mode = skip_mode
+
+    def __call__(self, x, axis=()):
+        if self.skip_mode and (axis == () or axis == []):
+            return x
+        return super().__call__(x, axis)
 
     _fn = staticmethod(F.sum)
 
@@ -215,8 +225,14 @@ class Split(Primitive):
 
 
 class Gather(Primitive):
-    def __call__(self, input_params, input_indices, axis, batch_dims=0):
-        return F.gather(input_params, input_indices, axis, batch_dims)
+    """Mirrors `mindspore.ops.Gather(batch_dims=0)(input_params, input_indices, axis)`."""
+
+    def __init__(self, batch_dims=0):
+        super().__init__()
+        self.batch_dims = batch_dims
+
+    def __call__(self, input_params, input_indices, axis):
+        return F.gather(input_params, input_indices, axis, self.batch_dims)
 
 
 class MatMul(Primitive):

@@ -9,12 +9,18 @@ from cellgrad_nn.functional.softmax import log_softmax, softmax
 class ReLU(Cell):
     """Mirrors `mindspore.nn.ReLU`."""
 
+    def __init__(self):
+        super().__init__()
+
     def construct(self, x):
         return F.relu(x)
 
 
 class ReLU6(Cell):
     """Mirrors `mindspore.nn.ReLU6`."""
+
+    def __init__(self):
+        super().__init__()
 
     def construct(self, x):
         return F.relu6(x)
@@ -64,6 +70,9 @@ class GELU(Cell):
 class SiLU(Cell):
     """Mirrors `mindspore.nn.SiLU`: x * sigmoid(x)."""
 
+    def __init__(self):
+        super().__init__()
+
     def construct(self, x):
         return F.silu(x)
 
@@ -71,12 +80,18 @@ class SiLU(Cell):
 class Sigmoid(Cell):
     """Mirrors `mindspore.nn.Sigmoid`."""
 
+    def __init__(self):
+        super().__init__()
+
     def construct(self, x):
         return ops.sigmoid(x)
 
 
 class Tanh(Cell):
     """Mirrors `mindspore.nn.Tanh`."""
+
+    def __init__(self):
+        super().__init__()
 
     def construct(self, x):
         return ops.tanh(x)

@@ -71,11 +71,14 @@ class TrainOneStepCell(Cell):
         self.return_grad = return_grad
         self.grad_reducer = _identity
         self._value_and_grad = cellgrad.value_and_grad(network, None, self.weights)
+        self._value_and_grad_sens = cellgrad.value_and_grad(network, None, self.weights,
+                                                            sens_param=True)
 
     def construct(self, *inputs):
-        loss, grads = self._value_and_grad(*inputs)
-        if self.sens != 1.0:
-            grads = _scaled(grads, self.sens)
+        if isinstance(self.sens, (int, float)) and self.sens == 1.0:
+            loss, grads = self._value_and_grad(*inputs)
+        else:
+            loss, grads = self._value_and_grad_sens(*inputs, _sens_tensor(self.sens))
         grads = self.grad_reducer(grads)
         self.optimizer(grads)
         return (loss, grads) if self.return_grad else loss
@@ -85,12 +88,16 @@ def _identity(grads):
     return grads
 
 
-def _scaled(grads, sens):
-    """grad(sens * loss) = sens * grad(loss): the gradients scaled in place (fresh arrays)."""
-    factor = float(sens.asnumpy()) if isinstance(sens, Tensor) else float(sens)
+def _sens_tensor(sens):
+    """The sensitivity as a scalar float32 Tensor (it fills the loss's shape)."""
+    return sens if isinstance(sens, Tensor) else Tensor(np.float32(sens))
+
+
+def unscale(grads, factor):
+    """Divide the gradients by `factor` in place (they are fresh arrays of this step)."""
     for g in grads:
         data = g.asnumpy()
-        data *= np.asarray(factor, data.dtype)
+        data /= np.asarray(factor, data.dtype)
     return grads
 
 

@@ -6,7 +6,7 @@ import numpy as np
 from cellgrad import Parameter
 from cellgrad.nn import Cell
 from cellgrad.tensor import Tensor
-from cellgrad_nn.wrap.cells import TrainOneStepCell, _scaled
+from cellgrad_nn.wrap.cells import TrainOneStepCell, unscale
 
 
 class FixedLossScaleUpdateCell(Cell):
@@ -80,12 +80,12 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         self.scale_sense = Parameter(Tensor(np.asarray(value, np.float32)), name="scale_sense")
 
     def construct(self, *inputs):
-        loss, grads = self._value_and_grad(*inputs)
         scale = self.scale_sense.asnumpy()
         factor = float(scale.reshape(-1)[0])
-        # The backward of scale * loss, then unscaled: an overflow shows up as inf/nan.
-        grads = _scaled(_scaled(grads, factor), 1.0 / factor)
-        grads = self.grad_reducer(grads)
+        # The backward runs with the scaled sensitivity, so an overflow shows up as inf/nan.
+        loss, grads = self._value_and_grad_sens(*inputs, Tensor(np.float32(factor)))
+        with np.errstate(invalid="ignore", over="ignore"):
+            grads = self.grad_reducer(unscale(grads, factor))
         overflow = not all(np.isfinite(g.asnumpy()).all() for g in grads)
         cond = Tensor(np.bool_(overflow))
         if self.loss_scaling_manager is not None:

@@ -1,0 +1,60 @@
+"""Record MindSpore 2.10's public API signatures into tests/signatures/mindspore-2.10.json.
+
+Run under real MindSpore (`pip install mindspore "numpy<2"` in a side venv):
+    GLOG_v=3 /path/to/ms-venv/bin/python tests/core/ms_programs/record_signatures.py
+Every public class and function of the namespaces cellgrad mirrors is recorded (not only what
+cellgrad has today: later packages are held to the same file), plus the public methods of
+Tensor, Parameter and Cell. Defaults are stored in a normalised text form that
+`tests/signatures/normalize.py` also produces for cellgrad's objects.
+"""
+
+import importlib
+import inspect
+import json
+import pathlib
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent.parent / "signatures"))
+from normalize import describe  # noqa: E402
+
+NAMESPACES = ["mindspore", "mindspore.nn", "mindspore.ops", "mindspore.common.initializer",
+              "mindspore.train", "mindspore.dataset", "mindspore.communication"]
+CLASSES = {"Tensor": "mindspore.Tensor", "Parameter": "mindspore.Parameter",
+           "Cell": "mindspore.nn.Cell"}
+
+
+def main():
+    import mindspore
+
+    out = {"mindspore_version": mindspore.__version__, "namespaces": {}, "methods": {}}
+    for ns in NAMESPACES:
+        module = importlib.import_module(ns)
+        names = {}
+        for name in sorted(n for n in dir(module) if not n.startswith("_")):
+            obj = getattr(module, name, None)
+            if inspect.ismodule(obj) or not (inspect.isclass(obj) or callable(obj)):
+                continue
+            names[name] = describe(obj)
+        out["namespaces"][ns.replace("mindspore", "", 1).lstrip(".")] = names
+    for label, path in CLASSES.items():
+        module, _, cls_name = path.rpartition(".")
+        cls = getattr(importlib.import_module(module), cls_name)
+        methods = {}
+        for name in sorted(n for n in dir(cls) if not n.startswith("_")):
+            attr = inspect.getattr_static(cls, name, None)
+            if isinstance(attr, property):
+                methods[name] = {"kind": "property"}
+            elif callable(getattr(cls, name, None)):
+                methods[name] = describe(getattr(cls, name), method=True)
+        out["methods"][label] = methods
+    target = HERE.parent.parent / "signatures" / "mindspore-2.10.json"
+    text = json.dumps(out, indent=0, sort_keys=True, separators=(",", ":"))
+    target.write_text(text + "\n")
+    count = sum(len(v) for v in out["namespaces"].values()) + \
+        sum(len(v) for v in out["methods"].values())
+    print(f"wrote {target} ({count} names)")
+
+
+if __name__ == "__main__":
+    main()
