@@ -1,6 +1,7 @@
 """Cell.bprop (semantics §6, §7, §18): MindSpore's form, cellgrad's extensions, Parameter
 gradients, the seeds' Dropout2d and MySampler cells, and analytic checks."""
 
+import re
 import warnings
 
 import numpy as np
@@ -124,17 +125,42 @@ def test_too_few_gradients_is_an_error_naming_the_cell_and_inputs():
 def test_number_for_a_shaped_input_is_a_shape_error():
     for result in (2.5, (2.5,)):
         cell = one_input_cell(lambda self, x, out, dout, r=result: r)
-        with pytest.raises(ValueError, match=r"For 'Cell1.bprop', the gradient for 'x' has shape "
-                                             r"\(\), but the input has shape \(2,\) \(dtype "
-                                             r"Float32\)"):
+        with pytest.raises(RuntimeError, match=r"For 'Cell1.bprop', the gradient for 'x' has "
+                                               r"shape \(\) \(dtype float\), but the "
+                                               r"input has shape \(2,\) \(dtype Float32\)"):
             ms.grad(cell)(X)
 
 
 def test_wrong_shape_is_an_error():
     cell = two_input_cell(lambda self, x, y, out, dout: (ops.ones(5), dout))
-    with pytest.raises(ValueError, match=r"gradient for 'x' has shape \(5,\), but the input has "
-                                         r"shape \(2,\)"):
+    with pytest.raises(RuntimeError, match=r"gradient for 'x' has shape \(5,\) \(dtype "
+                                           r"Float32\), but the input has shape \(2,\)"):
         ms.grad(cell, (0, 1))(X, Y)
+
+
+@pytest.mark.parametrize("xshape, gshape, expected", [
+    ((3,), (2, 3), [5.0, 7.0, 9.0]),
+    ((2, 1), (2, 3), [[6.0], [15.0]]),  # MindSpore drops the size-1 axis: shape (2,)
+    ((1,), (5,), [15.0]),
+    ((), (3,), 6.0),
+    ((2, 3), (2, 2, 3), [[8.0, 10.0, 12.0], [14.0, 16.0, 18.0]]),
+])
+def test_broadcast_gradient_is_summed_back_to_the_input_shape(xshape, gshape, expected):
+    grad = np.arange(np.prod(gshape), dtype=np.float32).reshape(gshape) + 1
+    cell = one_input_cell(lambda self, x, out, dout: (ms.Tensor(grad),))
+    g = ms.grad(cell)(ms.Tensor(np.ones(xshape, np.float32)))
+    assert g.shape == xshape and g.dtype == ms.float32
+    np.testing.assert_array_equal(g.asnumpy(), expected)
+
+
+@pytest.mark.parametrize("xshape, gshape", [((2, 3), (3,)), ((2, 3), (1, 3)), ((2, 3), (4,))])
+def test_gradient_the_input_does_not_broadcast_to_is_an_error(xshape, gshape):
+    cell = one_input_cell(lambda self, x, out, dout: (ops.ones(gshape, ms.float64),))
+    message = (rf"For 'Cell1.bprop', the gradient for 'x' has shape {re.escape(str(gshape))} "
+               rf"\(dtype Float64\), but the input has shape {re.escape(str(xshape))} \(dtype "
+               r"Float32\)")
+    with pytest.raises(RuntimeError, match=message):
+        ms.grad(cell)(ms.Tensor(np.ones(xshape, np.float32)))
 
 
 def test_non_tensor_gradient_is_a_type_error():

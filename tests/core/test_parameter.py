@@ -18,8 +18,12 @@ def test_parameter_from_tensor_array_and_scalars():
     assert a.dtype == ms.int32 and a.asnumpy().tolist() == [0, 1, 2]
     s = Parameter(2.0)
     assert s.shape == () and s.dtype == ms.float32 and s.item() == 2.0
-    assert Parameter(2).dtype == ms.int64
-    assert Parameter(True).dtype == ms.bool_
+    # MindSpore makes Python ints Int32 parameters (Tensor(2) is Int64) and refuses bools.
+    assert Parameter(2).dtype == ms.int32 and Tensor(2).dtype == ms.int64
+    assert Parameter(True).dtype == ms.bool_ and Parameter(True).item() is True
+    assert Parameter(np.float64(2.0)).dtype == ms.float32  # a float subclass, as in MindSpore
+    assert Parameter(np.int64(3)).dtype == ms.int64  # numpy scalars keep their dtype
+    assert Parameter([1, 2]).dtype == ms.int64 and Parameter([1.0, 2.0]).dtype == ms.float32
 
 
 def test_parameter_copies_its_tensor():

@@ -9,6 +9,8 @@ import warnings
 
 import numpy as np
 
+from cellgrad import seeding
+
 __all__ = [
     "GRAPH_MODE",
     "PYNATIVE_MODE",
@@ -123,38 +125,32 @@ def get_context(attr_key):
 
 
 # ---- seeds ----
-_seed = None
-_rng = None  # created on first use: numpy.random costs ~10 ms to import
-
-
 def set_seed(seed):
-    """Mirrors `mindspore.set_seed`: seeds cellgrad's generator (initializers, random ops).
+    """Mirrors `mindspore.set_seed`: restarts cellgrad's random streams (`cellgrad.seeding`).
 
     Like MindSpore it also seeds numpy's global generator. The numbers drawn differ from
     MindSpore's (a different generator); a seed gives the same numbers on every cellgrad run.
     """
-    global _seed, _rng
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"For 'set_seed', the seed must be an int, but got "
                         f"{type(seed).__name__}.")
     if not 0 <= seed < 2**63:
         raise ValueError(f"For 'set_seed', the seed must be in [0, 2**63), but got {seed}.")
-    _seed = int(seed)
-    _rng = np.random.default_rng(_seed)
-    np.random.seed(_seed % 2**32)
+    seeding.reset(int(seed))
+    np.random.seed(int(seed) % 2**32)
 
 
 def get_seed():
     """Mirrors `mindspore.get_seed`: the global seed, or None when none was set."""
-    return _seed
+    return seeding.global_seed()
 
 
-def generator():
-    """The numpy Generator behind cellgrad's random numbers (reseeded by `set_seed`)."""
-    global _rng
-    if _rng is None:
-        _rng = np.random.default_rng()
-    return _rng
+def generator(kernel="default", seed=None):
+    """A numpy Generator for one draw: the stream of `kernel` and op `seed` (see `seeding`).
+
+    Random ops, initializers and dropout all draw here, so `set_seed` reproduces them all.
+    """
+    return seeding.generator(kernel, seed)
 
 
 # ---- jit ----

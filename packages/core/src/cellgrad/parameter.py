@@ -23,8 +23,9 @@ def _check_name(value):
 class Parameter(Tensor):
     """Mirrors `mindspore.Parameter`: a named, trainable Tensor held by a Cell.
 
-    `default_input` may be a Tensor (also the result of `initializer(...)`), a numpy array or a
-    Python scalar (`Parameter(2.0)` is a 0-d Float32). Without `name` the parameter is called
+    `default_input` may be a Tensor (also the result of `initializer(...)`), a numpy array, a
+    list or a Python number: `Parameter(3)` is a 0-d Int32, `Parameter(2.0)` Float32 and
+    `Parameter(True)` Bool (MindSpore refuses bools). Without `name` the parameter is called
     `Parameter#<n>` until it is assigned as a Cell attribute, where it takes the attribute name.
     """
 
@@ -144,7 +145,14 @@ class Parameter(Tensor):
 def _initial_value(default_input):
     if isinstance(default_input, TensorBuffer):
         return default_input._data.copy(), default_input._dtype
-    if isinstance(default_input, (bool, int, float, np.ndarray, np.generic)):
+    if isinstance(default_input, bool):
+        return infer_array(default_input)
+    # MindSpore makes Python numbers Int32/Float32 parameters (a Tensor of an int is Int64).
+    if isinstance(default_input, int) and not isinstance(default_input, np.generic):
+        return infer_array(default_input, "int32")
+    if isinstance(default_input, float):  # np.float64 too, as in MindSpore
+        return infer_array(default_input, "float32")
+    if isinstance(default_input, (np.ndarray, np.generic, list)):
         return infer_array(default_input)
     from cellgrad.common.initializer import Initializer
 
@@ -153,7 +161,7 @@ def _initial_value(default_input):
             f"Parameter: an {type(default_input).__name__} initializer has no shape; pass "
             "initializer(init, shape, dtype) (a Tensor) as 'default_input'.")
     raise TypeError(
-        "Parameter: 'default_input' must be a Tensor, numpy array or Python number, got "
+        "Parameter: 'default_input' must be a Tensor, numpy array, list or Python number, got "
         f"{type(default_input).__name__}.")
 
 

@@ -15,6 +15,7 @@ from cellgrad.dtype import bfloat16, float32, to_dtype
 
 __all__ = [
     "Constant",
+    "Dirac",
     "HeNormal",
     "HeUniform",
     "Identity",
@@ -22,8 +23,10 @@ __all__ = [
     "Normal",
     "One",
     "Orthogonal",
+    "Sparse",
     "TruncatedNormal",
     "Uniform",
+    "VarianceScaling",
     "XavierNormal",
     "XavierUniform",
     "Zero",
@@ -61,7 +64,9 @@ class Initializer:
         self._seed = value
 
     def _rng(self):
-        return context.generator() if self._seed is None else np.random.default_rng(self._seed)
+        if self._seed is None:
+            return context.generator("initializer")
+        return np.random.default_rng(self._seed)
 
     def _initialize(self, arr):
         raise NotImplementedError(f"{type(self).__name__} must implement _initialize(arr).")
@@ -248,13 +253,8 @@ class TruncatedNormal(Initializer):
         if not self.a < self.b:
             raise ValueError(f"For 'TruncatedNormal', a must be less than b, got a={self.a}, "
                              f"b={self.b}.")
-        rng = self._rng()
-        out = rng.normal(self.mean, self.sigma, arr.shape)
-        bad = (out < self.a) | (out > self.b)
-        while bad.any():  # rejection keeps exactly the truncated distribution
-            out[bad] = rng.normal(self.mean, self.sigma, int(bad.sum()))
-            bad = (out < self.a) | (out > self.b)
-        arr[...] = out
+        arr[...] = _truncated_normal(self._rng(), self.mean, self.sigma, self.a, self.b,
+                                     arr.shape)
 
 
 @_register()
@@ -290,6 +290,102 @@ class Orthogonal(Initializer):
         if rows < cols:
             q = q.T
         arr[...] = (q * self.gain).reshape(arr.shape)
+
+
+@_register()
+class Dirac(Initializer):
+    """The Dirac delta of a 3/4/5-d convolution kernel: each group passes its inputs through."""
+
+    def __init__(self, groups=1):
+        super().__init__(groups=groups)
+        self.groups = groups
+
+    def _initialize(self, arr):
+        if arr.ndim not in (3, 4, 5):
+            raise ValueError("For Dirac initializer, only support to initialize tensor with "
+                             f"dimension of 3, 4 or 5, but got {arr.ndim} (shape {arr.shape}).")
+        if arr.shape[0] % self.groups:
+            raise ValueError("For Dirac initializer, the first dimension of the initialized "
+                             f"tensor must be divisible by groups, but got first dimension "
+                             f"{arr.shape[0]}, groups {self.groups}.")
+        per_group = arr.shape[0] // self.groups
+        centre = tuple(s // 2 for s in arr.shape[2:])
+        arr.fill(0)
+        for group in range(self.groups):
+            for d in range(min(per_group, arr.shape[1])):
+                arr[(group * per_group + d, d) + centre] = 1
+
+
+@_register()
+class Sparse(Initializer):
+    """A 2-d N(0, sigma^2) matrix with `ceil(sparsity * rows)` zeros in every column."""
+
+    def __init__(self, sparsity, sigma=0.01):
+        super().__init__(sparsity=sparsity, sigma=sigma)
+        self.sparsity = sparsity
+        self.sigma = sigma
+
+    def _initialize(self, arr):
+        if arr.ndim != 2:
+            raise ValueError("For Sparse initializer, the dimension of the initialized tensor "
+                             f"should be 2, but got {arr.ndim} (shape {arr.shape}).")
+        if self.sigma < 0:
+            raise ValueError(f"For Sparse initializer, sigma must be non-negative, got "
+                             f"{self.sigma}.")
+        rows, cols = arr.shape
+        rng = self._rng()
+        arr[...] = rng.normal(0.0, self.sigma, arr.shape)
+        zeros = int(math.ceil(self.sparsity * rows))
+        for col in range(cols):
+            arr[rng.permutation(rows)[:zeros], col] = 0
+
+
+@_register()
+class VarianceScaling(Initializer):
+    """Scale / fan variance: truncated normal, untruncated normal or uniform.
+
+    'truncated_normal' is N(0, s^2) cut at two standard deviations, s = sqrt(scale / n) /
+    0.8796 so the variance is scale / n (MindSpore 2.10 draws uniform values here instead: it
+    tests for the misspelt 'truncated_norm').
+    """
+
+    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal"):
+        super().__init__(scale=scale, mode=mode, distribution=distribution)
+        if scale <= 0.0:
+            raise ValueError("For VarianceScaling initializer, the argument 'scale' must be "
+                             f"greater than 0, but got {scale}.")
+        if mode not in ("fan_in", "fan_out", "fan_avg"):
+            raise ValueError("For VarianceScaling initializer, the argument 'mode' must be "
+                             f"fan_in, fan_out or fan_avg, but got {mode}.")
+        if distribution not in ("uniform", "truncated_normal", "untruncated_normal"):
+            raise ValueError("For VarianceScaling initializer, the argument 'distribution' must "
+                             "be uniform, truncated_normal or untruncated_normal, but got "
+                             f"{distribution}.")
+        self.scale, self.mode, self.distribution = scale, mode, distribution
+
+    def _initialize(self, arr):
+        fan_in, fan_out = _fans(arr.shape)
+        fan = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}
+        variance = self.scale / max(1.0, fan[self.mode])
+        rng = self._rng()
+        if self.distribution == "uniform":
+            limit = math.sqrt(3.0 * variance)
+            arr[...] = rng.uniform(-limit, limit, arr.shape)
+        elif self.distribution == "untruncated_normal":
+            arr[...] = rng.normal(0.0, math.sqrt(variance), arr.shape)
+        else:
+            std = math.sqrt(variance) / 0.87962566103423978
+            arr[...] = _truncated_normal(rng, 0.0, std, -2.0 * std, 2.0 * std, arr.shape)
+
+
+def _truncated_normal(rng, mean, sigma, a, b, shape):
+    """N(mean, sigma^2) values in [a, b], by rejection (exactly the truncated distribution)."""
+    out = rng.normal(mean, sigma, shape)
+    bad = (out < a) | (out > b)
+    while bad.any():
+        out[bad] = rng.normal(mean, sigma, int(bad.sum()))
+        bad = (out < a) | (out > b)
+    return out
 
 
 def _resolve(init):

@@ -17,7 +17,8 @@ What `bprop` receives depends on its signature:
   tuple `out`/`dout`.
 
 What it returns: one gradient per input it received (a bare Tensor for one); `None` is a zero
-gradient; gradients are cast to the input's dtype and must have its shape. Trailing non-Tensor
+gradient; gradients are cast to the input's dtype and must have its shape or one it broadcasts
+to (summed back by the engine; MindSpore drops the size-1 axes there). Trailing non-Tensor
 inputs may be left out, or the gradients may cover exactly the Tensor inputs (MindSpore wants
 one per bound input). `(input_grads, {Parameter_or_name: grad})` gives Parameter gradients,
 with or without `internal_params` (MindSpore ignores the dict without it). A Parameter whose
@@ -308,9 +309,24 @@ def _checked(c, g, x, name, higher):
     else:
         raise TypeError(f"For '{_name(c)}.bprop', the gradient for '{name}' must be a Tensor, a "
                         f"number or None, but got {type(g).__name__}.")
-    if tuple(arr.shape) != tuple(x.shape):
-        raise ValueError(
-            f"For '{_name(c)}.bprop', the gradient for '{name}' has shape {tuple(arr.shape)}, "
-            f"but the input has shape {tuple(x.shape)} (dtype {x.dtype}); a bprop gradient must "
-            "have its input's shape.")
+    gshape, xshape = tuple(arr.shape), tuple(x.shape)
+    # A broadcast gradient is summed back to the input's shape by the engine, as for any op.
+    if gshape != xshape and _broadcast(xshape, gshape) != gshape:
+        raise RuntimeError(
+            f"For '{_name(c)}.bprop', the gradient for '{name}' has shape {gshape} (dtype "
+            f"{_dtype_name(g)}), but the input has shape {xshape} (dtype {x.dtype}); a bprop "
+            "gradient must have the input's shape or one that the input broadcasts to.")
     return arr
+
+
+def _broadcast(a, b):
+    try:
+        return np.broadcast_shapes(a, b)
+    except ValueError:
+        return None
+
+
+def _dtype_name(g):
+    if isinstance(g, TensorBuffer):
+        return g.dtype
+    return f"numpy {g.dtype}" if isinstance(g, (np.ndarray, np.generic)) else type(g).__name__
