@@ -218,3 +218,62 @@ def test_module_is_importable_by_its_mindspore_path():
     assert mod is init
     assert ms.common.initializer.Normal is Normal
     assert ms.common.dtype.float32 is ms.float32
+
+
+# ---- Dirac, Sparse, VarianceScaling ----
+def test_dirac_is_the_identity_of_a_convolution_per_group():
+    from cellgrad.common.initializer import Dirac
+
+    w = initializer(Dirac(groups=2), [6, 4, 3, 3], ms.float32).asnumpy()
+    assert w.shape == (6, 4, 3, 3) and w.sum() == 6
+    for group in range(2):
+        for d in range(3):
+            assert w[group * 3 + d, d, 1, 1] == 1
+    assert initializer("dirac", [2, 2, 5]).asnumpy()[:, :, 2].tolist() == [[1, 0], [0, 1]]
+    with pytest.raises(ValueError, match="only support to initialize tensor with dimension of 3, "
+                                         r"4 or 5, but got 2 \(shape \(2, 2\)\)"):
+        initializer(Dirac(), [2, 2])
+    with pytest.raises(ValueError, match="must be divisible by groups, but got first dimension 5, "
+                                         "groups 2"):
+        initializer(Dirac(2), [5, 2, 3])
+
+
+def test_sparse_zeros_a_fraction_of_every_column():
+    from cellgrad.common.initializer import Sparse
+
+    ms.set_seed(0)
+    w = initializer(Sparse(0.3, sigma=2.0), [10, 50]).asnumpy()
+    assert ((w == 0).sum(axis=0) == 3).all()
+    assert 1.5 < w[w != 0].std() < 2.5
+    with pytest.raises(ValueError, match="dimension of the initialized tensor should be 2, but "
+                                         "got 3"):
+        initializer(Sparse(0.5), [2, 2, 2])
+
+
+@pytest.mark.parametrize("mode, fan", [("fan_in", 200), ("fan_out", 400), ("fan_avg", 300)])
+@pytest.mark.parametrize("distribution", ["uniform", "truncated_normal", "untruncated_normal"])
+def test_variance_scaling_gives_scale_over_fan(mode, fan, distribution):
+    from cellgrad.common.initializer import VarianceScaling
+
+    ms.set_seed(1)
+    w = initializer(VarianceScaling(2.0, mode, distribution), [400, 200]).asnumpy()
+    assert abs(w.var() * fan / 2.0 - 1) < 0.03
+    std = np.sqrt(2.0 / fan)
+    if distribution == "uniform":
+        assert np.abs(w).max() <= np.sqrt(3) * std
+    elif distribution == "truncated_normal":
+        assert np.abs(w).max() <= 2 * std / 0.87962566103423978
+    else:
+        assert np.abs(w).max() > 2.5 * std
+
+
+def test_variance_scaling_rejects_bad_arguments():
+    from cellgrad.common.initializer import VarianceScaling
+
+    with pytest.raises(ValueError, match="'scale' must be greater than 0, but got 0"):
+        VarianceScaling(0)
+    with pytest.raises(ValueError, match="'mode' must be fan_in, fan_out or fan_avg, but got x"):
+        VarianceScaling(mode="x")
+    with pytest.raises(ValueError, match="'distribution' must be uniform, truncated_normal or "
+                                         "untruncated_normal, but got normal"):
+        VarianceScaling(distribution="normal")

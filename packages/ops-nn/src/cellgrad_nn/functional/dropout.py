@@ -1,11 +1,12 @@
 """dropout, dropout2d and the Dropout / Dropout2D primitives (which also return the mask).
 
-Masks are drawn from `cellgrad.context.generator()` (seeded by `set_seed`) outside the op, so
+Masks are drawn from the core's seeded streams (`cellgrad.context.generator`) outside the op, so
 the op itself is deterministic: out = x * mask / keep_prob.
 """
 
 import numpy as np
 
+from cellgrad import context
 from cellgrad.plugins import PROMOTE_NONE, Op, apply
 from cellgrad_nn.functional import _checks
 
@@ -23,17 +24,14 @@ DROPOUT = Op("dropout", _dropout_fwd, _dropout_bwd, PROMOTE_NONE)
 OPS = (DROPOUT,)
 
 
-def _generator(seed):
-    if seed is None:
-        from cellgrad import context
+def keep_mask(shape, keep_prob, seed=None, rng=None):
+    """A boolean mask of `shape`, each element True with probability `keep_prob`.
 
-        return context.generator()
-    return np.random.default_rng(seed)
-
-
-def keep_mask(shape, keep_prob, seed=None):
-    """A boolean mask of `shape`, each element True with probability `keep_prob`."""
-    return _generator(seed).random(shape, dtype=np.float32) < keep_prob
+    Drawn from `rng`, else from the core's seeded stream for dropout with op seed `seed`.
+    """
+    if rng is None:
+        rng = context.generator("Dropout", seed)
+    return rng.random(shape, dtype=np.float32) < keep_prob
 
 
 def apply_mask(x, mask, keep_prob):

@@ -3,6 +3,7 @@
 
 import numpy as np
 
+from cellgrad import seeding
 from cellgrad.ops import Primitive
 from cellgrad_nn.functional import (
     _checks,
@@ -288,19 +289,19 @@ class KLDivLoss(Primitive):
 
 class Dropout(Primitive):
     """Mirrors `mindspore.ops.Dropout(keep_prob=0.5, Seed0=0, Seed1=0)`: (output, mask), the
-    mask 0/1 in the input's dtype. Nonzero seeds give a reproducible mask."""
+    mask 0/1 in the input's dtype. Nonzero seeds give the instance a reproducible sequence."""
 
     def __init__(self, keep_prob=0.5, Seed0=0, Seed1=0):
         super().__init__()
         self.keep_prob = dropout.check_keep_prob("Dropout", keep_prob)
         self.seed0, self.seed1 = Seed0, Seed1
 
-    def _seed(self):
-        return None if not (self.seed0 or self.seed1) else (self.seed0, self.seed1)
+        # Nonzero seeds give the instance its own stream, as a MindSpore primitive has.
+        self._rng = seeding.fixed_generator(Seed0, Seed1) if (Seed0 or Seed1) else None
 
     def __call__(self, x):
         _checks.floating(self.name, "x", x)
-        mask = dropout.keep_mask(x.shape, self.keep_prob, self._seed())
+        mask = dropout.keep_mask(x.shape, self.keep_prob, rng=self._rng)
         out = dropout.apply_mask(x, mask, self.keep_prob)
         return out, _tensor(mask.astype(x._data.dtype))
 
