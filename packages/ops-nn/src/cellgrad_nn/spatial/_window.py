@@ -1,9 +1,8 @@
-"""Padding arithmetic and sliding-window views shared by convolution and pooling."""
+"""Padding and window arithmetic shared by convolution and pooling."""
 
 import math
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 from cellgrad_nn.functional import _checks
 
@@ -66,20 +65,11 @@ def output_size(op, size, pad, kernel, stride, dilation, ceil_mode=False, what="
     return math.ceil(n) if ceil_mode else math.floor(n)
 
 
-def windows(xp, out_hw, kernel, stride, dilation):
-    """A read-only view (N, C, OH, OW, KH, KW) of the padded input `xp`."""
-    n, c, _, _ = xp.shape
-    sn, sc, sh, sw = xp.strides
-    shape = (n, c, out_hw[0], out_hw[1], kernel[0], kernel[1])
-    strides = (sn, sc, sh * stride[0], sw * stride[1], sh * dilation[0], sw * dilation[1])
-    return as_strided(xp, shape, strides, writeable=False)
-
-
-def pad_array(x, pads, value=0.0):
-    top, bottom, left, right = pads
-    if not any(pads):
-        return x
-    return np.pad(x, ((0, 0), (0, 0), (top, bottom), (left, right)), constant_values=value)
+def kernel_dtype(a):
+    """`a` in a dtype the Cython kernels take: float16 computes in float32 (None stays)."""
+    if a is None or a.dtype.char in "fd":
+        return a
+    return a.astype(np.float32)
 
 
 def check_4d(op, name, x):

@@ -1,54 +1,61 @@
-"""`ops.conv2d`, `ops.conv1d`, `ops.conv_transpose2d` and `ops.Conv2D`: im2col and one matmul
-per group; the backward scatters the column gradient back (col2im)."""
+"""`ops.conv2d`, `ops.conv1d` and `ops.Conv2D`: im2col (Cython) and one matmul per group, the
+bias added in the same pass; the backward's column gradient goes back through col2im."""
 
 import numpy as np
 
 from cellgrad.ops import Primitive
 from cellgrad.plugins import PROMOTE_ARITH, Op, apply
+from cellgrad_nn._kernels.im2col import col2im, im2col
 from cellgrad_nn.functional import _checks
 from cellgrad_nn.spatial import _window as W
 
 
-def _conv_fwd(x, w, *, pads, stride, dilation, groups):
-    n, c, h, wd = x.shape
-    o, cg, kh, kw = w.shape
-    xp = W.pad_array(x, pads)
-    oh = (xp.shape[2] - (kh - 1) * dilation[0] - 1) // stride[0] + 1
-    ow = (xp.shape[3] - (kw - 1) * dilation[1] - 1) // stride[1] + 1
-    view = W.windows(xp, (oh, ow), (kh, kw), stride, dilation)  # N, C, OH, OW, KH, KW
-    # Columns (G, N*OH*OW, Cg*KH*KW): one GEMM per group.
-    cols = view.reshape(n, groups, cg, oh, ow, kh, kw).transpose(1, 0, 3, 4, 2, 5, 6)
-    cols = np.ascontiguousarray(cols).reshape(groups, n * oh * ow, cg * kh * kw)
-    wg = w.reshape(groups, o // groups, cg * kh * kw)
-    out = np.matmul(cols, wg.transpose(0, 2, 1))  # G, N*OH*OW, Og
-    out = out.reshape(groups, n, oh, ow, o // groups).transpose(1, 0, 4, 2, 3)
-    out = np.ascontiguousarray(out).reshape(n, o, oh, ow)
-    return out, (cols, w, x.shape, xp.shape, pads, stride, dilation, groups)
+def grouped_matmul(a, b):
+    """(G, M, K) @ (G, K, N): one GEMM, or one per group."""
+    return (a[0] @ b[0])[None] if a.shape[0] == 1 else np.matmul(a, b)
+
+
+def _conv_fwd(x, w, b=None, *, pads, stride, dilation, groups, out_hw):
+    dtype = x.dtype
+    x, w, b = W.kernel_dtype(x), W.kernel_dtype(w), W.kernel_dtype(b)
+    n, c = x.shape[:2]
+    o, _, kh, kw = w.shape
+    oh, ow = out_hw
+    # Columns (C*KH*KW, N, OH*OW): weight (O, C*KH*KW) @ columns is the output channel-major.
+    cols = np.empty((c * kh * kw, n, oh * ow), x.dtype)
+    im2col(np.ascontiguousarray(x), cols, (kh, kw), stride, dilation, (pads[0], pads[2]),
+           out_hw)
+    res = grouped_matmul(w.reshape(groups, o // groups, -1), cols.reshape(groups, -1, n * oh * ow))
+    by_sample = res.reshape(o, n, oh * ow).transpose(1, 0, 2)
+    out = np.empty((n, o, oh, ow), x.dtype)
+    if b is None:
+        np.copyto(out.reshape(n, o, oh * ow), by_sample)
+    else:
+        np.add(by_sample, b[:, None], out=out.reshape(n, o, oh * ow))
+    saved = (cols, w, x.shape, pads, stride, dilation, groups, b is not None)
+    return out.astype(dtype, copy=False), saved
 
 
 def _conv_bwd(ctx, g):
-    cols, w, x_shape, xp_shape, pads, stride, dilation, groups = ctx.saved
+    cols, w, x_shape, pads, stride, dilation, groups, has_bias = ctx.saved
+    g = W.kernel_dtype(g)
     n, o, oh, ow = g.shape
-    _, cg, kh, kw = w.shape
-    og = o // groups
-    gg = g.reshape(n, groups, og, oh, ow).transpose(1, 0, 3, 4, 2).reshape(groups, -1, og)
-    dx = dw = None
-    if ctx.needs_input_grad[1]:
-        dw = np.matmul(gg.transpose(0, 2, 1), cols).reshape(w.shape)
-    if ctx.needs_input_grad[0]:
-        dcols = np.matmul(gg, w.reshape(groups, og, cg * kh * kw))  # G, N*OH*OW, Cg*KH*KW
-        dcols = dcols.reshape(groups, n, oh, ow, cg, kh, kw)
-        dxp = np.zeros(xp_shape, g.dtype)
-        for i in range(kh):
-            hi = i * dilation[0]
-            for j in range(kw):
-                wj = j * dilation[1]
-                part = dcols[:, :, :, :, :, i, j].transpose(1, 0, 4, 2, 3)
-                dxp[:, :, hi:hi + stride[0] * oh:stride[0], wj:wj + stride[1] * ow:stride[1]] += \
-                    part.reshape(n, groups * cg, oh, ow)
-        top, bottom, left, right = pads
-        dx = dxp[:, :, top:xp_shape[2] - bottom, left:xp_shape[3] - right]
-    return dx, dw
+    # Channel-major (G, O/G, N*OH*OW), as the columns.
+    g2 = np.ascontiguousarray(g.reshape(n, o, oh * ow).transpose(1, 0, 2))
+    g2 = g2.reshape(groups, o // groups, n * oh * ow)
+    needs = ctx.needs_input_grad
+    dx = dw = db = None
+    if needs[1]:
+        cols_t = cols.reshape(groups, -1, n * oh * ow).transpose(0, 2, 1)
+        dw = grouped_matmul(g2, cols_t).reshape(w.shape)
+    if has_bias and needs[2]:
+        db = g2.reshape(o, -1).sum(axis=1)
+    if needs[0]:
+        dcols = grouped_matmul(w.reshape(groups, o // groups, -1).transpose(0, 2, 1), g2)
+        dx = np.zeros(x_shape, g.dtype)
+        col2im(dcols.reshape(-1, n, oh * ow), dx, w.shape[2:], stride, dilation,
+               (pads[0], pads[2]), (oh, ow))
+    return (dx, dw, db) if has_bias else (dx, dw)
 
 
 CONV2D = Op("conv2d", _conv_fwd, _conv_bwd, PROMOTE_ARITH, first_order_only=True)
@@ -69,18 +76,17 @@ def conv2d_checked(op, input, weight, bias, stride, pad_mode, padding, dilation,
                          f"{_checks.describe(weight)}.")
     kernel = weight.shape[2:]
     pads = W.pads_for(op, pad_mode, padding, input.shape[2:], kernel, stride, dilation)
-    for axis in (0, 1):
-        W.output_size(op, input.shape[2 + axis], pads[2 * axis] + pads[2 * axis + 1],
-                      kernel[axis], stride[axis], dilation[axis])
-    out = apply(CONV2D, (input, weight), {"pads": pads, "stride": stride, "dilation": dilation,
-                                          "groups": groups})
-    if bias is not None:
-        _checks.tensor(op, "bias", bias)
-        if tuple(bias.shape) != (o,):
-            raise ValueError(f"For '{op}', 'bias' must have shape ({o},), got "
-                             f"{_checks.describe(bias)}.")
-        out = out + bias.reshape((1, o, 1, 1))
-    return out
+    out_hw = tuple(W.output_size(op, input.shape[2 + axis], pads[2 * axis] + pads[2 * axis + 1],
+                                 kernel[axis], stride[axis], dilation[axis]) for axis in (0, 1))
+    attrs = {"pads": pads, "stride": stride, "dilation": dilation, "groups": groups,
+             "out_hw": out_hw}
+    if bias is None:
+        return apply(CONV2D, (input, weight), attrs)
+    _checks.tensor(op, "bias", bias)
+    if tuple(bias.shape) != (o,):
+        raise ValueError(f"For '{op}', 'bias' must have shape ({o},), got "
+                         f"{_checks.describe(bias)}.")
+    return apply(CONV2D, (input, weight, bias), attrs)
 
 
 def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1,

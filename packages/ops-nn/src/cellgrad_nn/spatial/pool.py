@@ -1,79 +1,78 @@
 """Pooling: `ops.max_pool2d`, `ops.avg_pool2d`, `ops.adaptive_*_pool2d` and the `ops.MaxPool`,
 `ops.AvgPool`, `ops.AdaptiveAvgPool2D`, `ops.AdaptiveMaxPool2D` primitives.
 
-Max pooling keeps the argmax of each window, so its backward is one scatter-add."""
+Max and average pooling run in Cython kernels (`_kernels/pool.pyx`) that read the padding
+without materialising it; max pooling keeps each window's argmax, so its backward is one
+scatter-add."""
 
 import numpy as np
 
 from cellgrad.ops import Primitive
 from cellgrad.plugins import PROMOTE_NONE, Op, apply
 from cellgrad.tensor import Tensor
+from cellgrad_nn._kernels import pool as kernels
 from cellgrad_nn.functional import _checks
 from cellgrad_nn.spatial import _window as W
 
 
 def _geometry(op, x, kernel, stride, pads, dilation, ceil_mode):
+    """(OH, OW): ceil_mode keeps a last window that starts inside but runs past the input."""
     h, w = x.shape[2:]
     oh = W.output_size(op, h, pads[0] + pads[1], kernel[0], stride[0], dilation[0], ceil_mode)
     ow = W.output_size(op, w, pads[2] + pads[3], kernel[1], stride[1], dilation[1], ceil_mode)
-    # ceil_mode may need windows that start inside but run past the padded input.
-    extra_h = max((oh - 1) * stride[0] + (kernel[0] - 1) * dilation[0] + 1 - (h + pads[0] +
-                                                                            pads[1]), 0)
-    extra_w = max((ow - 1) * stride[1] + (kernel[1] - 1) * dilation[1] + 1 - (w + pads[2] +
-                                                                            pads[3]), 0)
-    return (oh, ow), (pads[0], pads[1] + extra_h, pads[2], pads[3] + extra_w)
+    return oh, ow
 
 
-def _max_fwd(x, *, kernel, stride, pads, dilation, out_hw):
-    n, c, h, w = x.shape
-    xp = W.pad_array(x, pads, -np.inf)
-    view = W.windows(xp, out_hw, kernel, stride, dilation)
-    flat = view.reshape(n, c, out_hw[0], out_hw[1], -1)
-    arg = flat.argmax(axis=-1)
-    out = np.take_along_axis(flat, arg[..., None], axis=-1)[..., 0]
-    # Index of each max in the padded input, for the backward and for return_indices.
-    ki, kj = np.divmod(arg, kernel[1])
-    rows = np.arange(out_hw[0])[:, None] * stride[0] + ki * dilation[0]
-    cols = np.arange(out_hw[1])[None, :] * stride[1] + kj * dilation[1]
-    return out, (rows, cols, xp.shape, pads)
+def _max_fwd(x, *, kernel, stride, pads, dilation, out_hw, indices=None):
+    dtype = x.dtype
+    x = np.ascontiguousarray(W.kernel_dtype(x))
+    n, c = x.shape[:2]
+    out = np.empty((n, c) + out_hw, x.dtype)
+    argmax = np.empty((n, c) + out_hw, np.int64)
+    kernels.max_pool_forward(x, out, argmax, kernel, stride, dilation, (pads[0], pads[2]))
+    if indices is not None:  # return_indices: flat H * W positions, handed back by the caller
+        indices.append(argmax)
+    return out.astype(dtype, copy=False), (argmax, x.shape)
 
 
 def _max_bwd(ctx, g):
-    rows, cols, xp_shape, pads = ctx.saved
-    n, c = g.shape[:2]
-    dxp = np.zeros((n * c, xp_shape[2] * xp_shape[3]), g.dtype)
-    idx = (rows * xp_shape[3] + cols).reshape(n * c, -1)
-    np.add.at(dxp, (np.arange(n * c)[:, None], idx), g.reshape(n * c, -1))
-    dxp = dxp.reshape(xp_shape)
-    top, bottom, left, right = pads
-    return dxp[:, :, top:xp_shape[2] - bottom, left:xp_shape[3] - right]
+    argmax, x_shape = ctx.saved
+    n, c = x_shape[:2]
+    g = np.ascontiguousarray(W.kernel_dtype(g))
+    dx = np.zeros(x_shape, g.dtype)
+    kernels.max_pool_backward(g.reshape(n, c, -1), argmax.reshape(n, c, -1),
+                              dx.reshape(n, c, -1))
+    return dx
 
 
 MAX_POOL = Op("max_pool2d", _max_fwd, _max_bwd, PROMOTE_NONE, first_order_only=True)
 
 
-def _avg_fwd(x, *, kernel, stride, pads, dilation, out_hw, divisor):
-    n, c = x.shape[:2]
-    xp = W.pad_array(x, pads)
-    view = W.windows(xp, out_hw, kernel, stride, dilation)
-    out = view.sum(axis=(-2, -1)) / divisor
-    return out.astype(x.dtype, copy=False), (xp.shape, pads, divisor, kernel, stride)
+def _avg_fwd(x, *, kernel, stride, pads, out_hw, divisor):
+    dtype = x.dtype
+    x = np.ascontiguousarray(W.kernel_dtype(x))
+    out = np.empty(x.shape[:2] + out_hw, x.dtype)
+    kernels.avg_pool_forward(x, out, divisor, kernel, stride, (pads[0], pads[2]))
+    return out.astype(dtype, copy=False), (x.shape, pads, divisor, kernel, stride)
 
 
 def _avg_bwd(ctx, g):
-    xp_shape, pads, divisor, kernel, stride = ctx.saved
-    out_hw = g.shape[2:]
-    share = (g / divisor).astype(g.dtype, copy=False)
-    dxp = np.zeros(xp_shape, g.dtype)
-    for i in range(kernel[0]):
-        for j in range(kernel[1]):
-            dxp[:, :, i:i + stride[0] * out_hw[0]:stride[0],
-                j:j + stride[1] * out_hw[1]:stride[1]] += share
-    top, bottom, left, right = pads
-    return dxp[:, :, top:xp_shape[2] - bottom, left:xp_shape[3] - right]
+    x_shape, pads, divisor, kernel, stride = ctx.saved
+    g = np.ascontiguousarray(W.kernel_dtype(g))
+    dx = np.zeros(x_shape, g.dtype)
+    kernels.avg_pool_backward(g, dx, divisor, kernel, stride, (pads[0], pads[2]))
+    return dx
 
 
 AVG_POOL = Op("avg_pool2d", _avg_fwd, _avg_bwd, PROMOTE_NONE, first_order_only=True)
+
+
+def _taps_inside(size, pad_before, pad_after, kernel, stride, count, include_pad):
+    """How many taps of each of `count` windows along one axis the divisor counts: those in
+    the padded input (count_include_pad) or in the input, never the ceil_mode overhang."""
+    starts = np.arange(count) * stride - pad_before
+    lo, hi = (-pad_before, size + pad_after) if include_pad else (0, size)
+    return np.clip(np.minimum(starts + kernel, hi) - np.maximum(starts, lo), 0, None)
 
 
 def _adaptive_bins(size, out):
@@ -140,15 +139,13 @@ def _unbatch(out, squeeze):
 
 def _max_pool(op, x, kernel, stride, pads, dilation, ceil_mode, return_indices):
     x4, squeeze = _batched(op, x)
-    out_hw, pads = _geometry(op, x4, kernel, stride, pads, dilation, ceil_mode)
-    attrs = {"kernel": kernel, "stride": stride, "pads": pads, "dilation": dilation,
-             "out_hw": out_hw}
-    out = apply(MAX_POOL, (x4,), attrs)
+    out_hw = _geometry(op, x4, kernel, stride, pads, dilation, ceil_mode)
+    indices = [] if return_indices else None
+    out = apply(MAX_POOL, (x4,), {"kernel": kernel, "stride": stride, "pads": pads,
+                                  "dilation": dilation, "out_hw": out_hw, "indices": indices})
     if not return_indices:
         return _unbatch(out, squeeze)
-    rows, cols, _, _ = _max_fwd(x4.asnumpy(), **attrs)[1]
-    index = (rows - pads[0]) * x4.shape[3] + (cols - pads[2])
-    return _unbatch(out, squeeze), _unbatch(Tensor(index.astype(np.int64)), squeeze)
+    return _unbatch(out, squeeze), _unbatch(Tensor(indices[0]), squeeze)
 
 
 def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, return_indices=False,
@@ -179,18 +176,17 @@ def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False,
 
 def _avg_pool(op, x, kernel, stride, pads, ceil_mode, count_include_pad, divisor_override):
     x4, squeeze = _batched(op, x)
-    out_hw, full_pads = _geometry(op, x4, kernel, stride, pads, (1, 1), ceil_mode)
+    out_hw = _geometry(op, x4, kernel, stride, pads, (1, 1), ceil_mode)
     if divisor_override:
-        divisor = np.float64(divisor_override)
+        divisor = np.full(out_hw, float(divisor_override))
     else:
-        # Windows count the padding (count_include_pad) but never the ceil_mode overhang.
-        ones = np.ones((1, 1) + tuple(x4.shape[2:]))
-        inside = W.pad_array(ones, pads, 1.0 if count_include_pad else 0.0)
-        inside = W.pad_array(inside, (0, full_pads[1] - pads[1], 0, full_pads[3] - pads[3]))
-        divisor = W.windows(inside, out_hw, kernel, stride, (1, 1)).sum(axis=(-2, -1))
-        divisor = np.maximum(divisor, 1)
-    attrs = {"kernel": kernel, "stride": stride, "pads": full_pads, "dilation": (1, 1),
-             "out_hw": out_hw, "divisor": divisor}
+        rows = _taps_inside(x4.shape[2], pads[0], pads[1], kernel[0], stride[0], out_hw[0],
+                            count_include_pad)
+        cols = _taps_inside(x4.shape[3], pads[2], pads[3], kernel[1], stride[1], out_hw[1],
+                            count_include_pad)
+        divisor = np.maximum(np.outer(rows, cols), 1).astype(np.float64)
+    attrs = {"kernel": kernel, "stride": stride, "pads": pads, "out_hw": out_hw,
+             "divisor": divisor}
     return _unbatch(apply(AVG_POOL, (x4,), attrs), squeeze)
 
 

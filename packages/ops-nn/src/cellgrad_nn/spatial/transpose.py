@@ -1,50 +1,48 @@
 """`ops.conv_transpose2d`: the gradient of conv2d with respect to its input, as an op.
 
-The forward scatters each input pixel's weighted kernel into the output (col2im); the backward
-reads the output gradient through the same windows (im2col)."""
+The forward multiplies each input pixel into its kernel-sized column and adds the columns onto
+the output (col2im, which also crops the padding); the backward reads the output gradient
+through the same windows (im2col)."""
 
 import numpy as np
 
 from cellgrad.plugins import PROMOTE_ARITH, Op, apply
+from cellgrad_nn._kernels.im2col import col2im, im2col
 from cellgrad_nn.functional import _checks
 from cellgrad_nn.spatial import _window as W
+from cellgrad_nn.spatial.conv import grouped_matmul
 
 
-def _tconv_fwd(x, w, *, stride, padding, output_padding, dilation, groups):
+def _tconv_fwd(x, w, *, stride, padding, output_padding, dilation, groups, out_hw):
+    dtype = x.dtype
+    x, w = W.kernel_dtype(x), W.kernel_dtype(w)
     n, cin, h, wd = x.shape
     _, og, kh, kw = w.shape
-    full_h = (h - 1) * stride[0] + (kh - 1) * dilation[0] + 1 + output_padding[0]
-    full_w = (wd - 1) * stride[1] + (kw - 1) * dilation[1] + 1 + output_padding[1]
-    xg = x.reshape(n, groups, cin // groups, h, wd)
-    wg = w.reshape(groups, cin // groups, og, kh, kw)
-    cols = np.einsum("ngchw,gcokl->ngohwkl", xg, wg, optimize=True)
-    full = np.zeros((n, groups, og, full_h, full_w), x.dtype)
-    for i in range(kh):
-        for j in range(kw):
-            hi, wj = i * dilation[0], j * dilation[1]
-            full[:, :, :, hi:hi + stride[0] * h:stride[0], wj:wj + stride[1] * wd:stride[1]] += \
-                cols[..., i, j]
-    full = full.reshape(n, groups * og, full_h, full_w)
-    out = full[:, :, padding[0]:full_h - padding[0], padding[1]:full_w - padding[1]]
-    return np.ascontiguousarray(out), (x, w, full.shape, stride, padding, dilation, groups)
+    # Input channel-major (G, Cin/G, N*H*W), so the columns come out (Cout*KH*KW, N, H*W).
+    xt = np.ascontiguousarray(x.reshape(n, cin, h * wd).transpose(1, 0, 2))
+    xt = xt.reshape(groups, cin // groups, n * h * wd)
+    wt = w.reshape(groups, cin // groups, og * kh * kw).transpose(0, 2, 1)
+    cols = grouped_matmul(wt, xt).reshape(groups * og * kh * kw, n, h * wd)
+    out = np.zeros((n, groups * og) + out_hw, x.dtype)
+    col2im(cols, out, (kh, kw), stride, dilation, padding, (h, wd))
+    return out.astype(dtype, copy=False), (xt, w, x.shape, stride, padding, dilation, groups)
 
 
 def _tconv_bwd(ctx, g):
-    x, w, full_shape, stride, padding, dilation, groups = ctx.saved
-    n, cin, h, wd = x.shape
+    xt, w, x_shape, stride, padding, dilation, groups = ctx.saved
+    g = np.ascontiguousarray(W.kernel_dtype(g))
+    n, cin, h, wd = x_shape
     _, og, kh, kw = w.shape
-    gfull = np.zeros(full_shape, g.dtype)
-    gfull[:, :, padding[0]:full_shape[2] - padding[0],
-          padding[1]:full_shape[3] - padding[1]] = g
-    view = W.windows(gfull, (h, wd), (kh, kw), stride, dilation)  # N, Cout, H, W, KH, KW
-    view = view.reshape(n, groups, og, h, wd, kh, kw)
-    wg = w.reshape(groups, cin // groups, og, kh, kw)
+    gcols = np.empty((g.shape[1] * kh * kw, n, h * wd), g.dtype)
+    im2col(g, gcols, (kh, kw), stride, dilation, padding, (h, wd))
+    gcols = gcols.reshape(groups, og * kh * kw, n * h * wd)
+    wg = w.reshape(groups, cin // groups, og * kh * kw)
     dx = dw = None
     if ctx.needs_input_grad[0]:
-        dx = np.einsum("ngohwkl,gcokl->ngchw", view, wg, optimize=True).reshape(x.shape)
+        dxt = grouped_matmul(wg, gcols).reshape(cin, n, h * wd)
+        dx = np.ascontiguousarray(dxt.transpose(1, 0, 2)).reshape(x_shape)
     if ctx.needs_input_grad[1]:
-        xg = x.reshape(n, groups, cin // groups, h, wd)
-        dw = np.einsum("ngchw,ngohwkl->gcokl", xg, view, optimize=True).reshape(w.shape)
+        dw = grouped_matmul(xt, gcols.transpose(0, 2, 1)).reshape(w.shape)
     return dx, dw
 
 
@@ -69,6 +67,7 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
         raise ValueError(f"For '{op}', the input's channels must equal weight.shape[0] and be "
                          f"divisible by groups={groups!r}; got input "
                          f"{_checks.describe(input)}, weight {_checks.describe(weight)}.")
+    out_hw = []
     for axis in (0, 1):
         if output_padding[axis] >= max(stride[axis], dilation[axis]):
             raise ValueError(f"For '{op}', 'output_padding' must be smaller than stride or "
@@ -78,9 +77,10 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
         if size < 1:
             raise ValueError(f"For '{op}', 'padding' {padding} leaves an empty output for "
                              f"input {_checks.describe(input)}.")
+        out_hw.append(size)
     out = apply(CONV_TRANSPOSE2D, (input, weight),
                 {"stride": stride, "padding": padding, "output_padding": output_padding,
-                 "dilation": dilation, "groups": groups})
+                 "dilation": dilation, "groups": groups, "out_hw": tuple(out_hw)})
     if bias is not None:
         c = out.shape[1]
         if tuple(bias.shape) != (c,):
