@@ -1,0 +1,124 @@
+"""What Cell hooks cost: the `mlp_step` training step (784-512-512-10 ReLU, batch 64, SGD) with
+a forward hook and a backward hook on each Dense, against the same step without hooks and with
+hooks registered and then removed; PyTorch (forward hook + full backward hook on each Linear)
+in the same run. Target: hooked/plain <= 1.10x; removed indistinguishable from plain.
+
+    python benchmarks/hooks_overhead.py [--repeat 100] [--rounds 5]
+
+The variants run interleaved, `repeat` steps each per round, so drift of a shared machine hits
+them alike; each row is the median over rounds of the per-round medians.
+"""
+
+import argparse
+import statistics
+import warnings
+
+import numpy as np
+
+from cellgrad import Tensor, nn
+from mlp_step import BATCH, LR, SIZES, weights
+from timing import median_ms, torch_or_none
+
+
+def cellgrad_step(ws, x, y, mode):
+    """A training step; mode "plain", "hooked" or "removed" (hooks registered, then removed)."""
+    layers = []
+    for i, (w, b) in enumerate(ws):
+        layers.append(nn.Dense(w.shape[1], w.shape[0], Tensor(w), Tensor(b)))
+        if i < len(ws) - 1:
+            layers.append(nn.ReLU())
+    calls = [0, 0]
+
+    def forward_hook(cell, args, output):
+        calls[0] += 1
+
+    def backward_hook(cell, grad_input, grad_output):
+        calls[1] += 1
+
+    if mode != "plain":
+        handles = []
+        for layer in layers:
+            if isinstance(layer, nn.Dense):
+                handles.append(layer.register_forward_hook(forward_hook))
+                handles.append(layer.register_backward_hook(backward_hook))
+        if mode == "removed":
+            for h in handles:
+                h.remove()
+    net = nn.SequentialCell(layers)
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    train = nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.SGD(net.trainable_params(), LR))
+    xt, yt = Tensor(x), Tensor(y)
+    step = lambda: train(xt, yt)  # noqa: E731
+    step()
+    assert calls == ([0, 0] if mode != "hooked" else [3, 3]), (mode, calls)
+    return step
+
+
+def torch_step(torch, ws, x, y, hooked):
+    mods = []
+    for i, (w, b) in enumerate(ws):
+        lin = torch.nn.Linear(w.shape[1], w.shape[0])
+        with torch.no_grad():
+            lin.weight.copy_(torch.tensor(w))
+            lin.bias.copy_(torch.tensor(b))
+        if hooked:
+            lin.register_forward_hook(lambda mod, args, out: None)
+            lin.register_full_backward_hook(lambda mod, gi, go: None)
+        mods.append(lin)
+        if i < len(ws) - 1:
+            mods.append(torch.nn.ReLU())
+    net = torch.nn.Sequential(*mods)
+    opt = torch.optim.SGD(net.parameters(), LR)
+    xt, yt = torch.tensor(x), torch.tensor(y, dtype=torch.long)
+    loss_fn = torch.nn.CrossEntropyLoss()
+
+    def step():
+        opt.zero_grad()
+        with warnings.catch_warnings():  # the first layer's inputs need no gradient: expected
+            warnings.simplefilter("ignore", UserWarning)
+            loss_fn(net(xt), yt).backward()
+        opt.step()
+
+    return step
+
+
+def interleaved(steps, repeat, rounds):
+    """{name: median over rounds of the median ms of `repeat` steps}, variants interleaved."""
+    per_round = {name: [] for name in steps}
+    for _ in range(rounds):
+        for name, step in steps.items():
+            per_round[name].append(median_ms(step, repeat, warmup=2))
+    return {name: statistics.median(v) for name, v in per_round.items()}
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--repeat", type=int, default=100)
+    p.add_argument("--rounds", type=int, default=5)
+    args = p.parse_args()
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((BATCH, SIZES[0])).astype(np.float32)
+    y = rng.integers(0, SIZES[-1], BATCH).astype(np.int32)
+    ws = weights()
+    steps = {f"cellgrad {mode}": cellgrad_step(ws, x, y, mode)
+             for mode in ("plain", "hooked", "removed")}
+    torch = torch_or_none()
+    if torch is not None:
+        steps["pytorch plain"] = torch_step(torch, ws, x, y, hooked=False)
+        steps["pytorch hooked"] = torch_step(torch, ws, x, y, hooked=True)
+    ms = interleaved(steps, args.repeat, args.rounds)
+    print(f"hooks_overhead: mlp_step 784-512-512-10, batch {BATCH}, a forward and a backward hook "
+          f"on each Dense (ms per step, median of {args.rounds} rounds x {args.repeat} steps)")
+    for name, t in ms.items():
+        print(f"  {name:<16} {t:8.3f} ms")
+    print(f"  cellgrad hooked/plain  = {ms['cellgrad hooked'] / ms['cellgrad plain']:.3f}x "
+          f"(target <= 1.10x)")
+    print(f"  cellgrad removed/plain = {ms['cellgrad removed'] / ms['cellgrad plain']:.3f}x")
+    if torch is not None:
+        print(f"  pytorch hooked/plain   = {ms['pytorch hooked'] / ms['pytorch plain']:.3f}x")
+        print(f"  cellgrad plain/pytorch plain = "
+              f"{ms['cellgrad plain'] / ms['pytorch plain']:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
