@@ -1,0 +1,169 @@
+"""Atomic file replacement: a save either completes or leaves the previous file as it was.
+
+The data goes to a temporary file in the target's directory, is flushed and fsynced, then
+`os.replace`d onto the target and the directory is fsynced; on any exception the temporary
+file is deleted. Where the kernel allows it (Linux `O_TMPFILE` plus linking through
+/proc/self/fd, probed once per filesystem) the temporary file has no name until it is
+complete, so even a SIGKILL mid-write leaves nothing behind. Otherwise it is named
+`.<name>.<pid>.<random>.tmp`, and the next save of the same file deletes those whose process
+is gone. The new file gets the old file's permission bits (MindSpore chmods every checkpoint
+to 0o400), or the umask's default for a new file; `os.replace` works on a read-only target.
+
+`atomic_path` is the same for writers that need a file name (the safetensors package).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import secrets
+import stat
+
+_BUFFER = 1 << 20
+_unnamed_ok = {}  # st_dev -> whether O_TMPFILE + link works there
+
+
+@contextlib.contextmanager
+def atomic_write(path: str):
+    """`with atomic_write(path) as f: f.write(...)`: `path` changes only if the block ends
+    without an exception."""
+    directory = os.path.dirname(path) or "."
+    mode = _existing_mode(path)
+    _remove_stale(directory, os.path.basename(path))
+    fd, temp = _open_temp(directory, os.path.basename(path))
+    try:
+        if mode is not None:
+            _chmod(fd, mode)
+        with open(fd, "wb", buffering=_BUFFER, closefd=False) as f:
+            yield f
+            f.flush()
+            os.fsync(fd)
+        if temp is None:  # unnamed: it gets a name only now that it is complete
+            temp = _temp_name(directory, os.path.basename(path))
+            os.link(f"/proc/self/fd/{fd}", temp, follow_symlinks=True)
+        os.replace(temp, path)
+        temp = None
+        _fsync_directory(directory)
+    finally:
+        os.close(fd)
+        if temp is not None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temp)
+
+
+@contextlib.contextmanager
+def atomic_path(path: str):
+    """`with atomic_path(path) as temp: write(temp)`: `temp` replaces `path` if the block
+    ends without an exception."""
+    directory = os.path.dirname(path) or "."
+    mode = _existing_mode(path)
+    _remove_stale(directory, os.path.basename(path))
+    temp = _temp_name(directory, os.path.basename(path))
+    try:
+        yield temp
+        fd = os.open(temp, os.O_RDWR)
+        try:
+            if mode is not None:
+                _chmod(fd, mode)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temp, path)
+        _fsync_directory(directory)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp)
+
+
+def _temp_name(directory, name):
+    return os.path.join(directory, f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+
+
+def _remove_stale(directory, name):
+    """Delete temporary files of `name` left by a process that no longer exists."""
+    pattern = re.compile(re.escape(f".{name}.") + r"(\d+)\.[0-9a-f]{8}\.tmp$")
+    try:
+        candidates = os.listdir(directory)
+    except OSError:
+        return
+    for entry in candidates:
+        match = pattern.match(entry)
+        if match and not _alive(int(match.group(1))):
+            with contextlib.suppress(OSError):
+                os.unlink(os.path.join(directory, entry))
+
+
+def _alive(pid):
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):  # someone else's process, or no way to tell
+        return True
+    return True
+
+
+def _existing_mode(path):
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return None
+
+
+def _chmod(fd, mode):
+    if hasattr(os, "fchmod"):
+        os.fchmod(fd, mode)
+
+
+def _open_temp(directory, name):
+    """(fd, None) for an unnamed file, or (fd, temp path)."""
+    if _can_use_unnamed(directory):
+        try:
+            return os.open(directory, os.O_TMPFILE | os.O_WRONLY, 0o666), None
+        except OSError:
+            pass
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    temp = _temp_name(directory, name)
+    return os.open(temp, flags, 0o666), temp
+
+
+def _can_use_unnamed(directory):
+    if not hasattr(os, "O_TMPFILE") or not os.path.isdir("/proc/self/fd"):
+        return False
+    device = os.stat(directory).st_dev
+    if device not in _unnamed_ok:
+        _unnamed_ok[device] = _probe_unnamed(directory)
+    return _unnamed_ok[device]
+
+
+def _probe_unnamed(directory):
+    try:
+        fd = os.open(directory, os.O_TMPFILE | os.O_WRONLY, 0o600)
+    except OSError:
+        return False
+    probe = _temp_name(directory, "probe")
+    try:
+        os.link(f"/proc/self/fd/{fd}", probe, follow_symlinks=True)
+        os.unlink(probe)
+        return True
+    except OSError:  # e.g. EXDEV where /proc is another mount (gVisor, some containers)
+        return False
+    finally:
+        os.close(fd)
+
+
+def _fsync_directory(directory):
+    """Make the rename durable; not every platform can open a directory."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -1,0 +1,51 @@
+"""Byte sources for the reader: a file read with `readinto` at offsets, or a memory buffer."""
+
+from __future__ import annotations
+
+import os
+
+from cellgrad_checkpoint.errors import WireError
+
+
+class FileSource:
+    """An open file; every read is checked, so a file that shrinks while it is read raises
+    `WireError` instead of returning short data (a memory map would die of SIGBUS)."""
+
+    def __init__(self, f):
+        self.f = f
+        self.size = os.fstat(f.fileno()).st_size
+
+    def readinto(self, pos: int, view) -> None:
+        view = memoryview(view).cast("B")
+        self.f.seek(pos)
+        done = 0
+        while done < len(view):
+            n = self.f.readinto(view[done:])
+            if not n:
+                raise WireError("the file ends early (was it changed while being read?)",
+                                pos + done)
+            done += n
+
+    def pread(self, pos: int, n: int) -> bytes:
+        buf = bytearray(n)
+        self.readinto(pos, buf)
+        return bytes(buf)
+
+
+class MemorySource:
+    """A decrypted body held in memory."""
+
+    def __init__(self, data):
+        self.data = memoryview(data).cast("B")
+        self.size = len(self.data)
+
+    def readinto(self, pos: int, view) -> None:
+        view = memoryview(view).cast("B")
+        if pos + len(view) > self.size:
+            raise WireError("the body ends early", self.size)
+        view[:] = self.data[pos:pos + len(view)]
+
+    def pread(self, pos: int, n: int) -> bytes:
+        if pos + n > self.size:
+            raise WireError("the body ends early", self.size)
+        return bytes(self.data[pos:pos + n])
