@@ -7,12 +7,18 @@ from cellgrad.ops import Primitive
 from cellgrad.plugins import PROMOTE_ARITH, Op, apply
 from cellgrad_nn._kernels.im2col import col2im, im2col
 from cellgrad_nn.functional import _checks
+from cellgrad_nn.spatial import _buffers as B
 from cellgrad_nn.spatial import _window as W
 
 
-def grouped_matmul(a, b):
+def grouped_matmul(a, b, out=None):
     """(G, M, K) @ (G, K, N): one GEMM, or one per group."""
-    return (a[0] @ b[0])[None] if a.shape[0] == 1 else np.matmul(a, b)
+    if a.shape[0] != 1:
+        return np.matmul(a, b, out=out)
+    if out is None:
+        return (a[0] @ b[0])[None]
+    np.matmul(a[0], b[0], out=out[0])
+    return out
 
 
 def _conv_fwd(x, w, b=None, *, pads, stride, dilation, groups, out_hw):
@@ -22,16 +28,19 @@ def _conv_fwd(x, w, b=None, *, pads, stride, dilation, groups, out_hw):
     o, _, kh, kw = w.shape
     oh, ow = out_hw
     # Columns (C*KH*KW, N, OH*OW): weight (O, C*KH*KW) @ columns is the output channel-major.
-    cols = np.empty((c * kh * kw, n, oh * ow), x.dtype)
+    cols = B.empty((c * kh * kw, n, oh * ow), x.dtype)
     im2col(np.ascontiguousarray(x), cols, (kh, kw), stride, dilation, (pads[0], pads[2]),
            out_hw)
-    res = grouped_matmul(w.reshape(groups, o // groups, -1), cols.reshape(groups, -1, n * oh * ow))
+    res = grouped_matmul(w.reshape(groups, o // groups, -1),
+                         cols.reshape(groups, -1, n * oh * ow),
+                         B.empty((groups, o // groups, n * oh * ow), x.dtype))
     by_sample = res.reshape(o, n, oh * ow).transpose(1, 0, 2)
-    out = np.empty((n, o, oh, ow), x.dtype)
+    out = B.empty((n, o, oh, ow), x.dtype)
     if b is None:
         np.copyto(out.reshape(n, o, oh * ow), by_sample)
     else:
         np.add(by_sample, b[:, None], out=out.reshape(n, o, oh * ow))
+    del res, by_sample
     saved = (cols, w, x.shape, pads, stride, dilation, groups, b is not None)
     return out.astype(dtype, copy=False), saved
 
@@ -41,8 +50,8 @@ def _conv_bwd(ctx, g):
     g = W.kernel_dtype(g)
     n, o, oh, ow = g.shape
     # Channel-major (G, O/G, N*OH*OW), as the columns.
-    g2 = np.ascontiguousarray(g.reshape(n, o, oh * ow).transpose(1, 0, 2))
-    g2 = g2.reshape(groups, o // groups, n * oh * ow)
+    g2 = B.empty((groups, o // groups, n * oh * ow), g.dtype)
+    np.copyto(g2.reshape(o, n, oh * ow), g.reshape(n, o, oh * ow).transpose(1, 0, 2))
     needs = ctx.needs_input_grad
     dx = dw = db = None
     if needs[1]:
@@ -51,8 +60,9 @@ def _conv_bwd(ctx, g):
     if has_bias and needs[2]:
         db = g2.reshape(o, -1).sum(axis=1)
     if needs[0]:
-        dcols = grouped_matmul(w.reshape(groups, o // groups, -1).transpose(0, 2, 1), g2)
-        dx = np.zeros(x_shape, g.dtype)
+        dcols = grouped_matmul(w.reshape(groups, o // groups, -1).transpose(0, 2, 1), g2,
+                               B.empty((groups, cols.shape[0] // groups, n * oh * ow), g.dtype))
+        dx = B.zeros(x_shape, g.dtype)
         col2im(dcols.reshape(-1, n, oh * ow), dx, w.shape[2:], stride, dilation,
                (pads[0], pads[2]), (oh, ow))
     return (dx, dw, db) if has_bias else (dx, dw)

@@ -12,6 +12,7 @@ from cellgrad.plugins import PROMOTE_NONE, Op, apply
 from cellgrad.tensor import Tensor
 from cellgrad_nn._kernels import pool as kernels
 from cellgrad_nn.functional import _checks
+from cellgrad_nn.spatial import _buffers as B
 from cellgrad_nn.spatial import _window as W
 
 
@@ -27,8 +28,8 @@ def _max_fwd(x, *, kernel, stride, pads, dilation, out_hw, indices=None):
     dtype = x.dtype
     x = np.ascontiguousarray(W.kernel_dtype(x))
     n, c = x.shape[:2]
-    out = np.empty((n, c) + out_hw, x.dtype)
-    argmax = np.empty((n, c) + out_hw, np.int64)
+    out = B.empty((n, c) + out_hw, x.dtype)
+    argmax = B.empty((n, c) + out_hw, np.int64)
     kernels.max_pool_forward(x, out, argmax, kernel, stride, dilation, (pads[0], pads[2]))
     if indices is not None:  # return_indices: flat H * W positions, handed back by the caller
         indices.append(argmax)
@@ -39,7 +40,7 @@ def _max_bwd(ctx, g):
     argmax, x_shape = ctx.saved
     n, c = x_shape[:2]
     g = np.ascontiguousarray(W.kernel_dtype(g))
-    dx = np.zeros(x_shape, g.dtype)
+    dx = B.zeros(x_shape, g.dtype)
     kernels.max_pool_backward(g.reshape(n, c, -1), argmax.reshape(n, c, -1),
                               dx.reshape(n, c, -1))
     return dx

@@ -1,0 +1,59 @@
+"""Reused arrays for the spatial ops' large per-step buffers (columns, outputs, gradients).
+
+A training loop asks for the same shapes every step. Freshly allocated blocks of that size
+come from pages the allocator returned to the OS after the last step, and faulting them in
+again costs more than the convolution itself. `empty(shape, dtype)` hands back an array of
+that shape that nothing references any more (only the pool holds it), or allocates one and
+keeps it for later. An array still saved for a backward, wrapped in a Tensor or viewed by
+anyone keeps a reference and is never handed out twice.
+"""
+
+import math
+import sys
+import threading
+
+import numpy as np
+
+MIN_BYTES = 64 * 1024  # smaller blocks come from the allocator's free lists anyway
+PER_SHAPE = 4  # arrays kept per (shape, dtype): an op used several times per step
+MAX_BYTES = 256 * 1024 * 1024  # beyond this the pool stops keeping new arrays
+
+_pool: dict = {}
+_kept_bytes = 0
+_lock = threading.Lock()
+
+
+def empty(shape, dtype):
+    """An uninitialised array like `np.empty(shape, dtype)`, reused when one is free."""
+    global _kept_bytes
+    dtype = np.dtype(dtype)
+    nbytes = math.prod(shape) * dtype.itemsize
+    if nbytes < MIN_BYTES:
+        return np.empty(shape, dtype)
+    key = (tuple(shape), dtype.char)
+    with _lock:
+        arrays = _pool.get(key)
+        if arrays is None:
+            arrays = _pool[key] = []
+        for a in arrays:
+            if sys.getrefcount(a) == 3:  # the list, `a` and getrefcount's argument
+                return a
+        a = np.empty(shape, dtype)
+        if len(arrays) < PER_SHAPE and _kept_bytes + nbytes <= MAX_BYTES:
+            arrays.append(a)
+            _kept_bytes += nbytes
+        return a
+
+
+def zeros(shape, dtype):
+    out = empty(shape, dtype)
+    out.fill(0)
+    return out
+
+
+def clear():
+    """Drop every kept array (their memory goes back once nothing else holds them)."""
+    global _kept_bytes
+    with _lock:
+        _pool.clear()
+        _kept_bytes = 0
