@@ -55,11 +55,12 @@ def float32_to_bf16_bits(values: np.ndarray) -> np.ndarray:
     """float32 -> bfloat16 bit patterns, rounding to nearest even; NaN stays NaN."""
     values = c_contiguous(values, np.float32)
     bits = values.view(np.uint32)
-    rounded = ((bits.astype(np.uint64) + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+    wide = bits.astype(np.uint64)
+    rounded = np.asarray((wide + 0x7FFF + ((wide >> 16) & 1)) >> 16, np.uint16)
     nan = np.isnan(values)
     if nan.any():  # rounding could carry a NaN's mantissa into the exponent (an inf)
-        rounded[nan] = ((bits[nan] >> 16) | 0x0040).astype(np.uint16)
-    return rounded
+        rounded[nan] = np.asarray((bits[nan] >> 16) | 0x0040, np.uint16)
+    return rounded.reshape(values.shape)
 
 
 def tensor_to_file(tensor) -> tuple:
@@ -104,5 +105,5 @@ def _widen(name, tensor_type, wide, arr, path):
                                     "cellgrad has no UInt64 dtype", entry=name)
     warnings.warn(f"load_checkpoint: '{name}' is {tensor_type} in the file; cellgrad has no "
                   f"{tensor_type} dtype, so it is loaded as {wide} (every value is kept).",
-                  UserWarning, stacklevel=4)
+                  UserWarning, stacklevel=5)
     return arr.astype(FILE_DTYPES[wide].newbyteorder("="))

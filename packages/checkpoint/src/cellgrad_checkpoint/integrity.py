@@ -133,3 +133,35 @@ def crc_trailer(crc: int) -> bytes:
 
 def crc32(data, crc: int = 0) -> int:
     return zlib.crc32(data, crc)
+
+
+# CRC-32 of a run of zero bytes without the bytes (zlib's crc32_combine arithmetic): MindSpore's
+# safetensors CRC covers `bytes(n)` for a 0-d integer n, which may be huge (a step count).
+_POLY = 0xEDB88320
+
+
+def _multmodp(a: int, b: int) -> int:
+    m, p = 1 << 31, 0
+    while True:
+        if a & m:
+            p ^= b
+            if not a & (m - 1):
+                return p
+        m >>= 1
+        b = (b >> 1) ^ _POLY if b & 1 else b >> 1
+
+
+_X2N = [1 << 30]  # x^(2^k) mod p, reflected
+for _ in range(31):
+    _X2N.append(_multmodp(_X2N[-1], _X2N[-1]))
+
+
+def crc32_zeros(count: int, crc: int = 0) -> int:
+    """`zlib.crc32(bytes(count), crc)` in O(log count)."""
+    p, k = 1 << 31, 3  # x^(8 * count)
+    while count:
+        if count & 1:
+            p = _multmodp(_X2N[k & 31], p)
+        count >>= 1
+        k += 1
+    return _multmodp(p, crc ^ 0xFFFFFFFF) ^ 0xFFFFFFFF

@@ -69,12 +69,7 @@ def _crc_value(entry, crc_num):
         raise ValueError(f"For 'save_checkpoint', crc_check=True with format='safetensors' "
                          f"cannot cover '{entry.name}' = {count}: MindSpore computes this CRC "
                          f"from bytes(array), which fails for a negative 0-d integer.")
-    zeros = bytes(min(count, 1 << 20))
-    while count:
-        n = min(count, len(zeros))
-        crc_num = integrity.crc32(zeros[:n], crc_num)
-        count -= n
-    return crc_num
+    return integrity.crc32_zeros(count, crc_num)
 
 
 def read_safetensors(source_obj, name: str, *, crc_check: bool,
