@@ -23,7 +23,9 @@ def check_hook_fn(hook_fn):
 
 
 def hook_name(fn):
-    return getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(fn).__name__
+    """`Class.method` or the function's name, without the `outer.<locals>.` of nested ones."""
+    name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None)
+    return name.rsplit("<locals>.", 1)[-1] if name else type(fn).__name__
 
 
 def cell_hook(cell, kind, fn):
