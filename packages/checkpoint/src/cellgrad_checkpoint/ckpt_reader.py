@@ -77,6 +77,8 @@ class _Reader:
         self._find_footer()
         scan = Scan(self.source, self.records_end)
         self._check_marks(scan)
+        if not scan.records and scan.header is None:
+            raise self.fail("the file holds no checkpoint entries: it is not a checkpoint", 0)
         groups = self._groups(scan.records)
         for group in groups:
             group.selected = select is None or select(group.name)
@@ -113,6 +115,8 @@ class _Reader:
         if offset > at or integrity.footer_size(count) != self.body_end - offset:
             raise self.fail("cellgrad's footer is damaged (its sizes do not add up)", at)
         start = self.body_end - integrity.FOOTER_TAIL - 8 * count
+        if self.source.pread(offset, start - offset) != integrity.footer_key(count):
+            raise self.fail("cellgrad's footer is damaged (its field key)", offset)
         sums = self.source.pread(start, 8 * count)
         if not integrity.footer_checksums_ok(sums, count, offset, self_sum):
             raise self.fail("cellgrad's footer is damaged (it does not match its checksum)", at)

@@ -101,6 +101,11 @@ def footer_size(entries: int) -> int:
     return len(FOOTER_KEY) + len(wire.varint(payload)) + payload
 
 
+def footer_key(entries: int) -> bytes:
+    """The footer's field key and length, which precede its payload."""
+    return FOOTER_KEY + wire.varint(8 * entries + FOOTER_TAIL)
+
+
 def footer(checksums, offset: int) -> bytes:
     """The footer record for the entries' checksums; `offset` is where it starts."""
     body = struct.pack(f"<{len(checksums)}Q", *checksums) + struct.pack("<QQ", len(checksums),

@@ -122,13 +122,15 @@ class _Reader:
     def __init__(self, source, name, header, base):
         self.source, self.name, self.base = source, name, base
         self.metadata = header.pop("__metadata__", None) or {}
+        if not isinstance(self.metadata, dict):
+            raise self.fail("the header's __metadata__ is malformed", 8)
         self.header = header
         self.sums = None
         if SUMS_KEY in self.metadata:
             try:
-                self.sums = json.loads(self.metadata[SUMS_KEY])
-            except ValueError:
-                raise self.fail("cellgrad's checksums in the metadata are damaged") from None
+                self.sums = {k: int(v, 16) for k, v in json.loads(self.metadata[SUMS_KEY]).items()}
+            except (ValueError, TypeError, AttributeError):
+                raise self.fail("cellgrad's checksums in the metadata are damaged", 8) from None
 
     def fail(self, problem, offset=None, entry=None):
         return CheckpointError(self.name, problem, offset=offset, entry=entry)
@@ -151,6 +153,9 @@ class _Reader:
 
     def _entry(self, key):
         info = self.header[key]
+        if not isinstance(info, dict) or not _ints(info.get("shape")) or \
+                not _ints(info.get("data_offsets")) or len(info["data_offsets"]) != 2:
+            raise self.fail("the header's record is malformed", 8, key)
         tensor_type = FROM_SAFETENSORS.get(info.get("dtype"))
         if tensor_type is None:
             raise self.fail(f"dtype {info.get('dtype')!r} is not supported", entry=key)
@@ -167,7 +172,7 @@ class _Reader:
             data_sum.update(piece)
         if self.sums is not None:
             want = self.sums.get(key)
-            if want is None or int(want, 16) != data_sum.digest():
+            if want != data_sum.digest():
                 raise self.fail("the tensor does not match its checksum in the metadata: the "
                                 "file is corrupted", self.base + begin, key)
         return Entry(key, tensor_type, shape, data.view(FILE_DTYPES[tensor_type]).reshape(shape))
@@ -181,3 +186,7 @@ class _Reader:
                           "code, please check the file.", UserWarning, stacklevel=6)
         elif str(crc_num) != want:
             raise self.fail("the crc check has failed: the file is damaged")
+
+
+def _ints(value):
+    return isinstance(value, list) and all(type(v) is int and v >= 0 for v in value)
