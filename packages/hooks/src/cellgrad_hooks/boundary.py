@@ -48,13 +48,15 @@ _MANY = Op("CellBackwardHook", _unused_forward, _pass_all)
 class _Call:
     """One recorded call of a hooked cell: what its two boundary nodes' hooks share."""
 
-    __slots__ = ("cell", "in_meta", "out_meta", "grad_output")
+    __slots__ = ("cell", "backward", "in_meta", "out_meta", "grad_output", "recorded")
 
-    def __init__(self, cell):
+    def __init__(self, cell, backward):
         self.cell = cell
+        self.backward = backward  # the cell had backward hooks at the call (not just pre ones)
         self.in_meta = ()   # (shape, dtype) per Tensor input
         self.out_meta = ()  # (shape, dtype) per Tensor output
         self.grad_output = None  # set by the output node, consumed by the input node
+        self.recorded = False  # the walk records a higher order: hooks run recorded
 
     def output_hook(self, node, gs):
         """At the output node: backward-pre hooks on grad_output, which is kept for the
@@ -63,7 +65,7 @@ class _Call:
             return None
         cell = self.cell
         table = cell.__dict__.get("_hooks")
-        recorded = isinstance(gs[0], TensorBuffer)
+        recorded = self.recorded = isinstance(gs[0], TensorBuffer)
         grad_output = tuple(to_tensor(g, m[1]) for g, m in zip(gs, self.out_meta))
         changed = False
         if table is not None and table.backward_pre:
@@ -75,7 +77,7 @@ class _Call:
                                                 "output")
                     changed = True
         self.grad_output = grad_output
-        if not self.in_meta:  # no Tensor input: no input node, the backward hooks run here
+        if self.backward and not self.in_meta:  # no Tensor input, so no input node: run here
             self._run_backward_hooks(None, recorded)
         if changed:
             return tuple(to_grad(g, recorded) for g in grad_output)
@@ -86,7 +88,7 @@ class _Call:
         if self.grad_output is None:
             return None  # no gradient reached the call's outputs: MindSpore runs none
         if gs is None:
-            self._run_backward_hooks(None, isinstance(self.grad_output[0], TensorBuffer))
+            self._run_backward_hooks(None, self.recorded)
             return None
         recorded = isinstance(gs[0], TensorBuffer)
         needs = node.needs_input_grad
@@ -134,7 +136,7 @@ class _Call:
 
 def run_recorded(table, cell, args, kwargs):
     """A hooked call while a gradient transform records: hooks, construct and the boundary."""
-    rec = _Call(cell)
+    rec = _Call(cell, bool(table.backward))
     called = set()
     output = None
     repointed = ()
