@@ -130,3 +130,13 @@ def test_tensor_hooks_for_second_order():
 def test_tensor_register_hook_needs_a_callable():
     with pytest.raises(TypeError, match="Expected a callable hook function, but got str."):
         t(1.0).register_hook("g")
+
+
+def test_a_hook_on_the_differentiated_argument_inside_the_function():
+    def f(a):
+        a.register_hook(lambda g: g * 4)
+        return (a * a).sum()
+
+    np.testing.assert_array_equal(ms.grad(f)(t(1, 2)).asnumpy(), [8, 16])
+    # as PyTorch: the gradient reaching `a` in the second pass is scaled again: 4 * 2 * 4
+    np.testing.assert_array_equal(ms.grad(ms.grad(f))(t(1, 2)).asnumpy(), [32, 32])
