@@ -61,11 +61,16 @@ def atomic_path(path: str):
     _remove_stale(directory, os.path.basename(path))
     temp = _temp_name(directory, os.path.basename(path))
     try:
+        # created here so that the umask's default mode is known (the writer may replace it
+        # with a file of its own mode)
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        if mode is None:
+            mode = stat.S_IMODE(os.fstat(fd).st_mode)
+        os.close(fd)
         yield temp
         fd = os.open(temp, os.O_RDWR)
         try:
-            if mode is not None:
-                _chmod(fd, mode)
+            _chmod(fd, mode)
             os.fsync(fd)
         finally:
             os.close(fd)

@@ -123,7 +123,7 @@ def _load_one(param, value, key, strict_load, on_mismatch, skipped, used):
         _update(param, value, strict_load)
     except _Skipped as mismatch:
         if on_mismatch == "raise":
-            raise RuntimeError(str(mismatch)) from None
+            raise RuntimeError(mismatch.args[0]) from None
         skipped.append((param.name, key, str(mismatch.args[1])))
         return
     used.add(key)
