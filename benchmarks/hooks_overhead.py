@@ -5,8 +5,9 @@ in the same run. Target: hooked/plain <= 1.10x; removed indistinguishable from p
 
     python benchmarks/hooks_overhead.py [--repeat 100] [--rounds 5]
 
-The variants run interleaved, `repeat` steps each per round, so drift of a shared machine hits
-them alike; each row is the median over rounds of the per-round medians.
+The variants run interleaved (`repeat` steps each per round, the order rotated every round), so
+drift of a shared machine hits them alike; ratios are the median over rounds of each round's
+ratio, with their range.
 """
 
 import argparse
@@ -83,12 +84,20 @@ def torch_step(torch, ws, x, y, hooked):
 
 
 def interleaved(steps, repeat, rounds):
-    """{name: median over rounds of the median ms of `repeat` steps}, variants interleaved."""
-    per_round = {name: [] for name in steps}
-    for _ in range(rounds):
-        for name, step in steps.items():
-            per_round[name].append(median_ms(step, repeat, warmup=2))
-    return {name: statistics.median(v) for name, v in per_round.items()}
+    """{name: [median ms of `repeat` steps, per round]}; the variants run interleaved, in a
+    rotated order each round."""
+    names = list(steps)
+    per_round = {name: [] for name in names}
+    for r in range(rounds):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            per_round[name].append(median_ms(steps[name], repeat, warmup=2))
+    return per_round
+
+
+def ratio(per_round, a, b):
+    """Median over rounds of a/b (each round's pair ran close in time), and its range."""
+    rs = [x / y for x, y in zip(per_round[a], per_round[b])]
+    return f"{statistics.median(rs):.3f}x (rounds {min(rs):.3f}-{max(rs):.3f})"
 
 
 def main():
@@ -106,19 +115,18 @@ def main():
     if torch is not None:
         steps["pytorch plain"] = torch_step(torch, ws, x, y, hooked=False)
         steps["pytorch hooked"] = torch_step(torch, ws, x, y, hooked=True)
-    ms = interleaved(steps, args.repeat, args.rounds)
+    per_round = interleaved(steps, args.repeat, args.rounds)
     print(f"hooks_overhead: mlp_step 784-512-512-10, batch {BATCH}, a forward and a backward hook "
-          f"on each Dense (ms per step, median of {args.rounds} rounds x {args.repeat} steps)")
-    for name, t in ms.items():
-        print(f"  {name:<16} {t:8.3f} ms")
-    print(f"  cellgrad hooked/plain  = {ms['cellgrad hooked'] / ms['cellgrad plain']:.3f}x "
-          f"(target <= 1.10x)")
-    print(f"  cellgrad removed/plain = {ms['cellgrad removed'] / ms['cellgrad plain']:.3f}x")
+          f"on each Dense (ms per step: median over {args.rounds} rounds of {args.repeat} steps)")
+    for name, times in per_round.items():
+        print(f"  {name:<16} {statistics.median(times):8.3f} ms")
+    print(f"  cellgrad hooked/plain  = {ratio(per_round, 'cellgrad hooked', 'cellgrad plain')}"
+          "  target <= 1.10x")
+    print(f"  cellgrad removed/plain = {ratio(per_round, 'cellgrad removed', 'cellgrad plain')}")
     if torch is not None:
-        print(f"  pytorch hooked/plain   = {ms['pytorch hooked'] / ms['pytorch plain']:.3f}x")
+        print(f"  pytorch hooked/plain   = {ratio(per_round, 'pytorch hooked', 'pytorch plain')}")
         print(f"  cellgrad plain/pytorch plain = "
-              f"{ms['cellgrad plain'] / ms['pytorch plain']:.2f}x")
-
+              f"{ratio(per_round, 'cellgrad plain', 'pytorch plain')}")
 
 if __name__ == "__main__":
     main()
