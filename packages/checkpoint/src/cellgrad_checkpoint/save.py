@@ -41,8 +41,8 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
     _check_async(async_save)
     _check_append_dict(append_dict)
     _check_type("enc_key", enc_key, (type(None), bytes))
-    _check_type("enc_mode", enc_mode, str)
-    _check_type("crc_check", crc_check, bool)
+    _check_type("enc_mode", enc_mode, (str,))
+    _check_type("crc_check", crc_check, (bool,))
     marks = _check_kwargs(kwargs, format, enc_key, enc_mode)
     if enc_key is not None:
         crypto.check_key("save_checkpoint", enc_key, enc_mode)
