@@ -15,6 +15,10 @@ _WHERE = {
     "pool": "MaxPool2d AvgPool2d AdaptiveMaxPool2d AdaptiveAvgPool2d",
     "dropout": "Dropout Dropout2d",
     "embedding": "Embedding ClipByNorm",
+    "padding": "Pad ConstantPad1d ConstantPad2d ConstantPad3d ZeroPad2d ReflectionPad1d "
+               "ReflectionPad2d ReflectionPad3d ReplicationPad1d ReplicationPad2d "
+               "ReplicationPad3d",
+    "upsample": "Upsample",
 }
 
 EXPORTS: dict = {f"nn.{name}": f"{module}:{name}"

@@ -4,13 +4,15 @@ Read by `cellgrad_nn.plugin` without importing the modules below: `EXPORTS` maps
 qualname to `module:attr` in this package; `OP_MODULES` names modules with an `OPS` tuple.
 """
 
-OP_MODULES: tuple = ("conv", "transpose", "pool")
+OP_MODULES: tuple = ("conv", "transpose", "pool", "pad", "interpolate")
 
 _WHERE = {
     "conv": "conv1d conv2d Conv2D",
     "transpose": "conv_transpose2d",
     "pool": "max_pool2d avg_pool2d adaptive_avg_pool2d adaptive_max_pool2d MaxPool AvgPool "
             "AdaptiveAvgPool2D AdaptiveMaxPool2D",
+    "pad": "pad Pad",
+    "interpolate": "interpolate upsample",
 }
 
 EXPORTS: dict = {f"ops.{name}": f"{module}:{name}"
