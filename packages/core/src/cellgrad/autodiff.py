@@ -61,6 +61,8 @@ def _targets(inputs, positions, nested):
             alias = apply(IDENTITY, (x,))
         else:
             alias = make_tensor(x._data, _tape.leaf_node(), 0, x._dtype)
+            if x._node is not None and x._node.hooks:  # Tensor.register_hook on the input
+                alias._node.hooks = x._node.hooks
         aliases[p] = alias
         nodes[p] = alias
     return aliases, nodes
@@ -98,6 +100,10 @@ def _run(fn, args, kwargs, positions, weights, has_aux, sens=None):
         aliases, alias_of = _targets(inputs, positions, nested)
         new_args = aliases[: len(args)]
         new_kwargs = dict(zip(kwargs.keys(), aliases[len(args):]))
+        # The capture points before the call: an in-place write inside `fn` moves a Tensor's
+        # node to the write's node, which is not where its gradient arrives.
+        in_nodes = {p: alias._node for p, alias in alias_of.items()}
+        w_nodes = [w._node for w in weights or ()]
         out = fn(*new_args, **new_kwargs)
         if has_aux:
             if not isinstance(out, tuple) or len(out) < 2:
@@ -109,11 +115,11 @@ def _run(fn, args, kwargs, positions, weights, has_aux, sens=None):
         targets = {}
         order = []
         for p, alias in alias_of.items():
-            targets.setdefault(alias._node, len(targets))
+            targets.setdefault(in_nodes[p], len(targets))
             order.append(("in", p, alias))
-        for w in weights or ():
-            if w._node is not None:
-                targets.setdefault(w._node, len(targets))
+        for node in w_nodes:
+            if node is not None:
+                targets.setdefault(node, len(targets))
         roots, slots, grads = [], [], []
         if sens is None:
             sens = [None] * len(diff)
@@ -141,8 +147,8 @@ def _run(fn, args, kwargs, positions, weights, has_aux, sens=None):
     in_grads = {}
     for p in positions or ():
         x = inputs[p]
-        in_grads[p] = result_for(alias_of[p]._node, x) if p in alias_of else ()
-    w_grads = [result_for(w._node, w) for w in weights or ()]
+        in_grads[p] = result_for(in_nodes[p], x) if p in alias_of else ()
+    w_grads = [result_for(node, w) for node, w in zip(w_nodes, weights or ())]
     if not nested:
         out = _detach(out)
     return out, in_grads, w_grads

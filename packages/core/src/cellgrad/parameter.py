@@ -87,6 +87,10 @@ class Parameter(Tensor):
     def inited_param(self):
         return None
 
+    def register_hook(self, hook_fn):
+        """Mirrors `Parameter.register_hook` (MindSpore names the argument `hook_fn` here)."""
+        return Tensor.register_hook(self, hook_fn)
+
     def value(self):
         """The current values as a new Tensor (mirrors `Parameter.value`)."""
         return Tensor(self._data.copy(), dtype=self._dtype)

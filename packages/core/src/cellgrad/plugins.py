@@ -115,13 +115,15 @@ def cellgrad_cell_hook_runner():
 
     `Cell.register_*_hook` get it from `cellgrad.plugins.cell_hook_runner()`. It provides:
 
-    - `register(cell, kind, hook, **options) -> handle`, `kind` one of "forward_pre",
-      "forward", "backward_pre", "backward"; `options` are the registration method's keyword
-      arguments and the handle has `remove()` (MindSpore's `HookHandle`). The runner calls
-      `cell._set_hook_runner(self)` on a cell's first hook and `cell._set_hook_runner(None)`
-      when its last one is removed.
-    - `run(cell, args, kwargs) -> output`: `Cell.__call__` hands it the call while the cell has
-      hooks; it runs them in MindSpore's order around `cell._run_construct(args, kwargs)`.
+    - `register(target, kind, hook, **options) -> handle`, `kind` one of "forward_pre",
+      "forward", "backward_pre", "backward" (target a Cell) or "tensor" (target a Tensor, from
+      `Tensor.register_hook`); `options` are the registration method's keyword arguments and
+      the handle has `remove()` (MindSpore's `HookHandle`). On a cell's first hook the runner
+      calls `cell._set_hook_runner(table)` with the cell's hook table, and
+      `cell._set_hook_runner(None)` when its last one is removed.
+    - `table.run(cell, args, kwargs) -> output`: `Cell.__call__` hands it the call while the
+      cell has hooks; it runs them in MindSpore's order around `cell._run_construct(args,
+      kwargs)`.
     """
 
 

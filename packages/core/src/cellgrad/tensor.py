@@ -171,6 +171,15 @@ class Tensor(TensorBuffer):
         self._data, self._dtype = out._data, out._dtype
         return self
 
+    # ---- hooks (cellgrad-hooks) ----
+    def register_hook(self, hook):
+        """Mirrors `Tensor.register_hook`: `hook(grad)` sees this Tensor's gradient in a backward
+        pass and may return a replacement; returns a handle with `remove()`. Needs
+        `pip install cellgrad-hooks`."""
+        from cellgrad import plugins
+
+        return plugins.cell_hook_runner("Tensor.register_hook").register(self, "tensor", hook)
+
     # ---- shape ----
     def reshape(self, *shape):
         return F.reshape(self, _shape_args(shape))

@@ -12,7 +12,9 @@ cdef class Node:
     cdef readonly tuple saved_map      # per saved value: input index, -1-j for output j, None
     cdef public tuple needs_input_grad  # set by the walk: which inputs lead to a wanted grad
     cdef public object xp              # set by the walk: numpy, or the Tensor namespace
-    cdef public list hooks             # callables run on the output grads before backward
+    # callables `h(node, grads)` run on the output grads before backward (may return new
+    # grads); on a leaf target, on the gradient collected there; grads None: walk skipped it
+    cdef public list hooks
     cdef object __weakref__
     # walk state, valid only inside one run_backward on this thread's own graph
     cdef long long _walk

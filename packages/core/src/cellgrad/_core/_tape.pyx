@@ -256,6 +256,47 @@ cdef tuple _outputs_grads(Node node, list grads, bint create_graph):
     return tuple(grads)
 
 
+cdef object _run_hooks(Node node, object gs):
+    """Run `node.hooks` on its output gradients `gs`; each may return a replacement tuple.
+
+    A hook removed by an earlier one during this walk is not run. `gs` is None for a node the
+    walk reached without running it (no wanted gradient passes it, or none arrived): hooks
+    are told so, and what they return is ignored.
+    """
+    for h in tuple(node.hooks):
+        if h not in node.hooks:
+            continue
+        new = h(node, gs)
+        if new is not None and gs is not None:
+            gs = tuple(new)
+    return gs
+
+
+def pass_node(op, tuple inputs, tuple out_meta, list hooks):
+    """A node recorded by hand whose output `i` hands its gradient to input `i`, with `hooks`.
+
+    `inputs` are Tensors: their current place on the tape (`_node`, `_slot`) becomes the
+    node's edges (none for a Tensor without one). `out_meta` is None for one output (then `op`
+    must be a passthrough op), else `(shape, numpy dtype)` per output. Gradients are handed on
+    unchanged (no broadcast reduction or cast). Recorded even when no input has an edge, so the
+    hooks run wherever the walk reaches it. The cellgrad-hooks package uses it for the two ends
+    of a Cell call: it re-points the call's own Tensors at the node instead of wrapping them.
+    """
+    cdef Py_ssize_t n = len(inputs), i
+    cdef list nexts = [None] * n
+    cdef list slots = [0] * n
+    for i in range(n):
+        nd = inputs[i]._node
+        if nd is not None:
+            nexts[i] = nd
+            slots[i] = inputs[i]._slot
+    cdef tuple unshaped = (None,) * n
+    cdef Node node = new_node(op, (), tuple(nexts), tuple(slots), unshaped, unshaped, out_meta,
+                              ())
+    node.hooks = hooks
+    return node
+
+
 def run_backward(list roots, list root_slots, list root_grads, dict targets,
                  bint create_graph=False):
     """Walk the tape from `roots` back to `targets` (a dict Node -> result index).
@@ -269,6 +310,8 @@ def run_backward(list roots, list root_slots, list root_grads, dict targets,
     cdef long long token = _walk_counter
     cdef list results = [None] * len(targets)
     cdef list order = _discover(roots, targets, token)
+    # hooked targets -> edges still to deliver: their hooks run once the last one arrives
+    cdef dict pending = _pending_edges(order, targets)
     cdef Node node, child
     cdef Py_ssize_t i, k, n_in
     cdef object g, g0 = None, res, op
@@ -292,11 +335,15 @@ def run_backward(list roots, list root_slots, list root_grads, dict targets,
             g0 = node._grad
             node._grad = None
             if not node._needed or g0 is None:
+                if node.hooks:
+                    _run_hooks(node, None)
                 continue
         else:
             grads = node._grads
             node._grads = None
             if not node._needed or grads is None:
+                if node.hooks:
+                    _run_hooks(node, None)
                 continue
         op = node.op
         nexts = node.next_nodes
@@ -308,10 +355,7 @@ def run_backward(list roots, list root_slots, list root_grads, dict targets,
         else:
             gs = _outputs_grads(node, grads, create_graph)
         if node.hooks:
-            for h in node.hooks:
-                new = h(node, gs)
-                if new is not None:
-                    gs = tuple(new)
+            gs = _run_hooks(node, gs)
             if single:
                 g0 = gs[0]
         if create_graph:
@@ -366,9 +410,40 @@ def run_backward(list roots, list root_slots, list root_grads, dict targets,
             if child._walk != token or child.op is None:
                 k2 = targets[child]
                 results[k2] = _accumulate(results[k2], g)
+                if pending is not None and child in pending:
+                    pending[child] -= 1
+                    if pending[child] == 0:
+                        del pending[child]
+                        results[k2] = _run_hooks(child, (results[k2],))[0]
             else:
                 _add_grad(child, node.next_slots[i], g)
+    for c, i in targets.items():
+        if (<Node>c).hooks and results[i] is not None and (pending is None or c in pending):
+            results[i] = _run_hooks(<Node>c, (results[i],))[0]
     return results
+
+
+cdef dict _pending_edges(list order, dict targets):
+    """Per target with hooks, how many edges of this walk lead to it (None: no such target).
+
+    A target's hooks run as soon as its gradient is complete, while the walk goes on (the
+    distributed package starts a gradient's all-reduce there); one whose edges do not all
+    deliver (a node no gradient reached) runs them at the end, as before.
+    """
+    cdef dict pending = None
+    cdef Node node
+    for c in targets:
+        if (<Node>c).hooks:
+            if pending is None:
+                pending = {}
+            pending[c] = 0
+    if pending is None:
+        return None
+    for node in order:
+        for c in node.next_nodes:
+            if c is not None and c in pending:
+                pending[c] += 1
+    return pending
 
 
 def is_debug_build():

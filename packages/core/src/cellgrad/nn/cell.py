@@ -9,10 +9,11 @@ is rare: the first call (MindSpore's duplicate-name refresh), `to_float` casting
 Hooks come from the cellgrad-hooks plugin (`cellgrad.plugins.cell_hook_runner()`). The
 `register_*_hook` methods call `runner.register(cell, kind, hook_fn, **options)` (kind:
 'forward_pre', 'forward', 'backward_pre', 'backward'), which returns the handle. The runner
-calls `cell._set_hook_runner(runner)` when the cell gets its first hook and
-`cell._set_hook_runner(None)` when its last one is removed; meanwhile the slow path returns
-`runner.run(cell, args, kwargs)`, which calls `cell._run_construct(args, kwargs)` (construct,
-or the bprop path) at its place among the hooks.
+calls `cell._set_hook_runner(table)` with the cell's own hook table (an object with
+`run(cell, args, kwargs)`) when the cell gets its first hook and `cell._set_hook_runner(None)`
+when its last one is removed; meanwhile the slow path returns `table.run(cell, args, kwargs)`,
+which calls `cell._run_construct(args, kwargs)` (construct, or the bprop path) at its place
+among the hooks. `Tensor.register_hook` uses the same runner with kind 'tensor'.
 """
 
 from collections import OrderedDict
