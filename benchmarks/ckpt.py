@@ -1,0 +1,156 @@
+"""Checkpoint save and load: cellgrad vs torch.save/torch.load vs a raw write/read of the same
+bytes, in the same run, on a model of ~50M float32 parameters (six 1024->4096->1024 MLP blocks).
+
+Contenders run interleaved, round after round, in a temporary directory on the filesystem of
+`--dir` (default: the system's temporary directory); the medians are printed with ratios.
+
+- cellgrad save: `save_checkpoint(net, path)`, atomic (temp file, fsync, rename, directory
+  fsync) with cellgrad's header and footer (checksums); also `integrity=False`.
+- cellgrad load: `load_checkpoint(path)`: every byte read once into its final array and
+  checksummed.
+- raw write: the same tensor bytes written to one file, with fsync (the durable disk limit a
+  save must meet) and without; raw read: readinto a fresh array per tensor.
+- torch.save / torch.load of the same state dict (weights_only load); torch.save without
+  fsync (as users call it) and with fsync (the same durability as cellgrad's save).
+
+    python benchmarks/ckpt.py [--rounds 7] [--dir /path]
+"""
+
+import argparse
+import os
+import statistics
+import tempfile
+import time
+import tracemalloc
+
+import numpy as np
+
+import cellgrad as ms
+from cellgrad import Parameter, Tensor, nn
+
+BLOCKS, WIDTH, HIDDEN = 6, 1024, 4096
+
+
+class Block(nn.Cell):
+    def __init__(self, rng):
+        super().__init__()
+        def param(*shape):
+            return Parameter(Tensor(rng.standard_normal(shape, dtype=np.float32)))
+        self.w1, self.b1 = param(HIDDEN, WIDTH), param(HIDDEN)
+        self.w2, self.b2 = param(WIDTH, HIDDEN), param(WIDTH)
+
+
+class Model(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        rng = np.random.default_rng(0)
+        self.blocks = nn.CellList([Block(rng) for _ in range(BLOCKS)])
+
+
+def raw_write(arrays, path, fsync):
+    with open(path, "wb") as f:
+        for arr in arrays:
+            f.write(memoryview(arr).cast("B"))
+        if fsync:
+            f.flush()
+            os.fsync(f.fileno())
+
+
+def raw_read(arrays, path):
+    out = []
+    with open(path, "rb", buffering=0) as f:
+        for arr in arrays:
+            dest = np.empty(arr.shape, arr.dtype)
+            f.readinto(memoryview(dest).cast("B"))
+            out.append(dest)
+    return out
+
+
+def torch_save_fsync(torch, state, path):
+    with open(path, "wb") as f:
+        torch.save(state, f)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def contenders(net, directory):
+    arrays = [p.asnumpy() for p in net.get_parameters()]
+    ckpt, plain = os.path.join(directory, "m.ckpt"), os.path.join(directory, "plain.ckpt")
+    raw, pt = os.path.join(directory, "raw.bin"), os.path.join(directory, "m.pt")
+    save = {
+        "cellgrad save": lambda: ms.save_checkpoint(net, ckpt),
+        "cellgrad save integrity=False": lambda: ms.save_checkpoint(net, plain, integrity=False),
+        "raw write + fsync": lambda: raw_write(arrays, raw, True),
+        "raw write (no fsync)": lambda: raw_write(arrays, raw + ".nofsync", False),
+    }
+    load = {
+        "cellgrad load": lambda: ms.load_checkpoint(ckpt),
+        "cellgrad load integrity=False file": lambda: ms.load_checkpoint(plain),
+        "raw read (readinto)": lambda: raw_read(arrays, raw),
+    }
+    try:
+        import torch
+    except ImportError:
+        print("(torch is not installed: no torch.save/torch.load)")
+    else:
+        state = {p.name: torch.from_numpy(p.asnumpy()) for p in net.get_parameters()}
+        save["torch.save (no fsync)"] = lambda: torch.save(state, pt)
+        save["torch.save + fsync"] = lambda: torch_save_fsync(torch, state, pt + ".fsync")
+        load["torch.load"] = lambda: torch.load(pt, weights_only=True)
+    return save, load
+
+
+def run(group, rounds):
+    for step in group.values():  # warm-up, and the files the loads read
+        step()
+    times = {name: [] for name in group}
+    for _ in range(rounds):
+        for name, step in group.items():
+            t = time.perf_counter()
+            step()
+            times[name].append(time.perf_counter() - t)
+    return {name: statistics.median(ts) * 1e3 for name, ts in times.items()}
+
+
+def show(title, results, base, raw):
+    print(title)
+    for name, t in results.items():
+        print(f"  {name:<36} {t:8.1f} ms")
+    print(f"  => {base} / {raw} = {results[base] / results[raw]:.2f}x (target <= 1.3x)")
+    torch_name = next((n for n in results if n.startswith("torch.")), None)
+    if torch_name:
+        print(f"  => {base} / {torch_name} = {results[base] / results[torch_name]:.2f}x "
+              f"(target <= 1.0x)")
+
+
+def save_peak_memory(net, directory):
+    """Extra memory allocated while saving (numpy allocations are traced)."""
+    path = os.path.join(directory, "peak.ckpt")
+    tracemalloc.start()
+    ms.save_checkpoint(net, path)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--dir", default=None)
+    args = parser.parse_args()
+    net = Model()
+    nbytes = sum(p.asnumpy().nbytes for p in net.get_parameters())
+    count = sum(p.size for p in net.get_parameters())
+    print(f"model: {count / 1e6:.1f}M float32 parameters in {len(list(net.get_parameters()))} "
+          f"tensors, {nbytes / 2**20:.0f} MiB; {args.rounds} interleaved rounds, medians")
+    with tempfile.TemporaryDirectory(dir=args.dir) as directory:
+        save, load = contenders(net, directory)
+        show("save", run(save, args.rounds), "cellgrad save", "raw write + fsync")
+        show("load", run(load, args.rounds), "cellgrad load", "raw read (readinto)")
+        peak = save_peak_memory(net, directory)
+        print(f"memory allocated while saving: {peak / 2**20:.1f} MiB "
+              f"(the model is {nbytes / 2**20:.0f} MiB: tensors are written from their buffers)")
+
+
+if __name__ == "__main__":
+    main()
