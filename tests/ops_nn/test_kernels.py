@@ -193,3 +193,20 @@ def test_max_pool_backward_skips_positions_outside_the_plane():
     dx = np.zeros((1, 1, 4), np.float64)
     P.max_pool_backward(np.ones((1, 1, 3)), np.array([[[-1, 3, 99]]], np.int64), dx)
     np.testing.assert_array_equal(dx, [[[0, 0, 0, 1]]])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_tiling_2x2_max_pool_path_matches_reference(dtype):
+    # Kernel 2, stride 2, no padding takes its own path; odd sizes leave a row/column out.
+    x = np.round(np.random.default_rng(5).standard_normal((2, 3, 7, 9)) * 2).astype(dtype)
+    x[0, 0, 0, 1] = np.nan
+    x[1, 2, 4, 4:6] = -np.inf
+    x[1, 2, 5, 4:6] = -np.inf
+    out = np.empty((2, 3, 3, 4), dtype)
+    arg = np.empty(out.shape, np.int64)
+    P.max_pool_forward(x, out, arg, (2, 2), (2, 2), (1, 1), (0, 0))
+    ref_out, ref_arg = reference_max_pool(x, (2, 2), (2, 2), (1, 1), (0, 0), (3, 4))
+    np.testing.assert_array_equal(out, ref_out)
+    np.testing.assert_array_equal(arg, ref_arg)
+    assert np.isnan(out[0, 0, 0, 0]) and arg[0, 0, 0, 0] == 1
+    assert out[1, 2, 2, 2] == -np.inf and arg[1, 2, 2, 2] == 4 * 9 + 4

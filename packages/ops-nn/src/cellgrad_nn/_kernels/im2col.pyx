@@ -8,7 +8,6 @@ dropped (col2im), so col2im with the padding of a transposed convolution also cr
 """
 
 from cython cimport floating
-from libc.string cimport memcpy, memset
 
 from cellgrad_nn._kernels._entry cimport describe, ints, positive, real_kind, shape_is
 from cellgrad_nn._kernels._geometry cimport inside
@@ -18,14 +17,14 @@ cdef void _im2col(const floating[:, :, :, ::1] x, floating[:, :, ::1] cols,
                   Py_ssize_t kh, Py_ssize_t kw, Py_ssize_t sh, Py_ssize_t sw, Py_ssize_t dh,
                   Py_ssize_t dw, Py_ssize_t pt, Py_ssize_t pl, Py_ssize_t oh,
                   Py_ssize_t ow) noexcept nogil:
-    # Raw pointers over C-contiguous planes keep the loop state in registers; each run of
-    # a row that lies inside the input is one memcpy (libc's picks the widest vector unit).
-    cdef Py_ssize_t n, c, i, j, oy, ox, y0, off, ylo, yhi, lo, hi, row
+    # Raw pointers stepped through C-contiguous planes, few live values: the loop state
+    # stays in registers. Output rows [ylo, yhi) and columns [lo, hi) read the input.
+    cdef Py_ssize_t n, c, i, j, k, _, ox, y0, off, ylo, yhi, lo, hi, row_step
     cdef Py_ssize_t height = x.shape[2], width = x.shape[3]
-    cdef size_t item = sizeof(floating)
     cdef floating* dst
     cdef const floating* plane
     cdef const floating* src
+    row_step = sh * width
     for n in range(x.shape[0]):
         for c in range(x.shape[1]):
             plane = &x[n, c, 0, 0]
@@ -33,37 +32,40 @@ cdef void _im2col(const floating[:, :, :, ::1] x, floating[:, :, ::1] cols,
                 y0 = i * dh - pt
                 inside(y0, sh, height, oh, &ylo, &yhi)
                 for j in range(kw):
-                    row = (c * kh + i) * kw + j
                     off = j * dw - pl
                     inside(off, sw, width, ow, &lo, &hi)
-                    dst = &cols[row, n, 0]
-                    memset(dst, 0, ylo * ow * item)
-                    memset(dst + yhi * ow, 0, (oh - yhi) * ow * item)
-                    for oy in range(ylo, yhi):
-                        src = plane + (oy * sh + y0) * width + off
-                        if lo > 0:
-                            memset(dst + oy * ow, 0, lo * item)
-                        if hi < ow:
-                            memset(dst + oy * ow + hi, 0, (ow - hi) * item)
-                        if sw == 1 and hi - lo > 16:
-                            memcpy(dst + oy * ow + lo, src + lo, (hi - lo) * item)
-                        elif sw == 1:  # short runs: a call costs more than the copy
+                    dst = &cols[(c * kh + i) * kw + j, n, 0]
+                    for k in range(ylo * ow):
+                        dst[k] = 0
+                    for k in range(yhi * ow, oh * ow):
+                        dst[k] = 0
+                    dst += ylo * ow
+                    src = plane + (ylo * sh + y0) * width + off
+                    for _ in range(ylo, yhi):
+                        for ox in range(lo):
+                            dst[ox] = 0
+                        if sw == 1:
                             for ox in range(lo, hi):
-                                dst[oy * ow + ox] = src[ox]
+                                dst[ox] = src[ox]
                         else:
                             for ox in range(lo, hi):
-                                dst[oy * ow + ox] = src[ox * sw]
+                                dst[ox] = src[ox * sw]
+                        for ox in range(hi, ow):
+                            dst[ox] = 0
+                        dst += ow
+                        src += row_step
 
 
 cdef void _col2im(const floating[:, :, ::1] cols, floating[:, :, :, ::1] dx,
                   Py_ssize_t kh, Py_ssize_t kw, Py_ssize_t sh, Py_ssize_t sw, Py_ssize_t dh,
                   Py_ssize_t dw, Py_ssize_t pt, Py_ssize_t pl, Py_ssize_t oh,
                   Py_ssize_t ow) noexcept nogil:
-    cdef Py_ssize_t n, c, i, j, oy, ox, y0, off, ylo, yhi, lo, hi
+    cdef Py_ssize_t n, c, i, j, _, ox, y0, off, ylo, yhi, lo, hi, row_step
     cdef Py_ssize_t height = dx.shape[2], width = dx.shape[3]
     cdef const floating* src
     cdef floating* plane
     cdef floating* dst
+    row_step = sh * width
     for n in range(dx.shape[0]):
         for c in range(dx.shape[1]):
             plane = &dx[n, c, 0, 0]
@@ -73,15 +75,17 @@ cdef void _col2im(const floating[:, :, ::1] cols, floating[:, :, :, ::1] dx,
                 for j in range(kw):
                     off = j * dw - pl
                     inside(off, sw, width, ow, &lo, &hi)
-                    src = &cols[(c * kh + i) * kw + j, n, 0]
-                    for oy in range(ylo, yhi):
-                        dst = plane + (oy * sh + y0) * width + off
+                    src = &cols[(c * kh + i) * kw + j, n, 0] + ylo * ow
+                    dst = plane + (ylo * sh + y0) * width + off
+                    for _ in range(ylo, yhi):
                         if sw == 1:
                             for ox in range(lo, hi):
-                                dst[ox] += src[oy * ow + ox]
+                                dst[ox] += src[ox]
                         else:
                             for ox in range(lo, hi):
-                                dst[ox * sw] += src[oy * ow + ox]
+                                dst[ox * sw] += src[ox]
+                        src += ow
+                        dst += row_step
 
 
 cdef void _im2col_inside(const floating[:, :, :, ::1] x, floating[:, :, ::1] cols,

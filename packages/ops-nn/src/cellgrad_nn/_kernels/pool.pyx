@@ -89,6 +89,47 @@ cdef void _max_forward(const floating[:, :, :, ::1] x, floating[:, :, :, ::1] ou
                             where[ox] += match * (iy * width + at - where[ox])
 
 
+cdef void _max_forward_2x2(const floating[:, :, :, ::1] x, floating[:, :, :, ::1] out,
+                           int64_t[:, :, :, ::1] argmax, const Py_ssize_t* rows,
+                           const Py_ssize_t* taps) noexcept nogil:
+    """Kernel 2, stride 2, no padding (windows tile the input): the four taps of a window in
+    registers, the first maximum picked by arithmetic on the compare results."""
+    cdef Py_ssize_t n, c, oy, ox, k, width = x.shape[3]
+    cdef const floating* top
+    cdef const floating* bottom
+    cdef floating* best
+    cdef int64_t* where
+    cdef floating a, b, d, e, m
+    cdef bint nan_seen
+    for n in range(x.shape[0]):
+        for c in range(x.shape[1]):
+            for oy in range(out.shape[2]):
+                top = &x[n, c, 2 * oy, 0]
+                bottom = top + width
+                best = &out[n, c, oy, 0]
+                where = &argmax[n, c, oy, 0]
+                nan_seen = False
+                for ox in range(out.shape[3]):
+                    a = top[2 * ox]
+                    b = top[2 * ox + 1]
+                    d = bottom[2 * ox]
+                    e = bottom[2 * ox + 1]
+                    m = a if a > b else b
+                    m = m if m > d else d
+                    m = m if m > e else e
+                    nan_seen |= (a != a) | (b != b) | (d != d) | (e != e)
+                    # Window order a, b, d, e: the first equal to the maximum.
+                    k = (a != m) * (1 + (b != m) * (1 + (d != m)))
+                    best[ox] = m
+                    where[ox] = (2 * oy + (k >> 1)) * width + 2 * ox + (k & 1)
+                if nan_seen:
+                    for ox in range(out.shape[3]):
+                        best[ox] = -INFINITY
+                        where[ox] = -1
+                    _max_row_exact(x, best, where, n, c, 2 * oy, rows[2 * oy],
+                                   rows[2 * oy + 1], 1, 2, 2, 1, 0, taps)
+
+
 cdef void _max_backward(const floating[:, :, ::1] g, const int64_t[:, :, ::1] argmax,
                         floating[:, :, ::1] dx) noexcept nogil:
     cdef Py_ssize_t n, c, k, plane = dx.shape[2]
@@ -176,20 +217,29 @@ def max_pool_forward(x, out, argmax, tuple kernel, tuple stride, tuple dilation,
     cdef float[:, :, :, ::1] of
     cdef const double[:, :, :, ::1] xd
     cdef double[:, :, :, ::1] od
+    cdef bint tiles
     cdef Py_ssize_t* rows = tap_table(out.shape[2], sh, pt, dh, x.shape[2], kh)
     # Per kernel column j: the output columns whose tap j falls inside the input.
     cdef Py_ssize_t* cols = tap_table(kw, dw, pl, sw, x.shape[3], out.shape[3])
     try:
         if rows == NULL or cols == NULL:
             raise MemoryError("max_pool_forward: no memory for the tap tables")
+        tiles = kh == kw == sh == sw == 2 and dh == dw == 1 and pt == pl == 0 and \
+            2 * out.shape[2] <= x.shape[2] and 2 * out.shape[3] <= x.shape[3]
         if x.dtype.char == "f":
             xf, of = x, out
             with nogil:
-                _max_forward(xf, of, arg, kh, kw, sh, sw, dh, dw, pt, pl, rows, cols)
+                if tiles:
+                    _max_forward_2x2(xf, of, arg, rows, cols)
+                else:
+                    _max_forward(xf, of, arg, kh, kw, sh, sw, dh, dw, pt, pl, rows, cols)
         else:
             xd, od = x, out
             with nogil:
-                _max_forward(xd, od, arg, kh, kw, sh, sw, dh, dw, pt, pl, rows, cols)
+                if tiles:
+                    _max_forward_2x2(xd, od, arg, rows, cols)
+                else:
+                    _max_forward(xd, od, arg, kh, kw, sh, sw, dh, dw, pt, pl, rows, cols)
     finally:
         free(rows)
         free(cols)
