@@ -212,6 +212,8 @@ def max_pool_forward(x, out, argmax, tuple kernel, tuple stride, tuple dilation,
     shape_is("max_pool_forward", "argmax", argmax, tuple(out.shape))
     cdef Py_ssize_t kh = k[0], kw = k[1], sh = k[2], sw = k[3], pt = k[4], pl = k[5]
     cdef Py_ssize_t dh = dilation[0], dw = dilation[1]
+    if out.size == 0:
+        return
     cdef int64_t[:, :, :, ::1] arg = argmax
     cdef const float[:, :, :, ::1] xf
     cdef float[:, :, :, ::1] of
