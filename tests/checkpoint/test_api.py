@@ -7,7 +7,7 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import FIXTURES, KEY, Bare, assert_same_params
+from ckpt_helpers import FIXTURES, KEY, Bare, assert_same_params
 
 import cellgrad as ms
 from cellgrad import Parameter, Tensor

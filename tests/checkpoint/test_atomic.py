@@ -10,7 +10,7 @@ import time
 
 import numpy as np
 import pytest
-from conftest import Bare
+from ckpt_helpers import Bare
 
 import cellgrad as ms
 from cellgrad import Parameter, Tensor

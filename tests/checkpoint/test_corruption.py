@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import FIXTURES, KEY, assert_same_params
+from ckpt_helpers import FIXTURES, KEY, assert_same_params
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -5,7 +5,7 @@ import json
 import struct
 
 import pytest
-from conftest import FIXTURES, KEY, expected, sidecar, values
+from ckpt_helpers import FIXTURES, KEY, expected, sidecar, values
 
 import cellgrad as ms
 from cellgrad_checkpoint import integrity

@@ -8,7 +8,7 @@ import json
 
 import numpy as np
 import pytest
-from conftest import FIXTURES, NETS, Bare, sidecar
+from ckpt_helpers import FIXTURES, NETS, Bare, sidecar
 
 import cellgrad as ms
 from cellgrad import Parameter, Tensor, nn

@@ -4,7 +4,7 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import FIXTURES, Bare
+from ckpt_helpers import FIXTURES, Bare
 
 import cellgrad as ms
 from cellgrad import Parameter, Tensor, nn

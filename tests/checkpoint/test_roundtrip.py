@@ -4,7 +4,7 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import Bare, assert_same_params
+from ckpt_helpers import Bare, assert_same_params
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
