@@ -2,10 +2,15 @@
 maxpool 2, flatten, dense 256-120-84-10; batch 32 x 1 x 28 x 28; SGD), without and with
 BatchNorm2d after each conv: cellgrad, PyTorch and hand-written numpy (im2col, no BatchNorm).
 
-    python benchmarks/cnn_step.py [--repeat 50]
+    python benchmarks/cnn_step.py [--repeat 50] [--profile]
+
+`--profile` also prints where cellgrad's step spends its time (cProfile, by own time; numpy
+and BLAS calls are counted in the Python function that makes them).
 """
 
 import argparse
+import cProfile
+import pstats
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -99,9 +104,19 @@ def numpy_step(params, x, y):
     return step
 
 
+def profile(step, repeat, top=15):
+    prof = cProfile.Profile()
+    prof.enable()
+    for _ in range(repeat):
+        step()
+    prof.disable()
+    pstats.Stats(prof).sort_stats("tottime").print_stats(top)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--repeat", type=int, default=50)
+    p.add_argument("--profile", action="store_true", help="print a cProfile of the step")
     args = p.parse_args()
     rng = np.random.default_rng(0)
     x = rng.standard_normal((BATCH, 1, 28, 28)).astype(np.float32)
@@ -115,6 +130,8 @@ def main():
                                     nn.SGD(net.trainable_params(), LR))
         xt, yt = Tensor(x), Tensor(y)
         results = {"cellgrad": median_ms(lambda t=train, a=xt, b=yt: t(a, b), args.repeat)}
+        if args.profile:
+            profile(lambda t=train, a=xt, b=yt: t(a, b), args.repeat)
         if torch is not None:
             tnet = torch_net(torch, cellgrad_net(bn), bn)
             opt = torch.optim.SGD(tnet.parameters(), LR)

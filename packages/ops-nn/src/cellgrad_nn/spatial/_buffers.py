@@ -15,7 +15,7 @@ import threading
 import numpy as np
 
 MIN_BYTES = 64 * 1024  # smaller blocks come from the allocator's free lists anyway
-PER_SHAPE = 4  # arrays kept per (shape, dtype): an op used several times per step
+PER_SHAPE = 16  # arrays kept per (shape, dtype): layers of one shape, saved until backward
 MAX_BYTES = 256 * 1024 * 1024  # beyond this the pool stops keeping new arrays
 
 _pool: dict = {}
