@@ -23,6 +23,16 @@ _kept_bytes = 0
 _lock = threading.Lock()
 
 
+def _free_count(arrays):
+    """The reference count `empty` sees for an array only the pool holds (measured, not
+    assumed: interpreters differ in what a loop variable or a call argument costs)."""
+    for a in arrays:
+        return sys.getrefcount(a)
+
+
+_FREE = _free_count([np.empty(0)])
+
+
 def empty(shape, dtype):
     """An uninitialised array like `np.empty(shape, dtype)`, reused when one is free."""
     global _kept_bytes
@@ -36,7 +46,7 @@ def empty(shape, dtype):
         if arrays is None:
             arrays = _pool[key] = []
         for a in arrays:
-            if sys.getrefcount(a) == 3:  # the list, `a` and getrefcount's argument
+            if sys.getrefcount(a) == _FREE:
                 return a
         a = np.empty(shape, dtype)
         if len(arrays) < PER_SHAPE and _kept_bytes + nbytes <= MAX_BYTES:
