@@ -254,8 +254,9 @@ def test_flipped_data_byte_names_the_entry(tmp_path):
 
 def test_crc_check_on_a_file_without_trailer_warns_and_loads(tmp_path):
     path = str(FIXTURES / "dense.ckpt")
-    with pytest.warns(UserWarning, match="the ckpt file do not contain the crc code"):
+    with pytest.warns(UserWarning, match="the ckpt file do not contain the crc code") as caught:
         loaded = ms.load_checkpoint(path, crc_check=True)
+    assert caught[0].filename == __file__
     assert list(loaded) == ["weight", "bias"]
 
 

@@ -33,6 +33,7 @@ def _load(net, params, **kwargs):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         result = ms.load_param_into_net(net, params, **kwargs)
+    assert all(w.filename == __file__ for w in caught)  # attributed to the caller's line
     return result, [str(w.message) for w in caught]
 
 

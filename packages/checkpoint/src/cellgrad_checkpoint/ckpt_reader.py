@@ -12,7 +12,6 @@ is set or when the file has no footer to check instead.
 
 from __future__ import annotations
 
-import warnings
 from typing import Callable, Dict, List, Optional
 
 import numpy as np
@@ -21,7 +20,7 @@ from cellgrad_checkpoint import crypto, integrity
 from cellgrad_checkpoint.ckpt_scan import Scan
 from cellgrad_checkpoint.dtypes import FILE_DTYPES, INT4, STR
 from cellgrad_checkpoint.entry import Entry
-from cellgrad_checkpoint.errors import CheckpointError, WireError
+from cellgrad_checkpoint.errors import CheckpointError, WireError, warn
 from cellgrad_checkpoint.sources import FileSource, MemorySource
 
 _SMALL_RECORD = 1 << 16
@@ -100,8 +99,8 @@ class _Reader:
                 self.crc = int.from_bytes(tail[7:], "big")
                 self.body_end = size - integrity.CRC_TRAILER
         if self.crc_check and self.crc is None:
-            warnings.warn("For 'load_checkpoint', the ckpt file do not contain the crc code, "
-                          "please check the file.", UserWarning, stacklevel=5)
+            warn("For 'load_checkpoint', the ckpt file do not contain the crc code, please "
+                 "check the file.")
 
     def _find_footer(self):
         self.records_end = self.body_end

@@ -7,8 +7,6 @@ as float32 holding bfloat16 values, so loading shifts the bits into a float32 ex
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 import cellgrad
@@ -98,12 +96,11 @@ def to_cellgrad(name: str, tensor_type: str, arr: np.ndarray, path: str):
 
 
 def _widen(name, tensor_type, wide, arr, path):
-    from cellgrad_checkpoint.errors import CheckpointError
+    from cellgrad_checkpoint.errors import CheckpointError, warn
 
     if tensor_type == "UInt64" and arr.size and int(arr.max()) > np.iinfo(np.int64).max:
         raise CheckpointError(path, "the UInt64 tensor holds values above the Int64 range, and "
                                     "cellgrad has no UInt64 dtype", entry=name)
-    warnings.warn(f"load_checkpoint: '{name}' is {tensor_type} in the file; cellgrad has no "
-                  f"{tensor_type} dtype, so it is loaded as {wide} (every value is kept).",
-                  UserWarning, stacklevel=5)
+    warn(f"load_checkpoint: '{name}' is {tensor_type} in the file; cellgrad has no "
+         f"{tensor_type} dtype, so it is loaded as {wide} (every value is kept).")
     return arr.astype(FILE_DTYPES[wide].newbyteorder("="))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+import warnings
 from typing import Optional
 
 
@@ -41,3 +43,12 @@ class WireError(Exception):
         self.problem = problem
         self.offset = offset
         self.entry = entry
+
+
+def warn(message: str) -> None:
+    """A UserWarning attributed to the first caller outside this package."""
+    frame, level = sys._getframe(1), 2
+    while frame is not None and frame.f_globals.get("__name__", "").startswith(
+            "cellgrad_checkpoint."):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, UserWarning, stacklevel=level)

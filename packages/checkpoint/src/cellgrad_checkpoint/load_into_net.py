@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import difflib
-import warnings
 from typing import Callable, Dict, List, Optional, Union
 
 from cellgrad import Parameter, Tensor
 from cellgrad.nn import Cell
+from cellgrad_checkpoint.errors import warn
 
 _WHAT = "For 'load_param_into_net'"
 _FLOATS = {"Float16", "Float32", "Float64", "BFloat16"}
@@ -154,9 +154,8 @@ def _update(param, value, strict_load):
                 f"argument 'net' and type {src} in the argument 'parameter_dict'.May you need "
                 f"to check whether the checkpoint you loaded is correct.",
                 f"dtype {dst} in the net, {src} in the checkpoint")
-        warnings.warn(f"The type of {value.name}:{src} in 'parameter_dict' is different from "
-                      f"the type of it in 'net':{dst}, then the type convert from {src} to "
-                      f"{dst} in the network.", UserWarning, stacklevel=5)
+        warn(f"The type of {value.name}:{src} in 'parameter_dict' is different from the type "
+             f"of it in 'net':{dst}, then the type convert from {src} to {dst} in the network.")
     param.set_data(data)
 
 
@@ -177,8 +176,7 @@ def _prefix_fallback(params, parameter_dict, param_not_load, on_mismatch, skippe
         if found is None:
             return
         tried.add(found)
-        warnings.warn(f"{_WHAT}, remove parameter prefix name: {found}, continue to load.",
-                      UserWarning, stacklevel=4)
+        warn(f"{_WHAT}, remove parameter prefix name: {found}, continue to load.")
         for param in params:
             key = found + param.name
             if param.name in param_not_load and isinstance(parameter_dict.get(key), Parameter):
@@ -189,8 +187,8 @@ def _prefix_fallback(params, parameter_dict, param_not_load, on_mismatch, skippe
 def _warn(param_not_load: List[str], ckpt_not_load: List[str], skipped):
     if skipped:
         lines = "; ".join(f"'{name}' ({detail})" for name, _, detail in skipped)
-        warnings.warn(f"{_WHAT}, {len(skipped)} parameters were skipped because they do not fit: "
-                      f"{lines}.", UserWarning, stacklevel=3)
+        warn(f"{_WHAT}, {len(skipped)} parameters were skipped because they do not fit: "
+             f"{lines}.")
     missing = [n for n in param_not_load if n not in {s[0] for s in skipped}]
     if not missing:
         return
@@ -206,4 +204,4 @@ def _warn(param_not_load: List[str], ckpt_not_load: List[str], skipped):
             f"consistent when training and loading checkpoint. {missing} are not loaded.")
     if hints:
         text += " Did you mean: " + "; ".join(hints) + "? (prefix= or name_map= can rename)"
-    warnings.warn(text, UserWarning, stacklevel=3)
+    warn(text)

@@ -27,7 +27,7 @@ from cellgrad_checkpoint.dtypes import (
     STR,
 )
 from cellgrad_checkpoint.entry import Entry
-from cellgrad_checkpoint.errors import CheckpointError, WireError
+from cellgrad_checkpoint.errors import CheckpointError, WireError, warn
 from cellgrad_checkpoint.sources import FileSource, MemorySource
 
 SUMS_KEY = "cellgrad.sum64"
@@ -180,10 +180,8 @@ class _Reader:
     def _check_crc(self, crc_num):
         want = self.metadata.get("crc_num")
         if want is None:
-            import warnings
-
-            warnings.warn("For 'load_checkpoint', the safetensors file do not contain the crc "
-                          "code, please check the file.", UserWarning, stacklevel=6)
+            warn("For 'load_checkpoint', the safetensors file do not contain the crc code, "
+                 "please check the file.")
         elif str(crc_num) != want:
             raise self.fail("the crc check has failed: the file is damaged")
 
