@@ -266,3 +266,14 @@ def test_a_file_holding_nothing_but_cellgrads_marks_is_an_empty_checkpoint(tmp_p
     with pytest.raises(ValueError, match="The loaded parameter dict is empty") as info:
         ms.load_checkpoint(path)
     assert not isinstance(info.value, ms.CheckpointError)
+
+
+def test_dims_zero_means_a_scalar_with_one_element_and_an_empty_vector_without(tmp_path):
+    # MindSpore turns dims [0] into shape (); cellgrad writes a (0,) tensor as dims [0] and no
+    # data, which it reads back as (0,) (MindSpore would make it a 0-d 0.0)
+    one = _record(b"s", _dims(0) + [wire.len_field(2, b"Float32"),
+                                    wire.len_field(3, np.float32(2.5).tobytes())])
+    none = _record(b"v", _dims(0) + [wire.len_field(2, b"Int64"), wire.len_field(3, b"")])
+    loaded = _load(tmp_path, one + none)
+    assert (loaded["s"].shape, float(loaded["s"])) == ((), 2.5)
+    assert loaded["v"].shape == (0,) and loaded["v"].dtype == ms.int64
