@@ -6,6 +6,7 @@
 
 # The compiled core first: a missing build is one clear ImportError.
 from cellgrad import _core  # noqa: F401, I001
+from cellgrad import _heap
 from cellgrad import common, context, nn, ops
 from cellgrad._core._tape import is_grad_enabled
 from cellgrad._namespace import plugin_names as _plugin_names
@@ -39,6 +40,8 @@ from cellgrad.dtype import (
 from cellgrad.grad_mode import enable_grad, no_grad, set_grad_enabled
 from cellgrad.parameter import Parameter, ParameterTuple
 from cellgrad.tensor import Tensor, from_numpy
+
+_heap.tune()
 
 __version__ = "0.1.0"
 
