@@ -8,6 +8,7 @@ entry point like any plugin; this table never makes a name available.
 OPS_NN = "cellgrad-ops-nn"
 HOOKS = "cellgrad-hooks"
 CHECKPOINT = "cellgrad-checkpoint"
+DISTRIBUTED = "cellgrad-distributed"
 CELL_HOOK_RUNNER = HOOKS
 
 _NN_LAYERS = """
@@ -63,6 +64,15 @@ _OPS_NN_PRIMITIVES = """
     BinaryCrossEntropy BCEWithLogitsLoss NLLLoss SmoothL1Loss KLDivLoss UnsortedSegmentMax
     UnsortedSegmentMin UnsortedSegmentProd
 """
+_COMMUNICATION = """
+    init release get_rank get_group_size get_local_rank get_local_rank_size
+    get_world_rank_from_group_rank get_group_rank_from_world_rank create_group destroy_group
+    get_comm_name get_process_group_ranks GlobalComm HCCL_WORLD_COMM_GROUP
+    NCCL_WORLD_COMM_GROUP MCCL_WORLD_COMM_GROUP
+"""
+_COMM_FUNC = "all_reduce all_gather_into_tensor reduce_scatter_tensor broadcast barrier CommHandle"
+_PARALLEL_CONTEXT = "set_auto_parallel_context get_auto_parallel_context " \
+                    "reset_auto_parallel_context ParallelMode"
 _CHECKPOINT = "save_checkpoint load_checkpoint load_param_into_net ckpt_to_safetensors " \
               "safetensors_to_ckpt"
 
@@ -74,6 +84,13 @@ PROVIDES = {
     },
     HOOKS: {"ops": ["HookBackward", "InsertGradientOf"]},
     CHECKPOINT: {"": _CHECKPOINT.split(), "train": _CHECKPOINT.split()},
+    DISTRIBUTED: {
+        "": _PARALLEL_CONTEXT.split(),
+        "communication": _COMMUNICATION.split(),
+        "communication.comm_func": _COMM_FUNC.split(),
+        "ops": ["AllReduce", "AllGather", "ReduceScatter", "Broadcast", "ReduceOp"],
+        "nn": ["DistributedGradReducer", "SyncBatchNorm"],
+    },
 }
 
 _by_qualname = None

@@ -12,7 +12,8 @@ import importlib.util
 import sys
 
 # Where plugins may export names, as written after `cellgrad.` ("" is the top level).
-NAMESPACES = ("", "nn", "ops", "common.initializer", "train", "dataset")
+NAMESPACES = ("", "nn", "ops", "common.initializer", "train", "dataset", "communication",
+              "communication.comm_func")
 
 
 def plugin_names(module_name):

@@ -13,6 +13,7 @@ import time
 import numpy as np
 
 from cellgrad.tensor import Tensor
+from cellgrad_nn.train import parallel
 
 
 class CallbackParams(dict):
@@ -164,9 +165,11 @@ class LossMonitor(Callback):
                              f"{per_print_times!r}.")
         self._per_print_times = per_print_times
         self._last_print_time = 0
+        self._prints = True
 
     def on_train_begin(self, run_context):
         self._last_print_time = run_context.original_args().get("cur_step_num", 0)
+        self._prints = parallel.is_main_process()  # one log per job, from rank 0
 
     def step_end(self, run_context):
         cb = run_context.original_args()
@@ -175,14 +178,14 @@ class LossMonitor(Callback):
         if isinstance(loss, float) and not np.isfinite(loss):
             raise ValueError(f"In epoch: {cb.cur_epoch_num} step: {step_in_epoch}, loss is NAN "
                              f"or INF, training process cannot continue, terminating training.")
-        if self._per_print_times and \
+        if self._per_print_times and self._prints and \
                 cb.cur_step_num - self._last_print_time >= self._per_print_times:
             self._last_print_time = cb.cur_step_num
             print(f"epoch: {cb.cur_epoch_num} step: {step_in_epoch}, loss is {loss}", flush=True)
 
     def on_train_epoch_end(self, run_context):
         cb = run_context.original_args()
-        if cb.get("metrics"):
+        if cb.get("metrics") and self._prints:
             print(f"Eval result: epoch {cb.cur_epoch_num}, metrics: {cb.metrics}")
 
 

@@ -11,6 +11,7 @@ import os
 import re
 import time
 
+from cellgrad_nn.train import parallel
 from cellgrad_nn.train.callbacks import Callback
 
 
@@ -49,6 +50,9 @@ class CheckpointConfig:
         self.crc_check = crc_check
         self.remove_redundancy = remove_redundancy
         self.format = format
+        # cellgrad's keyword (MindSpore's CheckpointConfig takes **kwargs): in a multi-process
+        # job every rank saves, into `<directory>/rank_<rank>`, instead of rank 0 alone.
+        self.all_ranks = bool(kwargs.pop("all_ranks", False))
 
     @staticmethod
     def _check_append_info(append_info):
@@ -107,11 +111,21 @@ class ModelCheckpoint(Callback):
     def _save(self, cb):
         from cellgrad import save_checkpoint
 
-        os.makedirs(self._directory, exist_ok=True)
+        # Data-parallel processes hold the same parameters: one file per job, from rank 0,
+        # unless CheckpointConfig(all_ranks=True).
+        rank, size = parallel.rank_and_size()
+        directory = self._directory
+        if size > 1 and self._config.all_ranks:
+            directory = os.path.join(directory, f"rank_{rank}")
         step_in_epoch = (cb.cur_step_num - 1) % cb.batch_num + 1
         ext = "safetensors" if self._config.format == "safetensors" else "ckpt"
-        path = os.path.join(self._directory,
-                            f"{self._prefix}-{cb.cur_epoch_num}_{step_in_epoch}.{ext}")
+        path = os.path.join(directory, f"{self._prefix}-{cb.cur_epoch_num}_{step_in_epoch}.{ext}")
+        if size > 1 and rank != 0 and not self._config.all_ranks:
+            self._last_saved_step = cb.cur_step_num
+            self._last_time = time.time()
+            self.latest_ckpt_file_name = path
+            return
+        os.makedirs(directory, exist_ok=True)
         network = self._config.saved_network or cb.train_network
         save_checkpoint(network, path, integrated_save=self._config.integrated_save,
                         async_save=self._config.async_save,
@@ -121,7 +135,7 @@ class ModelCheckpoint(Callback):
         self._last_saved_step = cb.cur_step_num
         self._last_time = time.time()
         self.latest_ckpt_file_name = path
-        self._rotate()
+        self._rotate(directory)
 
     def _append_dict(self, cb):
         extra = {}
@@ -134,17 +148,17 @@ class ModelCheckpoint(Callback):
                 extra.update(item)
         return extra or None
 
-    def _rotate(self):
+    def _rotate(self, directory):
         keep = self._config.keep_checkpoint_max
         if not keep:
             return
         found = []
-        for name in os.listdir(self._directory):
+        for name in os.listdir(directory):
             match = self._pattern.match(name)
             if match:
                 found.append(((int(match.group(1)), int(match.group(2))), name))
         for _, name in sorted(found)[:-keep]:
             try:
-                os.remove(os.path.join(self._directory, name))
+                os.remove(os.path.join(directory, name))
             except FileNotFoundError:  # removed by someone else meanwhile: nothing to do
                 pass

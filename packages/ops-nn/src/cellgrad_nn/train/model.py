@@ -4,6 +4,7 @@ import cellgrad
 from cellgrad import nn
 from cellgrad.tensor import Tensor
 from cellgrad_nn.train import metrics as _metrics
+from cellgrad_nn.train import parallel
 from cellgrad_nn.train.callbacks import CallbackList, CallbackParams, RunContext
 from cellgrad_nn.train.progress import ProgressBar
 
@@ -138,8 +139,8 @@ class Model:
         cb.initial_epoch = initial_epoch
         cb.train_dataset = dataset
         cb.dataset_sink_mode = False
-        cb.parallel_mode = "stand_alone"
-        cb.device_number = 1
+        cb.parallel_mode = parallel.parallel_mode()
+        cb.device_number = parallel.rank_and_size()[1]
         cb.net_outputs = None
         cb.metrics = None
         cb.list_callback = []

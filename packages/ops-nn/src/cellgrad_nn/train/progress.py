@@ -3,6 +3,7 @@
 import sys
 import time
 
+from cellgrad_nn.train import parallel
 from cellgrad_nn.train.callbacks import Callback, step_loss
 
 
@@ -20,7 +21,7 @@ class ProgressBar(Callback):
         self._bar = None
 
     def on_train_epoch_begin(self, run_context):
-        if not self.enabled:
+        if not self.enabled or not parallel.is_main_process():  # one bar per job, rank 0's
             return
         from tqdm import tqdm
 

@@ -7,6 +7,7 @@ import cellgrad
 from cellgrad.nn import Cell
 from cellgrad.ops import functional as F
 from cellgrad.tensor import Tensor
+from cellgrad_nn.train import parallel
 
 
 class WithLossCell(Cell):
@@ -69,16 +70,21 @@ class TrainOneStepCell(Cell):
         self.weights = optimizer.parameters
         self.sens = 1.0 if sens is None else sens
         self.return_grad = return_grad
-        self.grad_reducer = _identity
+        # In data-parallel mode (cellgrad-distributed) the gradients are all-reduced across
+        # processes, started during the backward pass inside the reducer's scope.
+        reducer = parallel.grad_reducer(self.weights)
+        self.grad_reducer = _identity if reducer is None else reducer
+        self._backward_scope = parallel.backward_scope(self.grad_reducer)
         self._value_and_grad = cellgrad.value_and_grad(network, None, self.weights)
         self._value_and_grad_sens = cellgrad.value_and_grad(network, None, self.weights,
                                                             sens_param=True)
 
     def construct(self, *inputs):
-        if isinstance(self.sens, (int, float)) and self.sens == 1.0:
-            loss, grads = self._value_and_grad(*inputs)
-        else:
-            loss, grads = self._value_and_grad_sens(*inputs, _sens_tensor(self.sens))
+        with self._backward_scope():
+            if isinstance(self.sens, (int, float)) and self.sens == 1.0:
+                loss, grads = self._value_and_grad(*inputs)
+            else:
+                loss, grads = self._value_and_grad_sens(*inputs, _sens_tensor(self.sens))
         grads = self.grad_reducer(grads)
         self.optimizer(grads)
         return (loss, grads) if self.return_grad else loss

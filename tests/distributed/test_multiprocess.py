@@ -1,0 +1,75 @@
+"""Two processes under the MPI wheel's `mpirun`: collectives, data-parallel training, failures.
+
+Each test launches one program of `mpi_programs/` (which checks its results against numpy or
+against one process on the whole batch) and looks at what the job printed and returned.
+"""
+
+import re
+
+import pytest
+from mpi_launch import require_mpi, run, run_ok
+
+
+@pytest.fixture(autouse=True)
+def _mpi():
+    require_mpi()
+
+
+def _oks(stdout, line, n=2):
+    assert stdout.count(line) == n, stdout
+
+
+def test_every_collective_and_its_gradient_match_numpy():
+    out = run_ok("collectives.py")
+    for what in ("AllReduce sum", "AllReduce max", "AllReduce min", "AllReduce prod",
+                 "AllGather", "ReduceScatter", "Broadcast", "comm_func", "dtypes", "group"):
+        _oks(out, f"ok {what}")
+
+
+@pytest.mark.parametrize("optimizer", ["sgd", "adam"])
+@pytest.mark.parametrize("network", ["mlp", "syncbn", "syncbn2d"])
+def test_data_parallel_step_equals_one_process_on_the_whole_batch(optimizer, network):
+    _oks(run_ok("data_parallel.py", optimizer, network), f"ok {optimizer} {network}")
+
+
+def test_data_parallel_with_one_bucket_per_parameter():
+    _oks(run_ok("data_parallel.py", "adam", "syncbn", "1e-6"), "ok adam syncbn")
+
+
+def test_all_reduce_overlaps_the_backward_in_place():
+    out = run_ok("overlap.py")
+    for what in ("overlap", "in place", "manual"):
+        _oks(out, f"ok {what}")
+
+
+def test_model_train_sharded_logs_and_checkpoints_from_rank_0(tmp_path):
+    out = run_ok("model_train.py", tmp_path)
+    # LossMonitor(2): 2 epochs x 4 steps, printed once (by rank 0), not once per process
+    logged = re.findall(r"^epoch: (\d+) step: (\d+), loss is \d", out, re.MULTILINE)
+    assert logged == [("1", "2"), ("1", "4"), ("2", "2"), ("2", "4")], out
+    for what in ("trained like one process", "loaded identical parameters",
+                 "parameter_broadcast"):
+        assert out.count(what) == 2, out
+
+
+def test_a_process_that_raises_ends_the_job_with_its_error():
+    done, seconds = run("failure.py", "raise", comm_timeout=60)
+    assert done.returncode != 0
+    assert seconds < 20, seconds  # not the 60 s timeout: the others are told at once
+    err = done.stderr
+    assert "ValueError: boom in the forward of step 2" in err
+    assert ("RemoteProcessError: For 'DistributedGradReducer' on group 'mccl_world_group': "
+            "process 1 of 2 failed: ValueError: boom in the forward of step 2") in err
+    assert "aborting the job (MPI_Abort)" in err
+    assert "finished step 2" not in done.stdout
+
+
+@pytest.mark.slow
+def test_a_stuck_process_makes_the_others_time_out():
+    done, seconds = run("failure.py", "stall", comm_timeout=2)
+    assert done.returncode != 0
+    assert seconds < 30, seconds  # the stuck process sleeps 60 s: it was aborted
+    assert ("CommTimeoutError: For 'DistributedGradReducer', the collective on group "
+            "'mccl_world_group' (2 processes, this one is rank 0) did not complete within "
+            "2 s") in done.stderr
+    assert "process 0 of 2 stops on CommTimeoutError; aborting the job" in done.stderr
