@@ -73,6 +73,13 @@ x = Tensor(xs[RANK])
 close(ops.ReduceScatter()(x).asnumpy(), sum(xs)[2 * RANK:2 * RANK + 2], "ReduceScatter")
 g = ms.grad(lambda a: (ops.ReduceScatter()(a) * Tensor(ws[RANK])).sum())(x)
 close(g.asnumpy(), np.concatenate(ws), "grad ReduceScatter")
+try:
+    ops.ReduceScatter()(Tensor(np.ones((2 * SIZE + 1, 2), np.float32)))
+except ValueError as exc:
+    assert str(exc) == (f"For 'ReduceScatter', the first dimension of the input "
+                        f"({2 * SIZE + 1}, 2) must be divisible by the group size {SIZE}."), exc
+else:
+    raise AssertionError("ReduceScatter accepted a first dimension the group does not divide")
 print("ok ReduceScatter")
 
 # Broadcast from the last process: its gradient is the sum of all w, the others' zero.
