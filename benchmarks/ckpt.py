@@ -1,8 +1,10 @@
 """Checkpoint save and load: cellgrad vs torch.save/torch.load vs a raw write/read of the same
 bytes, in the same run, on a model of ~50M float32 parameters (six 1024->4096->1024 MLP blocks).
 
-Contenders run interleaved, round after round, in a temporary directory on the filesystem of
-`--dir` (default: the system's temporary directory); the medians are printed with ratios.
+Contenders run interleaved, round after round in alternating order, in a temporary directory
+on the filesystem of `--dir` (default: the system's temporary directory), each after an
+`os.sync()` (so no one's fsync waits for another's unflushed writes); the medians are printed
+with ratios.
 
 - cellgrad save: `save_checkpoint(net, path)`, atomic (temp file, fsync, rename, directory
   fsync) with cellgrad's header and footer (checksums); also `integrity=False`.
@@ -13,7 +15,7 @@ Contenders run interleaved, round after round, in a temporary directory on the f
 - torch.save / torch.load of the same state dict (weights_only load); torch.save without
   fsync (as users call it) and with fsync (the same durability as cellgrad's save).
 
-    python benchmarks/ckpt.py [--rounds 7] [--dir /path]
+    python benchmarks/ckpt.py [--rounds 9] [--dir /path]
 """
 
 import argparse
@@ -104,8 +106,11 @@ def run(group, rounds):
     for step in group.values():  # warm-up, and the files the loads read
         step()
     times = {name: [] for name in group}
-    for _ in range(rounds):
-        for name, step in group.items():
+    order = list(group.items())
+    for i in range(rounds):
+        for name, step in order if i % 2 == 0 else order[::-1]:  # no one is always first
+            # flush what earlier contenders left dirty, or the next fsync pays for it
+            os.sync()
             t = time.perf_counter()
             step()
             times[name].append(time.perf_counter() - t)
@@ -135,7 +140,7 @@ def save_peak_memory(net, directory):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--dir", default=None)
     args = parser.parse_args()
     net = Model()

@@ -277,3 +277,19 @@ def test_dims_zero_means_a_scalar_with_one_element_and_an_empty_vector_without(t
     loaded = _load(tmp_path, one + none)
     assert (loaded["s"].shape, float(loaded["s"])) == ((), 2.5)
     assert loaded["v"].shape == (0,) and loaded["v"].dtype == ms.int64
+
+
+def test_checksums_on_a_second_thread_agree(tmp_path, monkeypatch):
+    from cellgrad_checkpoint import ckpt_reader, integrity
+
+    monkeypatch.setattr(ckpt_reader, "_THREADED", 0)  # every load sums on the helper thread
+    monkeypatch.setattr(ckpt_reader, "_SMALL_RECORD", 0)  # and reads data in pieces
+    arr = np.arange(3 * integrity.PIECE // 4 + 5, dtype=np.float32)  # three pieces
+    path = tmp_path / "t.ckpt"
+    ms.save_checkpoint({"a": Parameter(Tensor(arr), name="a")}, str(path))
+    np.testing.assert_array_equal(ms.load_checkpoint(str(path))["a"].asnumpy(), arr)
+    data = bytearray(path.read_bytes())
+    data[-integrity.footer_size(1) - 9] ^= 4  # in the last piece's data
+    with pytest.raises(ms.CheckpointError, match="do not match its checksum") as info:
+        _load(tmp_path, bytes(data))
+    assert info.value.entry == "a"

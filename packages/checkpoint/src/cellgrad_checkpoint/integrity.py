@@ -12,10 +12,10 @@ numbers MindSpore does not use, so MindSpore's parser skips them (checked with M
 The header says how long the body is, so a file cut anywhere (also between entries) is
 detected; the footer's per-entry checksums catch flipped bytes and name the entry.
 
-The checksum (`Sum64`) is a 64-bit sum of the data's little-endian 8-byte words, each 8 KiB
-block weighted by an odd number, plus the length: numpy computes it at memory speed (CRC-32
-would cost more than reading the file). Any single-bit error changes it, so does a swap of
-blocks; it is not a cryptographic hash (AES-GCM is the option against tampering).
+The checksum (`Sum64`) is a 64-bit weighted sum of the data's little-endian 8-byte words plus
+the length: numpy computes it at memory speed (CRC-32 would cost more than reading the file).
+Any change of one word, so any flipped bit or byte, changes it; it is not a cryptographic hash
+(AES-GCM is the option against tampering).
 """
 
 from __future__ import annotations
@@ -40,44 +40,61 @@ HEADER_SIZE = len(HEADER_KEY) + 1 + HEADER_PAYLOAD
 CRC_MAGIC = b"crc_num"
 CRC_TRAILER = 17
 
-_BLOCK_BYTES = 8192
-_BLOCK_WORDS = _BLOCK_BYTES // 8
+_ROW_BYTES = 8192  # the data is summed as rows of 1024 little-endian u64 words
+_LANE_WEIGHTS = np.arange(1, 2 * (_ROW_BYTES // 8), 2, dtype=np.uint64)  # odd
 _MASK = (1 << 64) - 1
 _LENGTH_MIX = 0x9E3779B97F4A7C15
 _HEAD_MIX = 0xFF51AFD7ED558CCD
-PIECE = 1 << 22  # data is written, read and summed in pieces of 4 MiB (a multiple of 8 KiB)
+PIECE = 1 << 22  # 4 MiB: the checksum's unit, and the size data is written and read in
 
 
 class Sum64:
-    """The checksum of a byte stream fed in pieces; all but the last a multiple of 8 KiB."""
+    """The checksum of a byte stream fed in 4 MiB pieces (the last may be shorter).
 
-    __slots__ = ("_total", "_nbytes")
+    Each piece is a matrix of 8 KiB rows; its words are summed down the rows (numpy's fastest
+    reduction), the 1024 column sums weighted by odd numbers, and the piece's total by
+    another odd number for its place: any change of one word changes the sum. A piece's share
+    depends only on its bytes and place, so `update(..., executor)` computes it on another
+    thread while the caller reads the next piece.
+    """
+
+    __slots__ = ("_total", "_nbytes", "_pending")
 
     def __init__(self):
         self._total = 0
         self._nbytes = 0
+        self._pending = []
 
-    def update(self, data) -> None:
+    def update(self, data, executor=None) -> None:
         a = np.frombuffer(data, np.uint8)
-        first = self._nbytes // _BLOCK_BYTES
-        nblocks = a.size // _BLOCK_BYTES
-        total = self._total
-        if nblocks:
-            sums = a[:nblocks * _BLOCK_BYTES].view("<u8").reshape(nblocks, _BLOCK_WORDS) \
-                .sum(axis=1, dtype=np.uint64)
-            weights = np.arange(first, first + nblocks, dtype=np.uint64) * np.uint64(2) \
-                + np.uint64(1)
-            total += int((sums * weights).sum(dtype=np.uint64))
-        rest = a[nblocks * _BLOCK_BYTES:]
-        if rest.size:
-            tail = rest.tobytes() + bytes(-rest.size % 8)
-            words = sum(struct.unpack(f"<{len(tail) // 8}Q", tail))
-            total += words * (2 * (first + nblocks) + 1)
-        self._total = total & _MASK
+        if self._nbytes % PIECE:
+            raise ValueError("Sum64: only the last piece may be shorter than PIECE")
+        for start in range(0, a.size, PIECE):
+            piece, index = a[start:start + PIECE], (self._nbytes + start) // PIECE
+            if executor is None:
+                self._total += _share(piece, index)
+            else:
+                self._pending.append(executor.submit(_share, piece, index))
         self._nbytes += a.size
 
     def digest(self) -> int:
-        return (self._total + self._nbytes * _LENGTH_MIX) & _MASK
+        total = self._total + sum(future.result() for future in self._pending)
+        return (total + self._nbytes * _LENGTH_MIX) & _MASK
+
+
+def _share(piece, index):
+    """Piece number `index`'s share of the checksum."""
+    rows = piece.size // _ROW_BYTES
+    columns = np.zeros(_ROW_BYTES // 8, np.uint64)
+    if rows:
+        columns = piece[:rows * _ROW_BYTES].view("<u8").reshape(rows, -1).sum(axis=0,
+                                                                              dtype=np.uint64)
+    rest = piece[rows * _ROW_BYTES:]
+    if rest.size:  # a last partial row, padded with zeros
+        row = np.zeros(_ROW_BYTES, np.uint8)
+        row[:rest.size] = rest
+        columns += row.view("<u8")
+    return int((columns * _LANE_WEIGHTS).sum(dtype=np.uint64)) * (2 * index + 1) & _MASK
 
 
 def sum64(data) -> int:
