@@ -33,13 +33,16 @@ def require_mpi():
 
 
 def run(program, *args, n=2, timeout=90, env=None, comm_timeout=30):
-    """`mpirun -n <n> python mpi_programs/<program> <args>`: (CompletedProcess, seconds)."""
+    """`mpirun -n <n> python mpi_programs/<program> <args>`: (CompletedProcess, seconds).
+
+    `program` may also be a list, the command after `python` (`["-m", "cellgrad_digits"]`).
+    """
     require_mpi()
     environment = dict(os.environ, CELLGRAD_COMM_TIMEOUT=str(comm_timeout),
-                       OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1",
                        PYTHONDONTWRITEBYTECODE="1")
     environment.update(env or {})
-    cmd = [launcher(), "-n", str(n), sys.executable, str(PROGRAMS / program), *map(str, args)]
+    target = list(program) if isinstance(program, list) else [str(PROGRAMS / program)]
+    cmd = [launcher(), "-n", str(n), sys.executable, *target, *map(str, args)]
     start = time.perf_counter()
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=environment,
                           cwd=str(PROGRAMS))

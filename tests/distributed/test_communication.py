@@ -187,3 +187,22 @@ def test_names_live_where_mindspore_has_them():
         assert callable(getattr(comm_func, name))
     assert comm.HCCL_WORLD_COMM_GROUP == "hccl_world_group"
     assert ms.ops.AllReduce is ops.AllReduce and ms.nn.SyncBatchNorm is not None
+
+
+def test_processes_on_one_host_share_its_cores(monkeypatch):
+    from threadpoolctl import threadpool_info
+
+    from cellgrad_distributed import threads
+
+    for var in threads._ENV:
+        monkeypatch.delenv(var, raising=False)
+    assert threads.share_cores(1) is None
+    monkeypatch.setattr(threads, "cores", lambda: 8)
+    try:
+        assert threads.share_cores(4) == 2
+        blas = [p for p in threadpool_info() if p["user_api"] == "blas"]
+        assert blas and all(p["num_threads"] == 2 for p in blas)
+    finally:
+        threads._limits.restore_original_limits()
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    assert threads.share_cores(4) is None  # the user's setting wins

@@ -5,6 +5,8 @@ against one process on the whole batch) and looks at what the job printed and re
 """
 
 import re
+import subprocess
+import sys
 
 import pytest
 from mpi_launch import require_mpi, run, run_ok
@@ -73,3 +75,25 @@ def test_a_stuck_process_makes_the_others_time_out():
             "'mccl_world_group' (2 processes, this one is rank 0) did not complete within "
             "2 s") in done.stderr
     assert "process 0 of 2 stops on CommTimeoutError; aborting the job" in done.stderr
+
+
+def _digits(tmp_path, n):
+    args = ["--epochs", 3, "--limit", 400, "--no-plots", "--out", tmp_path / f"out{n}"]
+    if n == 1:
+        done = subprocess.run([sys.executable, "-m", "cellgrad_digits", *map(str, args)],
+                              capture_output=True, text=True, timeout=120)
+    else:
+        done, _ = run(["-m", "cellgrad_digits"], *args, n=n, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+@pytest.mark.slow
+def test_digits_on_two_processes_reaches_the_accuracy_of_one(tmp_path):
+    pytest.importorskip("cellgrad_digits", reason="the digits example is not installed")
+    pytest.importorskip("sklearn")
+    one, two = _digits(tmp_path, 1), _digits(tmp_path, 2)
+    assert "2 processes" in two and two.count("digits: ") == 1  # rank 0 reports, once
+    assert "(identical)" in two  # rank 0's checkpoint reloads to the same accuracy
+    accuracy = [float(re.search(r"test accuracy: ([\d.]+)", out).group(1)) for out in (one, two)]
+    assert accuracy[0] > 0.85 and abs(accuracy[0] - accuracy[1]) <= 0.03, accuracy

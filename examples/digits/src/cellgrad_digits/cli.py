@@ -37,6 +37,33 @@ def parse_args(argv):
     return args
 
 
+def join_job(args):
+    """Under `mpirun -n N` (with cellgrad-distributed installed) train data-parallel: each
+    process on its shard with batch_size/N (the same global batch), gradients averaged.
+    Returns (rank, size); (0, 1) for one process."""
+    try:
+        from cellgrad.communication import get_group_size, get_rank, init
+    except ImportError:  # cellgrad-distributed is not installed: one process
+        return 0, 1
+    init()
+    rank, size = get_rank(), get_group_size()
+    if size > 1:
+        if args.batch_size % size:
+            raise SystemExit(f"cellgrad-digits: --batch-size {args.batch_size} must be a "
+                             f"multiple of the {size} processes")
+        ms.set_auto_parallel_context(parallel_mode="data_parallel", gradients_mean=True)
+    return rank, size
+
+
+def shard(train_set, x_train, y_train, args, rank, size):
+    """This process's shard of the training set (the whole set for one process)."""
+    if size == 1:
+        return train_set
+    return ms.dataset.NumpySlicesDataset((x_train, y_train), column_names=["image", "label"],
+                                         shuffle=True, num_shards=size, shard_id=rank
+                                         ).batch(args.batch_size // size)
+
+
 def build(args):
     net = DigitsNet(data.CLASSES)
     loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
@@ -98,15 +125,19 @@ def report(args, net, model, test_set, x_test, y_test, latest):
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     start = time.perf_counter()
-    ms.set_seed(args.seed)
+    ms.set_seed(args.seed)  # the same weights and shuffling order in every process
+    rank, size = join_job(args)
     os.makedirs(args.out, exist_ok=True)
     ckpt_dir = os.path.join(args.out, "checkpoints")
     x_train, x_test, y_train, y_test = data.load(args.limit, args.seed)
     train_set, test_set = data.datasets(x_train, y_train, x_test, y_test, args.batch_size)
+    train_set = shard(train_set, x_train, y_train, args, rank, size)
     net, _, model = build(args)
     initial_epoch = resume(model, args.resume) if args.resume else 0
-    print(f"digits: {len(y_train)} training and {len(y_test)} test images, "
-          f"{args.epochs - initial_epoch} epoch(s) from epoch {initial_epoch}")
+    if rank == 0:
+        print(f"digits: {len(y_train)} training and {len(y_test)} test images, "
+              f"{args.epochs - initial_epoch} epoch(s) from epoch {initial_epoch}"
+              + (f", {size} processes" if size > 1 else ""))
     if initial_epoch >= args.epochs:
         raise SystemExit(f"cellgrad-digits: {args.resume} is at epoch {initial_epoch}; ask for "
                          f"more --epochs to continue")
@@ -117,6 +148,8 @@ def main(argv=None):
         hint = f"; continue with --resume {done[-1]}" if done else ""
         print(f"\ninterrupted{hint}", file=sys.stderr)
         return 130
+    if rank != 0:  # rank 0 reports, checks its checkpoint and plots for the job
+        return 0
     same, pred, cm = report(args, net, model, test_set, x_test, y_test, latest)
     if not args.no_plots:
         from cellgrad_digits import plots

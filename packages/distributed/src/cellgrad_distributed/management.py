@@ -7,7 +7,7 @@ in each. Outside a launcher `init()` gives a world of one and everything runs un
 
 from __future__ import annotations
 
-from cellgrad_distributed import watchdog, world
+from cellgrad_distributed import threads, watchdog, world
 from cellgrad_distributed.world import (
     HCCL_WORLD_COMM_GROUP,
     MCCL_WORLD_COMM_GROUP,
@@ -32,6 +32,8 @@ def init(backend_name=None):
     `backend_name` None, 'mccl' (MindSpore's CPU backend) or 'mpi' all mean MPI; 'hccl' and
     'nccl' need Ascend or GPU devices, which cellgrad does not drive. A second call does
     nothing. Installs the watchdog: an uncaught exception in one process ends the whole job.
+    The processes on one host share its cores: numpy's BLAS threads are limited accordingly
+    (unless OMP_NUM_THREADS or a BLAS-specific variable says otherwise).
     """
     if backend_name is not None and not isinstance(backend_name, str):
         raise TypeError(f"For 'init', the argument 'backend_name' must be a string, but got the "
@@ -46,6 +48,7 @@ def init(backend_name=None):
     GlobalComm.INITED = True
     if group.comm is not None:
         watchdog.install(group.comm)
+        threads.share_cores(group.local().Get_size())
 
 
 def release():
