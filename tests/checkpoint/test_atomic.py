@@ -43,7 +43,7 @@ def test_an_exception_mid_save_leaves_the_old_file_and_no_temp(tmp_path, monkeyp
     before = path.read_bytes()
     calls = []
 
-    def failing_update(self, data):
+    def failing_update(self, data, executor=None):
         calls.append(1)
         if len(calls) == 2:
             raise OSError(28, "No space left on device")
@@ -122,7 +122,7 @@ def test_a_failed_async_save_is_reported_by_the_next_call(tmp_path, monkeypatch)
     path = tmp_path / "async.ckpt"
     ms.save_checkpoint(_net(1.0), str(path))
 
-    def broken(self, data):
+    def broken(self, data, executor=None):
         raise OSError(5, "Input/output error")
 
     monkeypatch.setattr(integrity.Sum64, "update", broken)
@@ -149,9 +149,9 @@ _CHILD = textwrap.dedent("""
         atomic._can_use_unnamed = lambda directory: False
     real_update = integrity.Sum64.update
 
-    def slow_update(self, data):  # 4 MiB pieces, 20 ms each: a save takes ~0.3 s
+    def slow_update(self, data, executor=None):  # 4 MiB pieces, 20 ms each: a save takes 0.3 s
         time.sleep(0.02)
-        real_update(self, data)
+        real_update(self, data)  # summed here, not on the helper thread
 
     integrity.Sum64.update = slow_update
     for fill in range(1000):

@@ -282,7 +282,8 @@ def test_dims_zero_means_a_scalar_with_one_element_and_an_empty_vector_without(t
 def test_checksums_on_a_second_thread_agree(tmp_path, monkeypatch):
     from cellgrad_checkpoint import ckpt_reader, integrity
 
-    monkeypatch.setattr(ckpt_reader, "_THREADED", 0)  # every load sums on the helper thread
+    monkeypatch.setattr(integrity, "THREADED", 0)  # every save and load sums on the helper thread
+    monkeypatch.setattr(integrity, "spare_core", lambda: True)
     monkeypatch.setattr(ckpt_reader, "_SMALL_RECORD", 0)  # and reads data in pieces
     arr = np.arange(3 * integrity.PIECE // 4 + 5, dtype=np.float32)  # three pieces
     path = tmp_path / "t.ckpt"

@@ -46,21 +46,21 @@ def write_ckpt(sink, entries: Iterable[Entry], *, marks: bool = True, crc: bool 
 
     if marks:
         emit(integrity.header(total, len(records)))
-    checksums = []
-    offset = integrity.HEADER_SIZE if marks else 0
-    for head, data in records:
-        emit(head)
-        data_sum = integrity.Sum64()
-        for start in range(0, len(data), integrity.PIECE):
-            piece = data[start:start + integrity.PIECE]
-            emit(piece)
-            if marks:
-                data_sum.update(piece)
-        if marks:
-            checksums.append(integrity.entry_checksum(integrity.sum64(head), data_sum.digest()))
-        offset += len(head) + len(data)
+    sums = []
+    with integrity.summing_thread(size if marks else 0) as executor:
+        for head, data in records:
+            emit(head)
+            data_sum = integrity.Sum64()
+            for start in range(0, len(data), integrity.PIECE):
+                piece = data[start:start + integrity.PIECE]
+                emit(piece)
+                if marks:
+                    data_sum.update(piece, executor)
+            sums.append((head, data_sum))
+        checksums = [integrity.entry_checksum(integrity.sum64(head), data_sum.digest())
+                     for head, data_sum in sums]
     if marks:
-        emit(integrity.footer(checksums, offset))
+        emit(integrity.footer(checksums, size - integrity.footer_size(len(records))))
     if crc:
         sink.write(integrity.crc_trailer(state["crc"]))
     return total

@@ -20,8 +20,11 @@ Any change of one word, so any flipped bit or byte, changes it; it is not a cryp
 
 from __future__ import annotations
 
+import contextlib
+import os
 import struct
 import zlib
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -95,6 +98,32 @@ def _share(piece, index):
         row[:rest.size] = rest
         columns += row.view("<u8")
     return int((columns * _LANE_WEIGHTS).sum(dtype=np.uint64)) * (2 * index + 1) & _MASK
+
+
+THREADED = 16 << 20  # from this many bytes to checksum on, a helper thread sums the pieces
+
+
+def spare_core() -> bool:
+    """Whether a helper thread is likely to find an idle core: 4 or more usable cores. (On the
+    shared 2-core development machine it helped or hurt by turns: 15 vs 17 ms, 41 vs 33 ms.)"""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return cores >= 4
+
+
+@contextlib.contextmanager
+def summing_thread(nbytes: int):
+    """A thread for `Sum64.update(..., executor)` when there are `nbytes` to sum and a core to
+    spare (else None): the sums then overlap the reads or writes of the next pieces.
+    Measured on 200 MB read with `readinto` and an idle second core: 1.49x the bare read
+    without it, 1.30x with it."""
+    if nbytes < THREADED or not spare_core():
+        yield None
+        return
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="cellgrad-ckpt-sum") as pool:
+        yield pool
 
 
 def sum64(data) -> int:
