@@ -1,6 +1,6 @@
 """pip-install project folders as users do (non-editable), each built from a private copy.
 
-    python .ci/install.py WORKDIR FOLDER... [-- PIP-OPTION...]
+    python .ci/install.py WORKDIR FOLDER[EXTRAS]... [-- PIP-OPTION...]
 
 tox runs envs in parallel, and pip builds a local folder in place: two envs building
 packages/core at once collide in its build/ directory ("File exists"), and a developer's
@@ -22,13 +22,14 @@ def main(argv):
     args = argv[: argv.index("--")] if "--" in argv else argv
     if len(args) < 2:
         sys.exit(__doc__)
-    work, folders = Path(args[0]), [Path(a) for a in args[1:]]
-    copies = []
-    for folder in folders:
+    work, copies = Path(args[0]), []
+    for arg in args[1:]:
+        folder, bracket, extras = arg.partition("[")  # examples/digits[plots]
+        folder = Path(folder)
         copy = work / "src" / folder.name
         shutil.rmtree(copy, ignore_errors=True)
         shutil.copytree(folder, copy, ignore=BUILD_PRODUCTS)
-        copies.append(str(copy))
+        copies.append(f"{copy}{bracket}{extras}")
     cmd = [sys.executable, "-m", "pip", "install", "--quiet", *pip_options, *copies]
     sys.exit(subprocess.call(cmd))
 
