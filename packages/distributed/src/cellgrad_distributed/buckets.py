@@ -51,7 +51,7 @@ class GradBuckets:
         self._plan(cap_bytes)
         self.next = 0  # the next bucket to start (buckets start in order)
         self.armed = False
-        self.scale = None  # multiply the reduced sums by this (mean), or None
+        self.scale = None  # multiply the gradients by this (mean) as they enter, or None
         self.wait_seconds = 0.0  # time spent blocked at the end of steps, for benchmarks
         self.steps = 0
 
@@ -92,11 +92,13 @@ class GradBuckets:
         if self.ready[i]:
             raise RuntimeError(f"For '{self.where}', the gradient of parameter "
                                f"'{self.params[i].name}' arrived twice in one step.")
-        if g is not view:
-            if g.shape != view.shape:
-                raise ValueError(f"For '{self.where}', the gradient of parameter "
-                                 f"'{self.params[i].name}' has shape {g.shape}, but the "
-                                 f"parameter has shape {view.shape}.")
+        if g.shape != view.shape:
+            raise ValueError(f"For '{self.where}', the gradient of parameter "
+                             f"'{self.params[i].name}' has shape {g.shape}, but the "
+                             f"parameter has shape {view.shape}.")
+        if self.scale is not None:  # the mean's division rides on the copy: one pass
+            np.multiply(g, view.dtype.type(self.scale), out=view, casting="unsafe")
+        elif g is not view:
             np.copyto(view, g, casting="unsafe")
         self.ready[i] = True
         bucket = self.buckets[self.bucket_of[i]]
@@ -121,7 +123,7 @@ class GradBuckets:
         world.mpi().Request.Testall([b.request for b in self.buckets[:self.next]])
 
     def reduce(self, arrays):
-        """Finish the step: copy the gradients not put yet, all-reduce, wait, scale."""
+        """Finish the step: copy the gradients not put yet, all-reduce, wait."""
         for i, a in enumerate(arrays):
             if not self.ready[i]:
                 self.put(i, a)
@@ -130,9 +132,6 @@ class GradBuckets:
         watchdog.wait([b.request for b in self.buckets], self.where, self.group)
         self.wait_seconds += time.perf_counter() - t
         self.steps += 1
-        if self.scale is not None:
-            for b in self.buckets:
-                b.flat *= b.flat.dtype.type(self.scale)
         self._reset()
         return self.views
 
