@@ -40,7 +40,7 @@ def test_data_parallel_with_one_bucket_per_parameter():
 
 def test_all_reduce_overlaps_the_backward_in_place():
     out = run_ok("overlap.py")
-    for what in ("overlap", "in place", "manual"):
+    for what in ("overlap", "in place", "hook order", "manual"):
         _oks(out, f"ok {what}")
 
 

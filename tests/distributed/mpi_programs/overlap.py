@@ -60,6 +60,17 @@ for _ in range(2):  # steady state: the same buffers and the same Tensors every 
     assert all(a is b for a, b in zip(again, grads))
 print("ok in place")
 
+# A hook put on a parameter after the reducer (as Tensor.register_hook does) sees the
+# gradient first: what it returns is what gets reduced.
+bias = params[-1]
+bias._node.hooks.append(lambda node, gs: None if gs is None else (gs[0] * 2,))
+local = ms.grad(lambda a, b: loss(net(a), b), None, params)(x, y)
+_, grads = step(x, y)
+np.testing.assert_allclose(grads[-1].asnumpy(), ms.ops.AllReduce()(local[-1]).asnumpy() / SIZE,
+                           rtol=1e-6, atol=1e-7)
+assert np.shares_memory(grads[-1].asnumpy(), flats[0])
+print("ok hook order")
+
 # A reducer used by hand (MindSpore's custom training loop) gives the same sums.
 ms.set_auto_parallel_context(comm_fusion={"allreduce": {"mode": "size", "config": 1}})
 manual = nn.DistributedGradReducer(params, mean=False)
