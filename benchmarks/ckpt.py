@@ -9,7 +9,8 @@ with ratios.
 - cellgrad save: `save_checkpoint(net, path)`, atomic (temp file, fsync, rename, directory
   fsync) with cellgrad's header and footer (checksums); also `integrity=False`.
 - cellgrad load: `load_checkpoint(path)`: every byte read once into its final array and
-  checksummed.
+  checksummed; timed repeatedly in this process (memory the allocator hands back warm) and
+  once per fresh process (memory never touched, as when a program starts from a checkpoint).
 - raw write: the same tensor bytes written to one file, with fsync (the durable disk limit a
   save must meet) and without; raw read: readinto a fresh array per tensor.
 - torch.save / torch.load of the same state dict (weights_only load); torch.save without
@@ -21,6 +22,8 @@ with ratios.
 import argparse
 import os
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 import tracemalloc
@@ -128,6 +131,47 @@ def show(title, results, base, raw):
               f"(target <= 1.0x)")
 
 
+_FRESH = """
+import sys, time
+import numpy as np
+kind, path = sys.argv[1], sys.argv[2]
+if kind == "torch":
+    import torch
+    t = time.perf_counter(); torch.load(path, weights_only=True)
+elif kind == "raw":
+    sizes = [int(n) for n in sys.argv[3].split(",")]
+    t = time.perf_counter()
+    kept = []  # every array stays alive, as a loaded model's do
+    with open(path, "rb", buffering=0) as f:
+        for n in sizes:
+            kept.append(np.empty(n, np.uint8))
+            f.readinto(kept[-1])
+else:
+    import cellgrad as ms
+    ms.load_checkpoint  # the plugin is loaded before the clock starts
+    t = time.perf_counter(); ms.load_checkpoint(path)
+print((time.perf_counter() - t) * 1e3)
+"""
+
+
+def fresh_process_loads(net, directory, rounds):
+    """Each load once, in a new process: memory never touched before, as at a program's start."""
+    sizes = ",".join(str(p.asnumpy().nbytes) for p in net.get_parameters())
+    runs = {"cellgrad load": ("cellgrad", "m.ckpt"),
+            "cellgrad load integrity=False file": ("cellgrad", "plain.ckpt"),
+            "raw read (readinto)": ("raw", "raw.bin"), "torch.load": ("torch", "m.pt")}
+    times = {name: [] for name in runs if os.path.exists(os.path.join(directory,
+                                                                       runs[name][1]))}
+    for i in range(rounds):
+        for name in times if i % 2 == 0 else list(times)[::-1]:
+            kind, file = runs[name]
+            out = subprocess.run([sys.executable, "-c", _FRESH, kind,
+                                  os.path.join(directory, file), sizes],
+                                 capture_output=True, text=True, check=True).stdout
+            times[name].append(float(out))
+    return {name: statistics.median(ts) for name, ts in times.items()}
+
+
 def save_peak_memory(net, directory):
     """Extra memory allocated while saving (numpy allocations are traced)."""
     path = os.path.join(directory, "peak.ckpt")
@@ -151,7 +195,10 @@ def main():
     with tempfile.TemporaryDirectory(dir=args.dir) as directory:
         save, load = contenders(net, directory)
         show("save", run(save, args.rounds), "cellgrad save", "raw write + fsync")
-        show("load", run(load, args.rounds), "cellgrad load", "raw read (readinto)")
+        show("load, repeated in this process", run(load, args.rounds), "cellgrad load",
+             "raw read (readinto)")
+        show("load, once in a fresh process", fresh_process_loads(net, directory, args.rounds),
+             "cellgrad load", "raw read (readinto)")
         peak = save_peak_memory(net, directory)
         print(f"memory allocated while saving: {peak / 2**20:.1f} MiB "
               f"(the model is {nbytes / 2**20:.0f} MiB: tensors are written from their buffers)")
