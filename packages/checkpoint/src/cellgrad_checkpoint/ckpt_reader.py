@@ -279,11 +279,3 @@ class _Reader:
                 integrity.entry_checksum(integrity.sum64(head), data_digest) != checksums[r.index]:
             raise self.fail(f"the entry's bytes {r.start}..{r.end} do not match its checksum in "
                             f"cellgrad's footer: the file is corrupted", r.start, r.tag)
-
-
-def peek_is_cellgrad(path: str) -> bool:
-    """Whether the file starts with cellgrad's header (used by tests and tools)."""
-    with open(path, "rb") as f:
-        head = f.read(integrity.HEADER_SIZE)
-    return head[:len(integrity.HEADER_KEY)] == integrity.HEADER_KEY and \
-        head[len(integrity.HEADER_KEY) + 1:len(integrity.HEADER_KEY) + 9] == integrity.HEADER_MAGIC

@@ -40,10 +40,6 @@ SPEC_NAMES = {name: ("bfloat16" if name == "BFloat16" else FILE_DTYPES[name].nam
               for name in FILE_DTYPES}
 
 
-def element_size(tensor_type: str) -> int:
-    return 4 if tensor_type == STR else FILE_DTYPES[tensor_type].itemsize
-
-
 def bf16_bits_to_float32(bits: np.ndarray) -> np.ndarray:
     """bfloat16 bit patterns -> float32 with the same values (exact)."""
     return (bits.astype(np.uint32) << 16).view(np.float32)
