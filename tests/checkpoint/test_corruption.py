@@ -294,3 +294,12 @@ def test_checksums_on_a_second_thread_agree(tmp_path, monkeypatch):
     with pytest.raises(ms.CheckpointError, match="do not match its checksum") as info:
         _load(tmp_path, bytes(data))
     assert info.value.entry == "a"
+
+
+def test_a_cut_cellgrad_file_says_it_was_truncated(tmp_path):
+    data = _saved(tmp_path)
+    with pytest.raises(ms.CheckpointError) as info:
+        _load(tmp_path, data[:len(data) // 2])
+    assert f"the file is {len(data) // 2} bytes long but its header says {len(data)}: it was " \
+           f"truncated or extended" in str(info.value)
+    assert info.value.offset == len(data) // 2

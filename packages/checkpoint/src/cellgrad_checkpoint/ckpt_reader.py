@@ -74,6 +74,7 @@ class _Reader:
         return CheckpointError(self.path, problem, offset=offset, entry=entry)
 
     def read(self, select):
+        self._check_length()
         self._find_trailer()
         self._find_footer()
         scan = Scan(self.source, self.records_end)
@@ -96,6 +97,19 @@ class _Reader:
         return entries
 
     # ---- what surrounds the records ----
+    def _check_length(self):
+        """A file of cellgrad's cut anywhere: say so before its records are parsed."""
+        size = integrity.HEADER_SIZE
+        if self.source.size >= size:
+            head = self.source.pread(0, size)
+            key = len(integrity.HEADER_KEY) + 1
+            if head[:key] == integrity.HEADER_KEY + bytes([integrity.HEADER_PAYLOAD]):
+                parsed = integrity.parse_header(head[key:])
+                if parsed is not None and parsed[0] != self.source.size:
+                    raise self.fail(f"the file is {self.source.size} bytes long but its header "
+                                    f"says {parsed[0]}: it was truncated or extended",
+                                    min(parsed[0], self.source.size))
+
     def _find_trailer(self):
         size = self.source.size
         if size >= integrity.CRC_TRAILER:
