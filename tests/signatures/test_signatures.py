@@ -22,7 +22,8 @@ def test_signatures_match_mindspore(report, capsys):
     with capsys.disabled():  # shown in every run, -q included
         print(f"\nsignature check: {len(report.checked)} mirrored names compared with MindSpore "
               f"2.10 ({len(report.checked) - len(report.differ)} match, {len(report.differ)} "
-              f"differ, of which {len(ALLOWED)} on purpose; {len(report.unverifiable)} not "
+              f"differ, of which {len(set(report.differ) & set(ALLOWED))} on purpose; "
+              f"{len(report.unverifiable)} not "
               f"inspectable in MindSpore)")
     wrong = [msg for name, msg in sorted(report.differ.items()) if name not in ALLOWED]
     assert not wrong, (f"{len(wrong)} signatures differ from MindSpore 2.10 (fix them, or "
@@ -30,7 +31,7 @@ def test_signatures_match_mindspore(report, capsys):
 
 
 def test_the_check_covers_the_core_and_installed_packages(report):
-    assert len(report.checked) > 400
+    assert len(report.checked) > 300  # the core alone provides over 300 of them
     for name in ("Tensor.astype", "Parameter", "ops.matmul", "grad", "nn.Cell"):
         assert name in report.checked
     for plugin in plugins.get_plugins():

@@ -42,7 +42,7 @@ SPEC_NAMES = {name: ("bfloat16" if name == "BFloat16" else FILE_DTYPES[name].nam
 
 def bf16_bits_to_float32(bits: np.ndarray) -> np.ndarray:
     """bfloat16 bit patterns -> float32 with the same values (exact)."""
-    return (bits.astype(np.uint32) << 16).view(np.float32)
+    return (bits.astype(np.uint32) << np.uint32(16)).view(np.float32)
 
 
 def float32_to_bf16_bits(values: np.ndarray) -> np.ndarray:
@@ -50,10 +50,12 @@ def float32_to_bf16_bits(values: np.ndarray) -> np.ndarray:
     values = c_contiguous(values, np.float32)
     bits = values.view(np.uint32)
     wide = bits.astype(np.uint64)
-    rounded = np.asarray((wide + 0x7FFF + ((wide >> 16) & 1)) >> 16, np.uint16)
+    # numpy 1.26 promotes uint64 with a Python int to float64: every constant is a uint64.
+    u16, u1 = np.uint64(16), np.uint64(1)
+    rounded = np.asarray((wide + np.uint64(0x7FFF) + ((wide >> u16) & u1)) >> u16, np.uint16)
     nan = np.isnan(values)
     if nan.any():  # rounding could carry a NaN's mantissa into the exponent (an inf)
-        rounded[nan] = np.asarray((bits[nan] >> 16) | 0x0040, np.uint16)
+        rounded[nan] = np.asarray((bits[nan] >> np.uint32(16)) | np.uint32(0x0040), np.uint16)
     return rounded.reshape(values.shape)
 
 

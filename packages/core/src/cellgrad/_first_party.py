@@ -73,8 +73,10 @@ _COMMUNICATION = """
 _COMM_FUNC = "all_reduce all_gather_into_tensor reduce_scatter_tensor broadcast barrier CommHandle"
 _PARALLEL_CONTEXT = "set_auto_parallel_context get_auto_parallel_context " \
                     "reset_auto_parallel_context ParallelMode"
-_CHECKPOINT = "save_checkpoint load_checkpoint load_param_into_net ckpt_to_safetensors " \
-              "safetensors_to_ckpt"
+_CHECKPOINT = """
+    save_checkpoint load_checkpoint load_param_into_net ckpt_to_safetensors safetensors_to_ckpt
+    CheckpointError
+"""
 
 # distribution -> namespace ("" is the top level) -> names
 PROVIDES = {
