@@ -37,6 +37,7 @@ NETWORK_LATENCY_S = 20e-6
 LINKS_GBPS = (10, 25, 100)
 PROCESSES = (8, 64, 512)
 BUCKET_BYTES = 2**20
+BUCKETS = (2**20, 25 * 2**20)  # the default, and one bucket for these models
 
 
 # ---- one process of one configuration ----
@@ -239,21 +240,22 @@ def cost_model(model, dp, base):
                                                - 2 * dp["latency_us"] / 1e6, 1e-9)
     at2 = ring_step_seconds(compute, backward, grad_bytes, 2, shm_bandwidth,
                             dp["latency_us"] / 1e6)
-    print(f"  cost model, batch {local_batch} per process, compute {1e3 * compute:.2f} ms/step "
-          f"(backward {1e3 * backward:.2f}), {grad_bytes / 2**20:.2f} MB of gradients in "
-          f"{BUCKET_BYTES // 2**20} MB buckets, latency {NETWORK_LATENCY_S * 1e6:.0f} us:")
-    print(f"    check at 2 processes (shared memory, {shm_bandwidth / 1e9:.1f} GB/s): predicted "
-          f"{2 * local_batch / at2:,.0f} samples/s, measured {dp['samples_per_s']:,.0f}")
-    print("    processes " + "".join(f"{g:>4} Gb/s: samples/s (efficiency)   "
-                                      for g in LINKS_GBPS))
-    for procs in PROCESSES:
-        cells = []
-        for gbps in LINKS_GBPS:
-            t = ring_step_seconds(compute, backward, grad_bytes, procs, gbps * 1e9 / 8,
-                                  NETWORK_LATENCY_S)
-            cells.append(f"{procs * local_batch / t:>14,.0f} ({compute / t:4.0%})     ")
-        print(f"    {procs:>9} " + "".join(cells))
-
+    print(f"  cost model: batch {local_batch} per process, compute {1e3 * compute:.2f} ms/step "
+          f"(backward {1e3 * backward:.2f}), {grad_bytes / 2**20:.2f} MB of gradients, network "
+          f"latency {NETWORK_LATENCY_S * 1e6:.0f} us per message")
+    print(f"    check at 2 processes (shared memory, {shm_bandwidth / 1e9:.1f} GB/s, latency "
+          f"{dp['latency_us']:.1f} us): predicted {2 * local_batch / at2:,.0f} samples/s, "
+          f"measured {dp['samples_per_s']:,.0f}")
+    for bucket in BUCKETS:
+        print(f"    {bucket // 2**20} MB buckets: samples/s (compute share of the step) at "
+              + ", ".join(f"{g} Gb/s" for g in LINKS_GBPS))
+        for procs in PROCESSES:
+            cells = []
+            for gbps in LINKS_GBPS:
+                t = ring_step_seconds(compute, backward, grad_bytes, procs, gbps * 1e9 / 8,
+                                      NETWORK_LATENCY_S, bucket)
+                cells.append(f"{procs * local_batch / t:>11,.0f} ({compute / t:4.0%})")
+            print(f"      {procs:>4} processes" + "".join(cells))
 
 if __name__ == "__main__":
     main()
