@@ -37,7 +37,7 @@ def network(norm):
 
 def optimizer(params):
     if OPTIMIZER == "sgd":
-        return nn.Momentum(params, 0.05, 0.9)
+        return nn.SGD(params, 0.05, momentum=0.9)
     return nn.Adam(params, 0.01)
 
 
