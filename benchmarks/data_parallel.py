@@ -53,8 +53,6 @@ def build(model, batch):
 
         layers = []
         for i, (w, b) in enumerate(weights()):
-            # float32 (weights() gives float64 under numpy 2: float32 * np.sqrt(...) promotes)
-            w, b = w.astype(np.float32), b.astype(np.float32)
             layers.append(nn.Dense(w.shape[1], w.shape[0], Tensor(w), Tensor(b)))
             if i < len(SIZES) - 2:
                 layers.append(nn.ReLU())

@@ -20,7 +20,7 @@ DEPTH, WIDTH, BATCH, LR = 64, 256, 32, 0.01
 
 def data():
     rng = np.random.default_rng(0)
-    ws = [(rng.standard_normal((WIDTH, WIDTH)).astype(np.float32) * np.sqrt(1 / WIDTH),
+    ws = [((rng.standard_normal((WIDTH, WIDTH)) * np.sqrt(1 / WIDTH)).astype(np.float32),
            np.zeros(WIDTH, np.float32)) for _ in range(DEPTH)]
     return ws, rng.standard_normal((BATCH, WIDTH)).astype(np.float32)
 

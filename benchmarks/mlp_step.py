@@ -17,7 +17,7 @@ BATCH, LR = 64, 0.01
 
 def weights(seed=0):
     rng = np.random.default_rng(seed)
-    return [(rng.standard_normal((o, i)).astype(np.float32) * np.sqrt(2 / i),
+    return [((rng.standard_normal((o, i)) * np.sqrt(2 / i)).astype(np.float32),
              np.zeros(o, np.float32)) for i, o in zip(SIZES[:-1], SIZES[1:])]
 
 
