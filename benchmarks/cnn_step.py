@@ -113,15 +113,13 @@ def profile(step, repeat, top=15):
     pstats.Stats(prof).sort_stats("tottime").print_stats(top)
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("--repeat", type=int, default=50)
-    p.add_argument("--profile", action="store_true", help="print a cProfile of the step")
-    args = p.parse_args()
+def measure(repeat, show_profile=False):
+    """{bn: {contender: ms per step}} for bn in (False, True)."""
     rng = np.random.default_rng(0)
     x = rng.standard_normal((BATCH, 1, 28, 28)).astype(np.float32)
     y = rng.integers(0, 10, BATCH).astype(np.int32)
     torch = torch_or_none()
+    out = {}
     for bn in (False, True):
         ms.set_seed(0)
         net = cellgrad_net(bn)
@@ -129,9 +127,9 @@ def main():
         train = nn.TrainOneStepCell(nn.WithLossCell(net, loss),
                                     nn.SGD(net.trainable_params(), LR))
         xt, yt = Tensor(x), Tensor(y)
-        results = {"cellgrad": median_ms(lambda t=train, a=xt, b=yt: t(a, b), args.repeat)}
-        if args.profile:
-            profile(lambda t=train, a=xt, b=yt: t(a, b), args.repeat)
+        results = out[bn] = {"cellgrad": median_ms(lambda t=train, a=xt, b=yt: t(a, b), repeat)}
+        if show_profile:
+            profile(lambda t=train, a=xt, b=yt: t(a, b), repeat)
         if torch is not None:
             tnet = torch_net(torch, cellgrad_net(bn), bn)
             opt = torch.optim.SGD(tnet.parameters(), LR)
@@ -142,11 +140,20 @@ def main():
                 torch.nn.functional.cross_entropy(tnet(tx), ty).backward()
                 opt.step()
 
-            results["pytorch"] = median_ms(tstep, args.repeat)
+            results["pytorch"] = median_ms(tstep, repeat)
         if not bn:
             params = [(p.asnumpy().copy(), q.asnumpy().copy()) for p, q in zip(
                 net.trainable_params()[::2], net.trainable_params()[1::2])]
-            results["numpy"] = median_ms(numpy_step(params, x, y), args.repeat)
+            results["numpy"] = median_ms(numpy_step(params, x, y), repeat)
+    return out
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--repeat", type=int, default=50)
+    p.add_argument("--profile", action="store_true", help="print a cProfile of the step")
+    args = p.parse_args()
+    for bn, results in measure(args.repeat, args.profile).items():
         report(f"cnn_step: LeNet-5{' + BatchNorm2d' if bn else ''}, batch {BATCH}, SGD "
                f"(ms per step, median)", results)
 

@@ -1,8 +1,10 @@
 """A deep chain: 64 Dense(256, 256) + ReLU layers, batch 32, one SGD training step; cellgrad,
 PyTorch and hand-written numpy, ms per step, and the peak RSS of this process per contender
-(each measured in a fresh subprocess so peaks do not mix).
+(each measured in a fresh subprocess so peaks do not mix). With `--steps N` each contender
+then runs N more steps and reports its resident set after the first 10% of them and at the end:
+memory that grows per step shows as the difference.
 
-    python benchmarks/deep_chain.py [--repeat 50]
+    python benchmarks/deep_chain.py [--repeat 50] [--steps 1000]
 """
 
 import argparse
@@ -78,7 +80,20 @@ def numpy_step(ws, x):
     return step
 
 
-def measure(name, repeat):
+def rss_mb(field="VmRSS"):
+    """This process's current (VmRSS) or peak (VmHWM) resident set size in MB, from Linux's
+    /proc; ru_maxrss would do for the peak but survives exec, so it reports a big parent's."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def measure(name, repeat, steps=0):
     ws, x = data()
     if name == "cellgrad":
         step = cellgrad_step(ws, x)
@@ -90,28 +105,47 @@ def measure(name, repeat):
     else:
         step = numpy_step(ws, x)
     ms_per_step = median_ms(step, repeat)
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {"ms": ms_per_step, "peak_mb": peak_mb}
+    peak_mb = rss_mb("VmHWM")
+    got = {"ms": ms_per_step, "peak_mb": peak_mb}
+    if steps:
+        for i in range(steps):
+            step()
+            if i == steps // 10:
+                got["rss_early_mb"] = rss_mb()
+        got["rss_end_mb"] = rss_mb()
+        got["peak_end_mb"] = rss_mb("VmHWM")
+    return got
+
+
+def measure_all(repeat, steps=0):
+    """{contender: measure(...)}, each contender in a fresh interpreter."""
+    results = {}
+    for name in ("cellgrad", "pytorch", "numpy"):
+        out = subprocess.run([sys.executable, __file__, "--one", name, "--repeat", str(repeat),
+                              "--steps", str(steps)], capture_output=True, text=True, check=True)
+        got = json.loads(out.stdout.strip().splitlines()[-1])
+        if got is not None:
+            results[name] = got
+    return results
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--repeat", type=int, default=50)
+    p.add_argument("--steps", type=int, default=0, help="extra steps for the flat-RSS check")
     p.add_argument("--one", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.one:
-        print(json.dumps(measure(args.one, args.repeat)))
+        print(json.dumps(measure(args.one, args.repeat, args.steps)))
         return
-    results, peaks = {}, {}
-    for name in ("cellgrad", "pytorch", "numpy"):
-        out = subprocess.run([sys.executable, __file__, "--one", name, "--repeat",
-                              str(args.repeat)], capture_output=True, text=True, check=True)
-        got = json.loads(out.stdout.strip().splitlines()[-1])
-        if got is not None:
-            results[name], peaks[name] = got["ms"], got["peak_mb"]
+    got = measure_all(args.repeat, args.steps)
     report(f"deep_chain: {DEPTH} x Dense({WIDTH}) + ReLU, batch {BATCH}, SGD step "
-           f"(ms per step, median)", results)
-    print("  peak RSS: " + ", ".join(f"{k} {v:.0f} MB" for k, v in peaks.items()))
+           f"(ms per step, median)", {k: v["ms"] for k, v in got.items()})
+    print("  peak RSS: " + ", ".join(f"{k} {v['peak_mb']:.0f} MB" for k, v in got.items()))
+    if args.steps:
+        print(f"  RSS over {args.steps} more steps (after 10%, at the end; peak): " + ", ".join(
+            f"{k} {v['rss_early_mb']:.0f} -> {v['rss_end_mb']:.0f} MB; {v['peak_end_mb']:.0f} MB"
+            for k, v in got.items()))
 
 
 if __name__ == "__main__":

@@ -100,11 +100,8 @@ def ratio(per_round, a, b):
     return f"{statistics.median(rs):.3f}x (rounds {min(rs):.3f}-{max(rs):.3f})"
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("--repeat", type=int, default=100)
-    p.add_argument("--rounds", type=int, default=5)
-    args = p.parse_args()
+def measure(repeat, rounds):
+    """{variant: [median ms per step, per round]}."""
     rng = np.random.default_rng(1)
     x = rng.standard_normal((BATCH, SIZES[0])).astype(np.float32)
     y = rng.integers(0, SIZES[-1], BATCH).astype(np.int32)
@@ -115,7 +112,16 @@ def main():
     if torch is not None:
         steps["pytorch plain"] = torch_step(torch, ws, x, y, hooked=False)
         steps["pytorch hooked"] = torch_step(torch, ws, x, y, hooked=True)
-    per_round = interleaved(steps, args.repeat, args.rounds)
+    return interleaved(steps, repeat, rounds)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--repeat", type=int, default=100)
+    p.add_argument("--rounds", type=int, default=5)
+    args = p.parse_args()
+    per_round = measure(args.repeat, args.rounds)
+    torch = "pytorch plain" in per_round
     print(f"hooks_overhead: mlp_step 784-512-512-10, batch {BATCH}, a forward and a backward hook "
           f"on each Dense (ms per step: median over {args.rounds} rounds of {args.repeat} steps)")
     for name, times in per_round.items():
@@ -123,10 +129,11 @@ def main():
     print(f"  cellgrad hooked/plain  = {ratio(per_round, 'cellgrad hooked', 'cellgrad plain')}"
           "  target <= 1.10x")
     print(f"  cellgrad removed/plain = {ratio(per_round, 'cellgrad removed', 'cellgrad plain')}")
-    if torch is not None:
+    if torch:
         print(f"  pytorch hooked/plain   = {ratio(per_round, 'pytorch hooked', 'pytorch plain')}")
         print(f"  cellgrad plain/pytorch plain = "
               f"{ratio(per_round, 'cellgrad plain', 'pytorch plain')}")
+
 
 if __name__ == "__main__":
     main()

@@ -24,10 +24,8 @@ def cellgrad_forward(ws):
     return net
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("--repeat", type=int, default=500)
-    args = p.parse_args()
+def measure(repeat, batches=(1, 256)):
+    """{batch: {contender: ms per call}}."""
     ws = weights()
     net = cellgrad_forward(ws)
     torch = torch_or_none()
@@ -48,15 +46,24 @@ def main():
                 x = np.maximum(x, 0)
         return x
 
-    for batch in (1, 256):
+    out = {}
+    for batch in batches:
         x = np.random.default_rng(batch).standard_normal((batch, SIZES[0])).astype(np.float32)
         xt = Tensor(x)
-        results = {"cellgrad": median_ms(lambda a=xt: net(a), args.repeat)}
+        results = out[batch] = {"cellgrad": median_ms(lambda a=xt: net(a), repeat)}
         if torch is not None:
             tx = torch.tensor(x)
             with torch.no_grad():
-                results["pytorch"] = median_ms(lambda a=tx: tnet(a), args.repeat)
-        results["numpy"] = median_ms(lambda a=x: numpy_forward(a), args.repeat)
+                results["pytorch"] = median_ms(lambda a=tx: tnet(a), repeat)
+        results["numpy"] = median_ms(lambda a=x: numpy_forward(a), repeat)
+    return out
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--repeat", type=int, default=500)
+    args = p.parse_args()
+    for batch, results in measure(args.repeat).items():
         report(f"inference: MLP forward, batch {batch} (ms per call, median)", results)
 
 

@@ -81,19 +81,25 @@ def numpy_step(ws, x, y):
     return step
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("--repeat", type=int, default=200)
-    args = p.parse_args()
+def measure(repeat):
+    """{contender: ms per step}."""
     rng = np.random.default_rng(1)
     x = rng.standard_normal((BATCH, SIZES[0])).astype(np.float32)
     y = rng.integers(0, SIZES[-1], BATCH).astype(np.int32)
     ws = weights()
-    results = {"cellgrad": median_ms(cellgrad_step(ws, x, y), args.repeat)}
+    results = {"cellgrad": median_ms(cellgrad_step(ws, x, y), repeat)}
     torch = torch_or_none()
     if torch is not None:
-        results["pytorch"] = median_ms(torch_step(torch, ws, x, y), args.repeat)
-    results["numpy"] = median_ms(numpy_step(ws, x, y), args.repeat)
+        results["pytorch"] = median_ms(torch_step(torch, ws, x, y), repeat)
+    results["numpy"] = median_ms(numpy_step(ws, x, y), repeat)
+    return results
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--repeat", type=int, default=200)
+    args = p.parse_args()
+    results = measure(args.repeat)
     report(f"mlp_step: 784-512-512-10 ReLU, batch {BATCH}, SGD (ms per step, median)", results)
 
 

@@ -76,21 +76,19 @@ def best_us_per_op(fn, repeat, n_ops):
     return min(times) / n_ops * 1e6
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=500)
-    args = parser.parse_args()
+def measure(repeat):
+    """{contender: best microseconds per op}."""
     rng = np.random.default_rng(0)
     xa, wa, ba = (rng.standard_normal(SHAPE).astype(np.float32) for _ in range(3))
 
     x, w, b = ms.Tensor(xa), ms.Tensor(wa), ms.Tensor(ba)
     grad_fn = ms.grad(lambda x, w, b: chain_cellgrad(x, w, b).sum(), grad_position=(0, 1, 2))
     results = {
-        "numpy fwd": best_us_per_op(lambda: chain_numpy(xa, wa, ba), args.repeat, N_OPS),
-        "cellgrad fwd": best_us_per_op(lambda: chain_cellgrad(x, w, b), args.repeat, N_OPS),
-        "numpy fwd+bwd": best_us_per_op(lambda: chain_numpy_fwd_bwd(xa, wa, ba), args.repeat,
+        "numpy fwd": best_us_per_op(lambda: chain_numpy(xa, wa, ba), repeat, N_OPS),
+        "cellgrad fwd": best_us_per_op(lambda: chain_cellgrad(x, w, b), repeat, N_OPS),
+        "numpy fwd+bwd": best_us_per_op(lambda: chain_numpy_fwd_bwd(xa, wa, ba), repeat,
                                         N_OPS + 1),
-        "cellgrad fwd+bwd": best_us_per_op(lambda: grad_fn(x, w, b), args.repeat, N_OPS + 1),
+        "cellgrad fwd+bwd": best_us_per_op(lambda: grad_fn(x, w, b), repeat, N_OPS + 1),
     }
     try:
         import torch
@@ -107,9 +105,18 @@ def main():
 
         with torch.no_grad():
             results["torch fwd"] = best_us_per_op(
-                lambda: chain_torch(torch, tx, tw, tb), args.repeat, N_OPS)
-        results["torch fwd+bwd"] = best_us_per_op(torch_fwd_bwd, args.repeat, N_OPS + 1)
+                lambda: chain_torch(torch, tx, tw, tb), repeat, N_OPS)
+        results["torch fwd+bwd"] = best_us_per_op(torch_fwd_bwd, repeat, N_OPS + 1)
 
+    return results
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=500)
+    args = parser.parse_args()
+    results = measure(args.repeat)
+    torch = "torch fwd" in results
     print(f"chain of {N_OPS} elementwise ops on float32{SHAPE}, best of {args.repeat}")
     for name, us in results.items():
         print(f"  {name:<18} {us:7.3f} us/op")
@@ -118,7 +125,7 @@ def main():
     print(f"  cellgrad fwd / numpy fwd          {fwd_ratio:.2f}   (target <= 2.0)")
     print(f"  cellgrad fwd+bwd / numpy fwd+bwd  "
           f"{results['cellgrad fwd+bwd'] / results['numpy fwd+bwd']:.2f}")
-    if torch is not None:
+    if torch:
         print(f"  cellgrad fwd+bwd / torch fwd+bwd  "
               f"{results['cellgrad fwd+bwd'] / results['torch fwd+bwd']:.2f}   (target <= 0.35)")
         print(f"  cellgrad fwd / torch fwd          "

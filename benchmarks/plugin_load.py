@@ -42,35 +42,39 @@ def run(code):
     return [float(x) * 1e3 for x in out]
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--repeat", type=int, default=15)
-    parser.add_argument("--name", default=None, help="the plugin name looked up")
-    args = parser.parse_args()
-    name = args.name
+def measure(repeat, name=None):
+    """(name looked up, [(label, median ms)])."""
     if name is None:
         try:
             metadata.version("cellgrad-squareplus")
             name = "ops.squareplus"
         except metadata.PackageNotFoundError:
             name = "save_checkpoint"
-    found = [d.metadata["Name"] for d in metadata.distributions()
-             if any(ep.group == "cellgrad" for ep in d.entry_points)]
     alone, total, lookup = [], [], []
-    for _ in range(args.repeat):  # interleaved, so drift hits both alike
+    for _ in range(repeat):  # interleaved, so drift hits both alike
         alone.append(run(IMPORT_ONLY)[0])
         t, lk = run(WITH_LOOKUP.format(name=name))
         total.append(t)
         lookup.append(lk)
     med = statistics.median
-    print(f"plugins installed: {', '.join(sorted(found)) or 'none'}; "
-          f"{len(list(metadata.distributions()))} distributions on sys.path")
-    rows = [
+    return name, [
         ("import cellgrad", med(alone)),
         (f"import cellgrad + cellgrad.{name}", med(total)),
         ("the first lookup alone (same process)", med(lookup)),
         ("added by plugins (difference of medians)", med(total) - med(alone)),
     ]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--name", default=None, help="the plugin name looked up")
+    args = parser.parse_args()
+    found = [d.metadata["Name"] for d in metadata.distributions()
+             if any(ep.group == "cellgrad" for ep in d.entry_points)]
+    _, rows = measure(args.repeat, args.name)
+    print(f"plugins installed: {', '.join(sorted(found)) or 'none'}; "
+          f"{len(list(metadata.distributions()))} distributions on sys.path")
     for label, ms in rows:
         print(f"{label:<48} {ms:7.1f} ms")
     print("target: added < 100 ms")

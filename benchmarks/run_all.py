@@ -1,0 +1,130 @@
+"""Every row of issue 12's table in one run: cellgrad, PyTorch and hand-written numpy side by side,
+the ratio each target is stated in, and whether it is met. Each row comes from its own script's
+`measure` function (see those scripts for what is timed).
+
+    python benchmarks/run_all.py [--scale 1.0] [--steps 1000] [--only mlp_step,inference,...]
+
+`--scale` multiplies every script's default repeat count (0.2 for a quick look); `--steps` is
+the length of deep_chain's flat-memory check.
+"""
+
+import argparse
+import datetime
+import os
+import platform
+import statistics
+import time
+
+import cnn_step
+import deep_chain
+import hooks_overhead
+import import_time
+import inference
+import mlp_step
+import op_overhead
+import plugin_load
+from timing import THREADS
+
+ROWS = ("mlp_step", "cnn_step", "inference", "deep_chain", "op_overhead", "hooks_overhead",
+        "import")
+FLAT_MB = 5.0  # RSS growth over the --steps check still counted as flat (allocator noise)
+
+
+def n(default, scale):
+    return max(3, round(default * scale))
+
+
+def fmt(v, unit):
+    return "-" if v is None else f"{v:.3f} {unit}" if v < 10 else f"{v:.1f} {unit}"
+
+
+class Table:
+    def __init__(self):
+        self.rows = []
+
+    def add(self, name, unit, cg, pt, npy, ratio, label, target):
+        met = "-" if ratio is None else ("yes" if ratio <= target else "NO")
+        r = "-" if ratio is None else f"{ratio:.2f}x"
+        self.rows.append((name, fmt(cg, unit), fmt(pt, unit), fmt(npy, unit),
+                          f"{r} {label}", f"<= {target:g}x", met))
+
+    def timed(self, name, res, target, unit="ms"):
+        pt = res.get("pytorch")
+        self.add(name, unit, res["cellgrad"], pt, res.get("numpy"),
+                 None if pt is None else res["cellgrad"] / pt, "of PyTorch", target)
+
+    def print(self):
+        head = ("benchmark", "cellgrad", "PyTorch", "numpy", "ratio", "target", "met")
+        widths = [max(len(str(r[i])) for r in self.rows + [head]) for i in range(len(head))]
+        for row in [head, tuple("-" * w for w in widths)] + self.rows:
+            print(" | ".join(str(c).ljust(w) for c, w in zip(row, widths)))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--scale", type=float, default=1.0, help="multiplies every repeat count")
+    p.add_argument("--steps", type=int, default=1000, help="deep_chain's flat-memory check")
+    p.add_argument("--only", default=",".join(ROWS), help="comma-separated rows to run")
+    args = p.parse_args()
+    only = set(args.only.split(","))
+    t0 = time.perf_counter()
+    table = Table()
+    if "mlp_step" in only:
+        table.timed("mlp_step", mlp_step.measure(n(200, args.scale)), 1.0)
+    if "cnn_step" in only:
+        got = cnn_step.measure(n(50, args.scale))
+        table.timed("cnn_step LeNet-5", got[False], 1.0)
+        table.timed("cnn_step LeNet-5 + BatchNorm2d", got[True], 1.0)
+    if "inference" in only:
+        got = inference.measure(n(500, args.scale))
+        table.timed("inference batch 1", got[1], 0.8)
+        table.timed("inference batch 256", got[256], 1.0)
+    if "deep_chain" in only:
+        got = deep_chain.measure_all(n(50, args.scale), args.steps)
+        table.timed("deep_chain step", {k: v["ms"] for k, v in got.items()}, 1.0)
+        peaks = {k: v["peak_mb"] for k, v in got.items()}
+        table.add("deep_chain peak RSS", "MB", peaks["cellgrad"], peaks.get("pytorch"),
+                  peaks["numpy"], peaks["cellgrad"] / peaks["numpy"], "of numpy", 1.5)
+        if args.steps:
+            cg = got["cellgrad"]
+            grew = cg["rss_end_mb"] - cg["rss_early_mb"]
+            table.rows.append((
+                f"deep_chain RSS, {args.steps} more steps", f"{grew:+.1f} MB",
+                *(f"{v['rss_end_mb'] - v['rss_early_mb']:+.1f} MB" if k in got else "-"
+                  for k, v in ((k, got.get(k)) for k in ("pytorch", "numpy"))),
+                f"peak {cg['peak_mb']:.0f} -> {cg['peak_end_mb']:.0f} MB",
+                f"<= +{FLAT_MB:g} MB", "yes" if grew <= FLAT_MB else "NO"))
+    if "op_overhead" in only:
+        got = op_overhead.measure(n(500, args.scale))
+        table.timed("op_overhead fwd+bwd (per op)", {
+            "cellgrad": got["cellgrad fwd+bwd"], "pytorch": got.get("torch fwd+bwd"),
+            "numpy": got["numpy fwd+bwd"]}, 0.25, unit="us")
+    if "hooks_overhead" in only:
+        rounds = hooks_overhead.measure(n(100, args.scale), 5)
+        med = {k: statistics.median(v) for k, v in rounds.items()}
+        rs = [a / b for a, b in zip(rounds["cellgrad hooked"], rounds["cellgrad plain"])]
+        pt = (statistics.median(a / b for a, b in zip(rounds["pytorch hooked"],
+                                                       rounds["pytorch plain"]))
+              if "pytorch plain" in rounds else None)
+        table.rows.append(("hooks_overhead hooked/plain", f"{statistics.median(rs):.3f}x",
+                           "-" if pt is None else f"{pt:.3f}x", "-",
+                           f"{med['cellgrad hooked']:.3f} / {med['cellgrad plain']:.3f} ms",
+                           "<= 1.1x", "yes" if statistics.median(rs) <= 1.10 else "NO"))
+    if "import" in only:
+        name, rows = plugin_load.measure(n(15, args.scale))
+        total = rows[1][1]
+        try:
+            torch_ms = import_time.best_ms("torch", 3)
+        except Exception:  # torch not installed: the subprocess fails
+            torch_ms = None
+        table.add(f"import cellgrad + cellgrad.{name}", "ms", total, torch_ms,
+                  import_time.best_ms("numpy", 5), total / 150.0, "of 150 ms", 1.0)
+    now = datetime.datetime.now(datetime.timezone.utc)
+    print(f"cellgrad benchmarks (issue 12), {now:%Y-%m-%d %H:%M} UTC, "
+          f"{platform.machine()} {os.cpu_count()} cores, {THREADS} threads, "
+          f"python {platform.python_version()}; {time.perf_counter() - t0:.0f} s")
+    table.print()
+
+
+if __name__ == "__main__":
+    main()
