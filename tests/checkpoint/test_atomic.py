@@ -209,3 +209,42 @@ def test_real_writeback_call_is_harmless(tmp_path):
         f.flush()
         atomic._start_writeback(f.fileno(), 0, 4096)
     assert (tmp_path / "f").read_bytes() == b"x" * 4096
+
+
+@pytest.mark.parametrize("format", ["ckpt", "safetensors"])
+def test_the_previous_files_cache_is_released_before_writing(tmp_path, monkeypatch, format):
+    if not hasattr(os, "posix_fadvise"):
+        pytest.skip("no posix_fadvise here")
+    path = tmp_path / f"net.{format}"
+    ms.save_checkpoint(_net(1.0), str(path), format=format)
+    old_inode = os.stat(path).st_ino
+    advised = []
+    real = os.posix_fadvise
+
+    def spy(fd, offset, length, advice):
+        advised.append((os.fstat(fd).st_ino, advice))
+        return real(fd, offset, length, advice)
+
+    monkeypatch.setattr(os, "posix_fadvise", spy)
+    ms.save_checkpoint(_net(2.0), str(path), format=format)
+    assert advised == [(old_inode, os.POSIX_FADV_DONTNEED)]
+    assert ms.load_checkpoint(str(path), format=format)["weight"].asnumpy()[0, 0] == 2.0
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_saving_over_a_fifo_replaces_it_without_opening_it(tmp_path):
+    path = tmp_path / "net.ckpt"
+    os.mkfifo(path)  # opening it for reading would block
+    ms.save_checkpoint(_net(3.0), str(path))
+    assert stat.S_ISREG(os.stat(path).st_mode)
+    assert ms.load_checkpoint(str(path))["weight"].asnumpy()[0, 0] == 3.0
+
+
+def test_an_unreadable_previous_file_is_still_replaced(tmp_path):
+    path = tmp_path / "net.ckpt"
+    ms.save_checkpoint(_net(1.0), str(path))
+    os.chmod(path, 0o200)
+    ms.save_checkpoint(_net(4.0), str(path))
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o200
+    os.chmod(path, 0o600)
+    assert ms.load_checkpoint(str(path))["weight"].asnumpy()[0, 0] == 4.0

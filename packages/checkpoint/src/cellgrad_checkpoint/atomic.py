@@ -13,6 +13,12 @@ While writing, Linux is asked to start writing every 8 MiB to disk (`sync_file_r
 the final fsync waits for the tail only: measured on the benchmark machine, 200 MB written
 and fsynced took 128 ms without and 93 ms with it.
 
+Before writing, the previous file's cached pages are dropped (`POSIX_FADV_DONTNEED`; its data
+is on disk, and `os.replace` would free them anyway), so the new file's pages reuse that
+memory, as a plain `open(path, "wb")` does by truncating. Otherwise the new file needs as much
+memory again, and memory the kernel has not used for a while can be slow to touch (on a VM
+whose free pages go back to the host: 192 MB written in 300-480 ms instead of 40 ms).
+
 `atomic_path` is the same for writers that need a file name (the safetensors package).
 """
 
@@ -37,6 +43,7 @@ def atomic_write(path: str):
     directory = os.path.dirname(path) or "."
     mode = _existing_mode(path)
     _remove_stale(directory, os.path.basename(path))
+    _drop_cached(path)
     fd, temp = _open_temp(directory, os.path.basename(path))
     try:
         if mode is not None:
@@ -65,6 +72,7 @@ def atomic_path(path: str):
     directory = os.path.dirname(path) or "."
     mode = _existing_mode(path)
     _remove_stale(directory, os.path.basename(path))
+    _drop_cached(path)
     temp = _temp_name(directory, os.path.basename(path))
     try:
         # created here so that the umask's default mode is known (the writer may replace it
@@ -164,6 +172,25 @@ def _existing_mode(path):
         return stat.S_IMODE(os.stat(path).st_mode)
     except FileNotFoundError:
         return None
+
+
+def _drop_cached(path):
+    """Release the page cache of the regular file `path` (clean pages only: nothing is lost,
+    a later read of the file reads the disk)."""
+    if not hasattr(os, "posix_fadvise"):
+        return
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO's open would block
+            return
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:  # no previous file, or not readable: nothing to release
+        return
+    try:
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _chmod(fd, mode):
