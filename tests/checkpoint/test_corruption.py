@@ -284,6 +284,7 @@ def test_checksums_on_a_second_thread_agree(tmp_path, monkeypatch):
 
     monkeypatch.setattr(integrity, "THREADED", 0)  # every save and load sums on the helper thread
     monkeypatch.setattr(integrity, "spare_core", lambda: True)
+    monkeypatch.setattr(integrity, "helper_threads", lambda nbytes: 2)
     monkeypatch.setattr(ckpt_reader, "_SMALL_RECORD", 0)  # and reads data in pieces
     arr = np.arange(3 * integrity.PIECE // 4 + 5, dtype=np.float32)  # three pieces
     path = tmp_path / "t.ckpt"
@@ -303,3 +304,62 @@ def test_a_cut_cellgrad_file_says_it_was_truncated(tmp_path):
     assert f"the file is {len(data) // 2} bytes long but its header says {len(data)}: it was " \
            f"truncated or extended" in str(info.value)
     assert info.value.offset == len(data) // 2
+
+
+@pytest.mark.parametrize("helpers", [0, 1, 3])
+def test_pieces_read_on_several_threads_are_each_verified(tmp_path, monkeypatch, helpers):
+    from cellgrad_checkpoint import ckpt_reader, integrity
+
+    monkeypatch.setattr(integrity, "helper_threads", lambda nbytes: helpers)
+    monkeypatch.setattr(ckpt_reader, "_SMALL_RECORD", 0)
+    arrays = {name: np.arange(n, dtype=np.float32) * (i + 1)
+              for i, (name, n) in enumerate([("a", integrity.PIECE // 2 + 7),
+                                             ("b", 5), ("c", integrity.PIECE // 4 * 3)])}
+    path = tmp_path / "t.ckpt"
+    ms.save_checkpoint({k: Parameter(Tensor(v), name=k) for k, v in arrays.items()}, str(path))
+    loaded = ms.load_checkpoint(str(path))
+    for name, arr in arrays.items():
+        np.testing.assert_array_equal(loaded[name].asnumpy(), arr)
+    good = path.read_bytes()
+    c_data = good.index(arrays["c"].tobytes())
+    for where, entry in ((good.index(arrays["a"].tobytes()) + 3 * integrity.PIECE // 2, "a"),
+                         (c_data + 5, "c"), (c_data + integrity.PIECE + 11, "c")):
+        data = bytearray(good)
+        data[where] ^= 0x10
+        with pytest.raises(ms.CheckpointError, match="do not match its checksum") as info:
+            _load(tmp_path, bytes(data))
+        assert info.value.entry == entry
+
+
+def test_a_read_error_on_a_helper_thread_reaches_the_caller(tmp_path, monkeypatch):
+    from cellgrad_checkpoint import ckpt_reader, integrity, sources
+    from cellgrad_checkpoint.errors import WireError
+
+    monkeypatch.setattr(integrity, "helper_threads", lambda nbytes: 2)
+    monkeypatch.setattr(ckpt_reader, "_SMALL_RECORD", 0)
+    arr = np.arange(integrity.PIECE, dtype=np.float32)  # four pieces
+    path = tmp_path / "t.ckpt"
+    ms.save_checkpoint({"a": Parameter(Tensor(arr), name="a")}, str(path))
+    real = sources.FileSource.readinto_at
+
+    def shrinking(self, pos, view):  # as if the file were cut while being read
+        if pos > integrity.PIECE * 2:
+            raise WireError("the file ends early (was it changed while being read?)", pos)
+        real(self, pos, view)
+
+    monkeypatch.setattr(sources.FileSource, "readinto_at", shrinking)
+    with pytest.raises(ms.CheckpointError, match="ends early") as info:
+        ms.load_checkpoint(str(path))
+    assert info.value.offset > integrity.PIECE * 2
+
+
+@pytest.mark.parametrize("cores, runnable, helpers", [
+    (2, 1, 1), (2, 2, 0), (2, 5, 0), (8, 1, 3), (8, 6, 2), (1, 1, 0), (2, None, 0),
+    (4, None, 3)])
+def test_helper_threads_only_for_idle_cores(monkeypatch, cores, runnable, helpers):
+    from cellgrad_checkpoint import integrity
+
+    monkeypatch.setattr(integrity, "_usable_cores", lambda: cores)
+    monkeypatch.setattr(integrity, "_runnable", lambda: runnable)
+    assert integrity.helper_threads(integrity.THREADED) == helpers
+    assert integrity.helper_threads(integrity.THREADED - 1) == 0

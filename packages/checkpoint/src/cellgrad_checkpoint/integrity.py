@@ -82,7 +82,19 @@ class Sum64:
 
     def digest(self) -> int:
         total = self._total + sum(future.result() for future in self._pending)
-        return (total + self._nbytes * _LENGTH_MIX) & _MASK
+        return digest_of(total, self._nbytes)
+
+
+def digest_of(shares: int, nbytes: int) -> int:
+    """The checksum of `nbytes` bytes whose pieces' shares (`share`) add up to `shares`:
+    pieces may be summed in any order, on any thread."""
+    return (shares + nbytes * _LENGTH_MIX) & _MASK
+
+
+def share(piece, index: int) -> int:
+    """Piece number `index`'s share of the checksum of the bytes it belongs to (a piece is
+    PIECE bytes of a buffer starting at index * PIECE; only the last may be shorter)."""
+    return _share(np.frombuffer(piece, np.uint8), index)
 
 
 def _share(piece, index):
@@ -111,6 +123,38 @@ def spare_core() -> bool:
     except AttributeError:  # not on Linux
         cores = os.cpu_count() or 1
     return cores >= 4
+
+
+MAX_HELPERS = 3
+
+
+def helper_threads(nbytes: int) -> int:
+    """How many threads beside the caller's should read and checksum `nbytes` of a file: one
+    per core that is idle right now (Linux: /proc/loadavg's count of runnable threads, which
+    includes the caller), at most MAX_HELPERS; none for less than THREADED bytes. Without
+    that count, a core is assumed idle only with 4 or more cores."""
+    if nbytes < THREADED:
+        return 0
+    cores = _usable_cores()
+    running = _runnable()
+    idle = (cores - 1 if cores >= 4 else 0) if running is None else cores - running
+    return max(0, min(MAX_HELPERS, idle))
+
+
+def _usable_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _runnable():
+    """The number of threads runnable right now on the machine (the caller is one), or None."""
+    try:
+        with open("/proc/loadavg", "rb") as f:
+            return int(f.read().split()[3].split(b"/")[0])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 @contextlib.contextmanager

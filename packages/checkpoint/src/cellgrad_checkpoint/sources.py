@@ -31,6 +31,23 @@ class FileSource:
         self.readinto(pos, buf)
         return bytes(buf)
 
+    @property
+    def concurrent(self) -> bool:
+        """Whether `readinto_at` may be called from several threads at once."""
+        return hasattr(os, "preadv")
+
+    def readinto_at(self, pos: int, view) -> None:
+        """`readinto` without moving the file position (`os.preadv`): safe on any thread."""
+        view = memoryview(view).cast("B")
+        fd = self.f.fileno()
+        done = 0
+        while done < len(view):
+            n = os.preadv(fd, [view[done:]], pos + done)
+            if not n:
+                raise WireError("the file ends early (was it changed while being read?)",
+                                pos + done)
+            done += n
+
 
 class MemorySource:
     """A decrypted body held in memory."""
@@ -49,3 +66,6 @@ class MemorySource:
         if pos + n > self.size:
             raise WireError("the body ends early", self.size)
         return bytes(self.data[pos:pos + n])
+
+    concurrent = True
+    readinto_at = readinto
