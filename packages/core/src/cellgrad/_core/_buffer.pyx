@@ -483,6 +483,10 @@ cdef object _finish(Op op, tuple inputs, object res, DType d, bint record):
     if type(res) is not tuple or len(<tuple>res) != 2:
         raise TypeError(f"Op '{op.name}': forward must return (out, saved), got {type(res)!r}")
     out, saved = <tuple>res
+    # The common case (one array of the promoted dtype, not recording) is wrapped directly.
+    if not record and d is not None and type(out) is ndarray and op.promote != 4 \
+            and d is not _bfloat16 and (<object>out).dtype is d.np_dtype:
+        return _wrap(out, d, None, 0)
     multi = type(out) is tuple
     outs = out if multi else (out,)
     n_out = len(outs)

@@ -7,7 +7,9 @@ recorded, for higher-order gradients.
 import math
 
 import numpy as np
+from cellgrad._core._buffer import SAVE_OUTPUT, apply_unary
 
+from cellgrad.dtype import bool_
 from cellgrad.plugins import PROMOTE_NONE, Op, apply
 from cellgrad_nn.functional import _checks
 from cellgrad_nn.functional._math import erf, erf_xp, sigmoid, sigmoid_xp, tanh_xp
@@ -16,6 +18,16 @@ from cellgrad_nn.functional._math import erf, erf_xp, sigmoid, sigmoid_xp, tanh_
 def _relu_fwd(x):
     out = np.maximum(x, 0)
     return out, (out,)
+
+
+def _relu_values(x, _maximum=np.maximum):
+    return _maximum(x, 0)
+
+
+# The core's one-input fast path calls this directly and saves the output (as _relu_fwd does),
+# skipping the generic dispatch: relu runs once per activation cell on every call.
+_relu_fwd.ufunc = _relu_values
+_relu_fwd.save = SAVE_OUTPUT
 
 
 def _relu_bwd(ctx, g):
@@ -138,10 +150,10 @@ def relu(input, inplace=False):
     `inplace=True` also writes the result into `input` (MindSpore's CPU build rejects it).
     """
     _checks.tensor("relu", "input", input)
-    if str(input.dtype) == "Bool":
+    if input.dtype is bool_:
         raise TypeError(f"For 'relu', 'input' must be a numeric Tensor, got "
                         f"{_checks.describe(input)}.")
-    out = apply(RELU, (input,))
+    out = apply_unary(RELU, input)
     if inplace:
         # the values go into `input`; the returned Tensor carries the gradient (relu's rule)
         np.copyto(input._data, out._data)

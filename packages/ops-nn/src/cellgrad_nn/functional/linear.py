@@ -1,6 +1,7 @@
 """dense (x @ W.T + b) and bias_add, each one op with its backward."""
 
 import numpy as np
+from cellgrad._core._buffer import TensorBuffer
 
 from cellgrad.plugins import PROMOTE_ARITH, Op, apply
 from cellgrad_nn.functional import _checks
@@ -54,22 +55,31 @@ OPS = (DENSE, BIAS_ADD)
 
 def dense(input, weight, bias=None):
     """Mirrors `mindspore.ops.dense`: input @ weight.T + bias; `weight` is (out, in) or (in,)."""
-    _checks.tensor("dense", "input", input)
-    _checks.tensor("dense", "weight", weight)
-    if weight.ndim not in (1, 2) or input.ndim < 1:
+    # Shapes are read once: this runs on every Dense call, where the checks are the overhead.
+    if not isinstance(input, TensorBuffer):
+        _checks.tensor("dense", "input", input)
+    if not isinstance(weight, TensorBuffer):
+        _checks.tensor("dense", "weight", weight)
+    ws, xs = weight.shape, input.shape
+    if len(ws) not in (1, 2) or not xs:
         raise ValueError(f"For 'dense', 'weight' must be 1-D or 2-D and 'input' at least 1-D, "
                          f"got input {_checks.describe(input)}, weight "
                          f"{_checks.describe(weight)}.")
-    if input.shape[-1] != weight.shape[-1]:
+    if xs[-1] != ws[-1]:
         raise ValueError(f"For 'dense', the last dimension of 'input' must equal the last "
                          f"dimension of 'weight' (in_channels), got input "
                          f"{_checks.describe(input)} and weight {_checks.describe(weight)}.")
     if bias is None:
         return apply(DENSE, (input, weight))
-    _checks.tensor("dense", "bias", bias)
-    out_shape = weight.shape[:1] if weight.ndim == 2 else ()
-    if tuple(bias.shape) not in (out_shape, (), (1,)):
-        raise ValueError(f"For 'dense', 'bias' must have shape {out_shape} (out_channels), got "
+    if not isinstance(bias, TensorBuffer):
+        _checks.tensor("dense", "bias", bias)
+    bs = bias.shape
+    if len(ws) == 2:
+        if bs != ws[:1] and bs != () and bs != (1,):
+            raise ValueError(f"For 'dense', 'bias' must have shape {ws[:1]} (out_channels), "
+                             f"got {_checks.describe(bias)}.")
+    elif bs != () and bs != (1,):
+        raise ValueError(f"For 'dense', 'bias' must have shape () (out_channels), got "
                          f"{_checks.describe(bias)}.")
     return apply(DENSE, (input, weight, bias))
 
