@@ -6,7 +6,8 @@ from cellgrad import Parameter
 from cellgrad.common.initializer import HeUniform, Uniform, initializer
 from cellgrad.dtype import float32
 from cellgrad.nn import Cell
-from cellgrad_nn.functional.linear import dense
+from cellgrad.plugins import apply
+from cellgrad_nn.functional.linear import DENSE, dense
 from cellgrad_nn.layers import _checks
 from cellgrad_nn.layers.activation import get_activation
 
@@ -45,7 +46,14 @@ class Dense(Cell):
             raise ValueError(f"For 'Dense', the last dimension of the input must be "
                              f"in_channels={self.in_channels}, but got input "
                              f"{_checks.describe(x)}.")
-        out = dense(x, self.weight, self.bias)
+        w, b = self.weight, self.bias
+        ws = w.shape
+        # The usual (out, in) weight and (out,) bias: the check above covers the input, so the
+        # op is applied without dense()'s checks (a per-call cost); anything else gets them.
+        if len(ws) == 2 and ws[1] == self.in_channels and (b is None or b.shape == ws[:1]):
+            out = apply(DENSE, (x, w) if b is None else (x, w, b))
+        else:
+            out = dense(x, w, b)
         if self.activation_flag:
             out = self.activation(out)
         return out
