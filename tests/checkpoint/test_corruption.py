@@ -283,7 +283,6 @@ def test_checksums_on_a_second_thread_agree(tmp_path, monkeypatch):
     from cellgrad_checkpoint import ckpt_reader, integrity
 
     monkeypatch.setattr(integrity, "THREADED", 0)  # every save and load sums on the helper thread
-    monkeypatch.setattr(integrity, "spare_core", lambda: True)
     monkeypatch.setattr(integrity, "helper_threads", lambda nbytes: 2)
     monkeypatch.setattr(ckpt_reader, "_SMALL_RECORD", 0)  # and reads data in pieces
     arr = np.arange(3 * integrity.PIECE // 4 + 5, dtype=np.float32)  # three pieces
