@@ -234,8 +234,8 @@ class _Reader:
                     where[r.index] = group.dest[offset:offset + r.data_len]
                 offset += r.data_len
         whole = self.crc is not None and (self.crc_check or self.footer is None)
-        if self.footer is not None and not whole:
-            self._read_verified(records, where)
+        if not whole:
+            self._read_pieces(records, where, verify=self.footer is not None)
             return
         crc = 0
         pos = 0
@@ -256,9 +256,9 @@ class _Reader:
                 raise self.fail(f"the CRC-32 of the body is {crc}, its trailer says {self.crc}: "
                                 f"the file is damaged", self.body_end)
 
-    def _read_verified(self, records, where):
-        """Each selected record read and checked against the footer; large ones in pieces on
-        as many threads as there are idle cores (`piece_reader`)."""
+    def _read_pieces(self, records, where, verify):
+        """Each selected record read (and with `verify` checked against the footer); large
+        ones in pieces on as many threads as there are idle cores (`piece_reader`)."""
         large = []
         for r in records:
             dest = where.get(r.index)
@@ -267,15 +267,22 @@ class _Reader:
             if r.end - r.start <= _SMALL_RECORD:
                 self._read_record(r, dest, None, 0, False)
             else:
-                data_end = r.data_start + r.data_len
-                head = self.source.pread(r.start, r.data_start - r.start) \
-                    + self.source.pread(data_end, r.end - data_end)
+                head = b""
+                if verify:
+                    data_end = r.data_start + r.data_len
+                    head = self.source.pread(r.start, r.data_start - r.start) \
+                        + self.source.pread(data_end, r.end - data_end)
                 large.append((r, head, dest))
         helpers = integrity.helper_threads(sum(r.data_len for r, _, _ in large))
+        if not (verify or helpers):  # one read per tensor
+            for r, _, dest in large:
+                self.source.readinto(r.data_start, dest)
+            return
         digests = piece_reader.read_and_sum(
-            self.source, [(r.data_start, dest) for r, _, dest in large], helpers)
-        for (r, head, _), digest in zip(large, digests):
-            self._verify(r, head, digest)
+            self.source, [(r.data_start, dest) for r, _, dest in large], helpers, verify)
+        if verify:
+            for (r, head, _), digest in zip(large, digests):
+                self._verify(r, head, digest)
 
     def _read_record(self, r, dest, scratch, crc, whole):
         verify = self.footer is not None and dest is not None
@@ -290,13 +297,9 @@ class _Reader:
             if verify:
                 self._verify(r, head, integrity.sum64(data))
             return crc
-        if not (whole or verify):  # nothing to check on the way: one read
-            self.source.readinto(r.data_start, dest)
-            return crc
-        before = after = b""
-        if whole or verify:
-            before = self.source.pread(r.start, r.data_start - r.start)
-            after = self.source.pread(data_end, r.end - data_end)
+        # a large record comes here only in a CRC pass (`_read_pieces` reads the others)
+        before = self.source.pread(r.start, r.data_start - r.start)
+        after = self.source.pread(data_end, r.end - data_end)
         crc = integrity.crc32(before, crc) if whole else crc
         data_sum = integrity.Sum64()
         for start in range(0, r.data_len, integrity.PIECE):
