@@ -25,3 +25,4 @@ cdef class Op:
     cdef readonly object ufunc     # set when forward is a plain numpy ufunc: called directly
     cdef readonly int save         # with ufunc: SAVE_NONE, SAVE_INPUTS or SAVE_OUTPUT
     cdef readonly bint passthrough  # backward hands the gradient unchanged to every input
+    cdef readonly int rule         # RULE_*: the walk runs this core rule in C (0: call backward)

@@ -33,6 +33,16 @@ SAVE_NONE = 0
 SAVE_INPUTS = 1
 SAVE_OUTPUT = 2
 
+# Op.rule codes: the elementwise rules of cellgrad.ops._elementwise that the walk runs itself.
+RULE_MUL = 1
+RULE_SUB = 2
+RULE_TANH = 3
+RULE_SIGMOID = 4
+RULE_NEG = 5
+RULE_EXP = 6
+cdef dict _BUILTIN_RULES = {"mul": RULE_MUL, "sub": RULE_SUB, "tanh": RULE_TANH,
+                            "sigmoid": RULE_SIGMOID, "neg": RULE_NEG, "exp": RULE_EXP}
+
 DEF KIND_BOOL = 0
 DEF KIND_INT = 1
 DEF KIND_FLOAT = 2
@@ -388,6 +398,10 @@ cdef class Op:
         # A backward marked `passthrough` (ops._registry.pass_gradient) is not even called on
         # first order: the walk hands the gradient on itself.
         self.passthrough = getattr(backward, "passthrough", False)
+        # The core's own rules for the commonest elementwise ops are also written in the walk
+        # (_tape.builtin_backward, the same numpy calls), which saves a Python frame per node.
+        self.rule = _BUILTIN_RULES.get(name, 0) if getattr(
+            backward, "__module__", None) == "cellgrad.ops._elementwise" else 0
 
     @property
     def differentiable(self):
