@@ -2,14 +2,19 @@
 
 import math
 
+from cellgrad._core._buffer import make_tensor
+from cellgrad._core._tape import recording_depth
+
 from cellgrad import Parameter
 from cellgrad.common.initializer import HeUniform, Uniform, initializer
-from cellgrad.dtype import float32
+from cellgrad.dtype import float32, float64
 from cellgrad.nn import Cell
 from cellgrad.plugins import apply
 from cellgrad_nn.functional.linear import DENSE, dense
 from cellgrad_nn.layers import _checks
 from cellgrad_nn.layers.activation import get_activation
+
+_DIRECT_DTYPES = (float32, float64)
 
 
 class Dense(Cell):
@@ -51,7 +56,16 @@ class Dense(Cell):
         # The usual (out, in) weight and (out,) bias: the check above covers the input, so the
         # op is applied without dense()'s checks (a per-call cost); anything else gets them.
         if len(ws) == 2 and ws[1] == self.in_channels and (b is None or b.shape == ws[:1]):
-            out = apply(DENSE, (x, w) if b is None else (x, w, b))
+            dt = w.dtype
+            if b is not None and x.dtype is dt and b.dtype is dt and dt in _DIRECT_DTYPES \
+                    and not recording_depth():
+                # Nothing to record and nothing to promote: the op's forward on the arrays,
+                # without the dispatch (inference at batch 1 is mostly this overhead).
+                out = x._data @ w._data.T
+                out += b._data
+                out = make_tensor(out, None, 0, dt)
+            else:
+                out = apply(DENSE, (x, w) if b is None else (x, w, b))
         else:
             out = dense(x, w, b)
         if self.activation_flag:
