@@ -620,6 +620,8 @@ cdef inline object _saved_of(Op op, object xa, object xb, object out):
 
 cdef tuple _ZERO_SLOTS = (0, 0)
 cdef tuple _NO_META = (None, None)
+cdef tuple _NO_META_1 = (None,)
+cdef tuple _ZERO_SLOT = (0,)
 
 
 cdef inline object _kept_shape(TensorBuffer t, tuple out_shape):
@@ -637,15 +639,21 @@ cdef Node _record_fast(Op op, object a, object b, tuple saved, object out):
     cdef TensorBuffer t
     cdef object na = None, nb = None, sha = None, shb = None, dta = None, dtb = None
     cdef int sa = 0, sb = 0
-    cdef tuple out_shape = out.shape
+    cdef tuple out_shape
+    if b is None:
+        # One input: an elementwise op's output has its shape and dtype, nothing to keep.
+        if isinstance(a, TensorBuffer) and (<TensorBuffer>a)._node is not None:
+            t = <TensorBuffer>a
+            na, sa = t._node, t._slot
+        return new_node(op, saved, (na,), _ZERO_SLOT if sa == 0 else (sa,), _NO_META_1,
+                        _NO_META_1, None,
+                        _saved_map((a,), saved, [out]) if record_depth() >= 2 else None)
+    out_shape = out.shape
     if isinstance(a, TensorBuffer) and (<TensorBuffer>a)._node is not None:
         t = <TensorBuffer>a
         na, sa = t._node, t._slot
         sha = _kept_shape(t, out_shape)
         dta = None if sha is None else t._data.dtype
-    if b is None:
-        return new_node(op, saved, (na,), (sa,), (sha,), (dta,), None,
-                        _saved_map((a,), saved, [out]) if record_depth() >= 2 else None)
     if isinstance(b, TensorBuffer) and (<TensorBuffer>b)._node is not None:
         t = <TensorBuffer>b
         nb, sb = t._node, t._slot
