@@ -7,7 +7,7 @@ recorded, for higher-order gradients.
 import math
 
 import numpy as np
-from cellgrad._core._buffer import SAVE_OUTPUT, apply_unary
+from cellgrad._core._buffer import SAVE_OUTPUT, TensorBuffer, apply_unary
 
 from cellgrad.dtype import bool_
 from cellgrad.plugins import PROMOTE_NONE, Op, apply
@@ -149,7 +149,8 @@ def relu(input, inplace=False):
 
     `inplace=True` also writes the result into `input` (MindSpore's CPU build rejects it).
     """
-    _checks.tensor("relu", "input", input)
+    if not isinstance(input, TensorBuffer):
+        _checks.tensor("relu", "input", input)
     if input.dtype is bool_:
         raise TypeError(f"For 'relu', 'input' must be a numeric Tensor, got "
                         f"{_checks.describe(input)}.")
