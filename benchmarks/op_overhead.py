@@ -127,7 +127,7 @@ def main():
           f"{results['cellgrad fwd+bwd'] / results['numpy fwd+bwd']:.2f}")
     if torch:
         print(f"  cellgrad fwd+bwd / torch fwd+bwd  "
-              f"{results['cellgrad fwd+bwd'] / results['torch fwd+bwd']:.2f}   (target <= 0.35)")
+              f"{results['cellgrad fwd+bwd'] / results['torch fwd+bwd']:.2f}   (target <= 0.25)")
         print(f"  cellgrad fwd / torch fwd          "
               f"{results['cellgrad fwd'] / results['torch fwd']:.2f}")
     else:
