@@ -8,7 +8,11 @@ from cellgrad_nn.functional import _checks
 
 
 def _dense_fwd(x, w, b=None):
-    out = np.matmul(x, w.T) if w.ndim == 2 else np.matmul(x, w)
+    # np.dot for 1-D/2-D inputs: the same BLAS call without matmul's gufunc set-up (~0.3 us)
+    if x.ndim <= 2:
+        out = np.dot(x, w.T) if w.ndim == 2 else np.dot(x, w)
+    else:
+        out = np.matmul(x, w.T) if w.ndim == 2 else np.matmul(x, w)
     if b is not None:
         out += b
     return out, (x, w, b is not None)

@@ -2,6 +2,7 @@
 
 import math
 
+import numpy as np
 from cellgrad._core._buffer import make_tensor
 from cellgrad._core._tape import recording_depth
 
@@ -61,7 +62,9 @@ class Dense(Cell):
                     and not recording_depth():
                 # Nothing to record and nothing to promote: the op's forward on the arrays,
                 # without the dispatch (inference at batch 1 is mostly this overhead).
-                out = x._data @ w._data.T
+                xa = x._data
+                # np.dot: the same BLAS call for 1-D/2-D inputs without matmul's gufunc set-up
+                out = np.dot(xa, w._data.T) if xa.ndim <= 2 else np.matmul(xa, w._data.T)
                 out += b._data
                 out = make_tensor(out, None, 0, dt)
             else:
