@@ -2,10 +2,12 @@
 the ratio each target is stated in, and whether it is met. Each row comes from its own script's
 `measure` function (see those scripts for what is timed).
 
-    python benchmarks/run_all.py [--scale 1.0] [--steps 1000] [--only mlp_step,inference,...]
+    python benchmarks/run_all.py [--scale 1.0] [--rounds 1] [--steps 1000] [--only mlp_step,...]
 
-`--scale` multiplies every script's default repeat count (0.2 for a quick look); `--steps` is
-the length of deep_chain's flat-memory check.
+`--scale` multiplies every script's default repeat count (0.2 for a quick look); `--rounds`
+repeats the timed rows (mlp_step, cnn_step, inference, op_overhead) and reports each
+contender's median over rounds, which damps a neighbour's load on a shared machine; `--steps`
+is the length of deep_chain's flat-memory check.
 """
 
 import argparse
@@ -28,6 +30,18 @@ from timing import THREADS
 ROWS = ("mlp_step", "cnn_step", "inference", "deep_chain", "op_overhead", "hooks_overhead",
         "import")
 FLAT_MB = 5.0  # RSS growth over the --steps check still counted as flat (allocator noise)
+
+
+def rounds_median(measure, rounds):
+    """Call `measure()` `rounds` times; the median of each leaf value of its (nested) dict."""
+    got = [measure() for _ in range(rounds)]
+
+    def merge(items):
+        if isinstance(items[0], dict):
+            return {k: merge([d[k] for d in items]) for k in items[0]}
+        return statistics.median(items)
+
+    return merge(got)
 
 
 def n(default, scale):
@@ -63,6 +77,7 @@ class Table:
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--scale", type=float, default=1.0, help="multiplies every repeat count")
+    p.add_argument("--rounds", type=int, default=1, help="median over rounds of the timed rows")
     p.add_argument("--steps", type=int, default=1000, help="deep_chain's flat-memory check")
     p.add_argument("--only", default=",".join(ROWS), help="comma-separated rows to run")
     args = p.parse_args()
@@ -70,13 +85,14 @@ def main():
     t0 = time.perf_counter()
     table = Table()
     if "mlp_step" in only:
-        table.timed("mlp_step", mlp_step.measure(n(200, args.scale)), 1.0)
+        table.timed("mlp_step", rounds_median(
+            lambda: mlp_step.measure(n(200, args.scale)), args.rounds), 1.0)
     if "cnn_step" in only:
-        got = cnn_step.measure(n(50, args.scale))
+        got = rounds_median(lambda: cnn_step.measure(n(50, args.scale)), args.rounds)
         table.timed("cnn_step LeNet-5", got[False], 1.0)
         table.timed("cnn_step LeNet-5 + BatchNorm2d", got[True], 1.0)
     if "inference" in only:
-        got = inference.measure(n(500, args.scale))
+        got = rounds_median(lambda: inference.measure(n(500, args.scale)), args.rounds)
         table.timed("inference batch 1", got[1], 0.8)
         table.timed("inference batch 256", got[256], 1.0)
     if "deep_chain" in only:
@@ -95,7 +111,7 @@ def main():
                 f"peak {cg['peak_mb']:.0f} -> {cg['peak_end_mb']:.0f} MB",
                 f"<= +{FLAT_MB:g} MB", "yes" if grew <= FLAT_MB else "NO"))
     if "op_overhead" in only:
-        got = op_overhead.measure(n(500, args.scale))
+        got = rounds_median(lambda: op_overhead.measure(n(500, args.scale)), args.rounds)
         table.timed("op_overhead fwd+bwd (per op)", {
             "cellgrad": got["cellgrad fwd+bwd"], "pytorch": got.get("torch fwd+bwd"),
             "numpy": got["numpy fwd+bwd"]}, 0.25, unit="us")
@@ -120,7 +136,7 @@ def main():
         table.add(f"import cellgrad + cellgrad.{name}", "ms", total, torch_ms,
                   import_time.best_ms("numpy", 5), total / 150.0, "of 150 ms", 1.0)
     now = datetime.datetime.now(datetime.timezone.utc)
-    print(f"cellgrad benchmarks (issue 12), {now:%Y-%m-%d %H:%M} UTC, "
+    print(f"cellgrad benchmarks (issue 12), {now:%Y-%m-%d %H:%M} UTC, {args.rounds} round(s), "
           f"{platform.machine()} {os.cpu_count()} cores, {THREADS} threads, "
           f"python {platform.python_version()}; {time.perf_counter() - t0:.0f} s")
     table.print()
