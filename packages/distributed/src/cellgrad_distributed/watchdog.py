@@ -22,7 +22,11 @@ TIMEOUT_ENV = "CELLGRAD_COMM_TIMEOUT"
 DEFAULT_TIMEOUT = 300.0
 _NOTICE_TAG = 7  # the failure notice, on the notice communicator
 _SPIN = 2e-3  # seconds of busy polling before sleeping between polls
-_GRACE = 1.0  # seconds a failing process leaves the others to report before it aborts
+_GRACE = 10.0  # at most, seconds a failing process leaves the others to report before it
+# aborts: a notified process reports and aborts the job itself at once, so this bounds only a
+# process too loaded to notice sooner (1 s lost the report on a busy 2-core CI machine).
+
+_FORWARD = 0.3  # seconds left to the launcher to forward this process's last output
 
 _notices = None  # communicator for failure notices (a duplicate of the world)
 _installed = False
@@ -147,4 +151,7 @@ def abort_job(error):
                      f"{type(error).__name__}; aborting the job (MPI_Abort).\n")
     sys.stderr.flush()
     sys.stdout.flush()
+    # The launcher forwards output asynchronously and drops what it has not forwarded when
+    # the abort ends the job (seen with MPICH's hydra: a report cut mid-traceback).
+    time.sleep(_FORWARD)
     MPI.COMM_WORLD.Abort(1)
