@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 
 from cellgrad import Tensor, nn
-from mlp_step import BATCH, LR, SIZES, weights
+from mlp_step import BATCH, LR, SIZES, torch_step, weights
 from timing import median_ms, torch_or_none
 
 
@@ -55,32 +55,9 @@ def cellgrad_step(ws, x, y, mode):
     return step
 
 
-def torch_step(torch, ws, x, y, hooked):
-    mods = []
-    for i, (w, b) in enumerate(ws):
-        lin = torch.nn.Linear(w.shape[1], w.shape[0])
-        with torch.no_grad():
-            lin.weight.copy_(torch.tensor(w))
-            lin.bias.copy_(torch.tensor(b))
-        if hooked:
-            lin.register_forward_hook(lambda mod, args, out: None)
-            lin.register_full_backward_hook(lambda mod, gi, go: None)
-        mods.append(lin)
-        if i < len(ws) - 1:
-            mods.append(torch.nn.ReLU())
-    net = torch.nn.Sequential(*mods)
-    opt = torch.optim.SGD(net.parameters(), LR)
-    xt, yt = torch.tensor(x), torch.tensor(y, dtype=torch.long)
-    loss_fn = torch.nn.CrossEntropyLoss()
-
-    def step():
-        opt.zero_grad()
-        with warnings.catch_warnings():  # the first layer's inputs need no gradient: expected
-            warnings.simplefilter("ignore", UserWarning)
-            loss_fn(net(xt), yt).backward()
-        opt.step()
-
-    return step
+def add_torch_hooks(linear):
+    linear.register_forward_hook(lambda mod, args, out: None)
+    linear.register_full_backward_hook(lambda mod, gi, go: None)
 
 
 def interleaved(steps, repeat, rounds):
@@ -110,8 +87,10 @@ def measure(repeat, rounds):
              for mode in ("plain", "hooked", "removed")}
     torch = torch_or_none()
     if torch is not None:
-        steps["pytorch plain"] = torch_step(torch, ws, x, y, hooked=False)
-        steps["pytorch hooked"] = torch_step(torch, ws, x, y, hooked=True)
+        # The first layer's inputs need no gradient, so PyTorch warns on every hooked backward.
+        warnings.filterwarnings("ignore", "Full backward hook", UserWarning)
+        steps["pytorch plain"] = torch_step(torch, ws, x, y)
+        steps["pytorch hooked"] = torch_step(torch, ws, x, y, add_torch_hooks)
     return interleaved(steps, repeat, rounds)
 
 

@@ -34,13 +34,16 @@ def cellgrad_step(ws, x, y):
     return lambda: train(xt, yt)
 
 
-def torch_step(torch, ws, x, y):
+def torch_step(torch, ws, x, y, per_linear=None):
+    """The step in PyTorch; `per_linear(linear)` is called on each layer (to add hooks)."""
     mods = []
     for i, (w, b) in enumerate(ws):
         lin = torch.nn.Linear(w.shape[1], w.shape[0])
         with torch.no_grad():
             lin.weight.copy_(torch.tensor(w))
             lin.bias.copy_(torch.tensor(b))
+        if per_linear is not None:
+            per_linear(lin)
         mods.append(lin)
         if i < len(ws) - 1:
             mods.append(torch.nn.ReLU())

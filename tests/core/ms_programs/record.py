@@ -3,6 +3,7 @@
 Run with a Python that has MindSpore 2.10 (`pip install mindspore "numpy<2"` in a venv):
     GLOG_v=3 /path/to/ms-venv/bin/python tests/core/ms_programs/record.py [names...]
 The outputs are committed; `tests/core/test_ms_programs.py` replays the programs on cellgrad.
+Other folders' record scripts call `main(names, folder)` (MindSpore's venv has no cellgrad).
 """
 
 import pathlib
@@ -12,12 +13,14 @@ import sys
 HERE = pathlib.Path(__file__).parent
 
 
-def main(names):
-    programs = [HERE / f"{n}.py" for n in names] or sorted(
-        p for p in HERE.glob("*.py") if p.name != "record.py")
+def main(names, folder=HERE):
+    """Record `names` (default: every program of `folder` except the record scripts)."""
+    programs = [folder / f"{n}.py" for n in names] or sorted(
+        p for p in folder.glob("*.py") if not p.name.startswith("record"))
     for prog in programs:
         run = subprocess.run([sys.executable, str(prog)], capture_output=True, text=True,
-                             env={"GLOG_v": "3", "PATH": "/usr/bin:/bin"}, cwd=HERE, timeout=600)
+                             env={"GLOG_v": "3", "PATH": "/usr/bin:/bin"}, cwd=folder,
+                             timeout=600)
         if run.returncode:
             print(f"{prog.name}: exit {run.returncode}\n{run.stderr[-2000:]}")
             continue

@@ -113,10 +113,8 @@ def _run(fn, args, kwargs, positions, weights, has_aux, sens=None):
         else:
             diff = _flatten_outputs(out, fn)
         targets = {}
-        order = []
-        for p, alias in alias_of.items():
-            targets.setdefault(in_nodes[p], len(targets))
-            order.append(("in", p, alias))
+        for node in in_nodes.values():
+            targets.setdefault(node, len(targets))
         for node in w_nodes:
             if node is not None:
                 targets.setdefault(node, len(targets))
