@@ -26,3 +26,4 @@ cdef class Op:
     cdef readonly int save         # with ufunc: SAVE_NONE, SAVE_INPUTS or SAVE_OUTPUT
     cdef readonly bint passthrough  # backward hands the gradient unchanged to every input
     cdef readonly int rule         # RULE_*: the walk runs this core rule in C (0: call backward)
+    cdef readonly int kernel       # _small.K_*: the ufunc's small-array loop (0: none)

@@ -7,7 +7,10 @@ forward, wrap the result, and record a tape node only while a gradient transform
 import numpy as np
 
 from cpython.buffer cimport PyObject_GetBuffer
+from cellgrad._core._small cimport K_NEG, small_binary, small_neg
 from cellgrad._core._tape cimport Node, new_node, recording, record_depth
+
+from cellgrad._core._small import kernel_code
 
 cdef extern from *:
     """
@@ -395,6 +398,8 @@ cdef class Op:
         # numpy directly and skip the Python frame (the per-op hot path).
         self.ufunc = getattr(forward, "ufunc", None)
         self.save = getattr(forward, "save", 0)
+        # add/sub/mul/neg on small float arrays run in _small's loops, the ufunc's results.
+        self.kernel = kernel_code(self.ufunc) if self.ufunc is not None else 0
         # A backward marked `passthrough` (ops._registry.pass_gradient) is not even called on
         # first order: the walk hands the gradient on itself.
         self.passthrough = getattr(backward, "passthrough", False)
@@ -670,10 +675,15 @@ cdef Node _record_fast(Op op, object a, object b, tuple saved, object out):
 cdef object _run_ufunc(Op op, object a, object b, object xa, object xb, DType d, bint edge):
     """Call the op's ufunc on prepared arrays, wrap the result, record when needed."""
     cdef Node node = None
-    try:
-        out = op.ufunc(xa) if b is None else op.ufunc(xa, xb)
-    except (ValueError, TypeError) as e:
-        raise _op_error(op, (a,) if b is None else (a, b), e) from None
+    out = None
+    if op.kernel:
+        out = small_neg(xa) if op.kernel == K_NEG else \
+            None if b is None else small_binary(op.kernel, xa, xb)
+    if out is None:
+        try:
+            out = op.ufunc(xa) if b is None else op.ufunc(xa, xb)
+        except (ValueError, TypeError) as e:
+            raise _op_error(op, (a,) if b is None else (a, b), e) from None
     if type(out) is not ndarray:
         out = _asarray(out)
     if op.promote == 4:

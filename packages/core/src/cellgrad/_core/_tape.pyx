@@ -7,6 +7,9 @@ thread and grad mode is on; both flags are C thread-locals, so checking them cos
 cimport cython
 import numpy as np
 
+from cellgrad._core._small cimport G_SIGMOID, G_TANH, K_ADD, K_MUL, small_binary, small_grad, \
+    small_neg
+
 cdef extern from *:
     """
     static __thread int cg_grad_disabled = 0;
@@ -219,24 +222,39 @@ cdef list _discover(list roots, dict targets, long long token):
 
 
 cdef object _builtin_backward(int rule, tuple saved, object g, tuple needs):
-    """First-order rules of `cellgrad.ops._elementwise` (Op.rule), the same numpy calls as
-    the Python rule they stand for, without its frame; keep the two in step."""
+    """First-order rules of `cellgrad.ops._elementwise` (Op.rule), the same arithmetic as the
+    Python rule they stand for, without its frame; keep the two in step. Small float arrays go
+    through `_small`'s loops (numpy's results bit for bit), the rest through numpy."""
     if rule == 1:       # mul: saved (x, y)
-        return (g * saved[1] if needs[0] else None), (g * saved[0] if needs[1] else None)
+        return (_mul(g, saved[1]) if needs[0] else None), (_mul(g, saved[0]) if needs[1] else None)
     if rule == 2:       # sub
-        return g, -g
+        return g, (_neg(g) if needs[1] else None)
     if rule == 3:       # tanh: saved (out,); 1 - out² without a Python scalar operand
         out = saved[0]
-        return g - g * out * out
+        res = small_grad(G_TANH, g, out)
+        return g - g * out * out if res is None else res
     if rule == 4:       # sigmoid: saved (out,)
         out = saved[0]
-        t = g * out
-        return t - t * out
+        res = small_grad(G_SIGMOID, g, out)
+        if res is None:
+            t = g * out
+            res = t - t * out
+        return res
     if rule == 5:       # neg
-        return -g
+        return _neg(g)
     if rule == 6:       # exp: saved (out,)
-        return g * saved[0]
+        return _mul(g, saved[0])
     raise ValueError(f"unknown builtin rule {rule}")
+
+
+cdef inline object _mul(object a, object b):
+    res = small_binary(K_MUL, a, b)
+    return a * b if res is None else res
+
+
+cdef inline object _neg(object a):
+    res = small_neg(a)
+    return -a if res is None else res
 
 
 cdef tuple _NEEDS_1 = ((False,), (True,))
@@ -253,13 +271,16 @@ cdef tuple _needs_tuple(unsigned long long mask, Py_ssize_t n):
 
 
 cdef inline object _accumulate(object old, object g):
-    return g if old is None else old + g
+    if old is None:
+        return g
+    res = small_binary(K_ADD, old, g)
+    return old + g if res is None else res
 
 
 cdef inline void _add_grad(Node node, Py_ssize_t slot, object g):
     """Accumulate `g` into output `slot` of `node` (fan-in sums)."""
     if node.out_meta is None:
-        node._grad = g if node._grad is None else node._grad + g
+        node._grad = _accumulate(node._grad, g)
         return
     if node._grads is None:
         node._grads = [None] * len(node.out_meta)
