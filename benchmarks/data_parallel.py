@@ -3,7 +3,8 @@
 Samples per second of `mlp_step` (784-512-512-10, global batch 64, SGD) and `cnn_step`
 (LeNet-5, global batch 32, SGD) for one process with 2 BLAS threads against 2 MPI processes
 with 1 thread each (`mpirun -n 2`, each on half the batch, gradients all-reduced in 1 MB
-buckets started during the backward walk), plus 2 processes without that overlap. Also: the
+buckets started during the backward walk), plus 2 processes without that overlap and 2
+processes that never all-reduce (the bound compute alone sets on this machine). Also: the
 time each process waits for all-reduces at the end of a step, the raw all-reduce time of the
 gradients, and the ring all-reduce cost model (README) evaluated at 8, 64 and 512 processes
 over 10, 25 and 100 Gb/s links with the constants measured here.
@@ -30,6 +31,8 @@ CONFIGS = {  # name: (processes, BLAS threads per process, mode)
     "1 process x 2 threads": (1, 2, "alone"),
     "2 processes x 1 thread": (2, 1, "dp"),
     "2 processes, no overlap": (2, 1, "dp-sync"),
+    # each on half the batch, gradients never reduced: what compute alone allows (the bound)
+    "2 processes, no all-reduce": (2, 1, "local"),
 }
 # Cost model constants that cannot be measured on one machine: per-message latency of MPI over
 # the network (TCP/Ethernet, typical measured values are 10-30 us).
@@ -80,7 +83,8 @@ def worker(model, mode, steps):
 
         init()
         size, rank = get_group_size(), get_rank()
-        ms.set_auto_parallel_context(parallel_mode="data_parallel", gradients_mean=True)
+        if mode != "local":
+            ms.set_auto_parallel_context(parallel_mode="data_parallel", gradients_mean=True)
         from mpi4py import MPI
 
         comm = MPI.COMM_WORLD
@@ -90,7 +94,7 @@ def worker(model, mode, steps):
         step._backward_scope = contextlib.nullcontext  # reduce after the backward walk
     for _ in range(5):
         step(x, y)
-    reducer = step.grad_reducer
+    reducer = getattr(step, "grad_reducer", None)
     waited = getattr(reducer, "comm_wait_seconds", 0.0)
     if comm is not None:
         comm.Barrier()
@@ -197,7 +201,7 @@ def main():
     p.add_argument("--steps", type=int, default=40)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--worker", choices=sorted(MODELS))
-    p.add_argument("--mode", choices=("alone", "dp", "dp-sync"))
+    p.add_argument("--mode", choices=("alone", "dp", "dp-sync", "local"))
     args = p.parse_args()
     if args.worker:
         return worker(args.worker, args.mode, args.steps)
@@ -215,7 +219,7 @@ def main():
               f"rounds (medians)")
         for config, m in med.items():
             wait = f", waits {m['wait_ms_per_step']:.2f} ms/step for all-reduce" \
-                if CONFIGS[config][0] > 1 else ""
+                if CONFIGS[config][2] in ("dp", "dp-sync") else ""
             print(f"  {config:<26} {m['samples_per_s']:8.0f} samples/s  "
                   f"{m['ms_per_step']:7.2f} ms/step  "
                   f"{m['samples_per_s'] / base['samples_per_s']:.2f}x{wait}")
