@@ -28,19 +28,34 @@ def test_every_collective_and_its_gradient_match_numpy():
         _oks(out, f"ok {what}")
 
 
+# the gradient buckets' two transports: a shared-memory window on one host, MPI's Iallreduce
+SHM = {"shared memory": {"CELLGRAD_SHM_REDUCE": "1"}, "Iallreduce": {"CELLGRAD_SHM_REDUCE": "0"}}
+
+
+@pytest.mark.parametrize("transport", sorted(SHM))
 @pytest.mark.parametrize("optimizer", ["sgd", "adam"])
 @pytest.mark.parametrize("network", ["mlp", "syncbn", "syncbn2d"])
-def test_data_parallel_step_equals_one_process_on_the_whole_batch(optimizer, network):
-    _oks(run_ok("data_parallel.py", optimizer, network), f"ok {optimizer} {network}")
+def test_data_parallel_step_equals_one_process_on_the_whole_batch(optimizer, network,
+                                                                  transport):
+    out = run_ok("data_parallel.py", optimizer, network, env=SHM[transport])
+    _oks(out, f"ok {optimizer} {network}")
 
 
-def test_data_parallel_with_one_bucket_per_parameter():
-    _oks(run_ok("data_parallel.py", "adam", "syncbn", "1e-6"), "ok adam syncbn")
+@pytest.mark.parametrize("transport", sorted(SHM))
+def test_data_parallel_with_one_bucket_per_parameter(transport):
+    _oks(run_ok("data_parallel.py", "adam", "syncbn", "1e-6", env=SHM[transport]),
+         "ok adam syncbn")
 
 
 def test_all_reduce_overlaps_the_backward_in_place():
-    out = run_ok("overlap.py")
+    out = run_ok("overlap.py", env=SHM["Iallreduce"])
     for what in ("overlap", "in place", "hook order", "manual"):
+        _oks(out, f"ok {what}")
+
+
+def test_buckets_of_one_host_reduce_in_shared_memory_in_place():
+    out = run_ok("overlap.py", env=SHM["shared memory"])
+    for what in ("shared", "in place", "hook order", "manual"):
         _oks(out, f"ok {what}")
 
 

@@ -5,7 +5,9 @@ Buffers are made once, at construction; a step copies each gradient into its slo
 the buffer shaped like the parameter), all-reduces, scales and hands the views back as the
 reduced gradients: no array is allocated per step. Buckets fill in reverse parameter order,
 the order in which a backward walk finishes them, and start strictly in bucket order, so
-every process issues the same collectives in the same order.
+every process issues the same collectives in the same order. When the group's processes
+share one host, the buckets live in an MPI shared-memory window instead and a step reduces
+them there (`shared_buckets`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import weakref
 
 import numpy as np
 
-from cellgrad_distributed import watchdog, world
+from cellgrad_distributed import shared_buckets, watchdog, world
 
 DEFAULT_BUCKET_BYTES = 2**20  # 1 MB: the first bucket of a small network starts early
 
@@ -25,8 +27,8 @@ class Bucket:
 
     __slots__ = ("flat", "slots", "missing", "request")
 
-    def __init__(self, dtype, size, slots):
-        self.flat = np.zeros(size, dtype)
+    def __init__(self, flat, slots):
+        self.flat = flat
         self.slots = slots  # indices of the parameters whose gradients live here
         self.missing = len(slots)  # gradients not yet copied in this step
         self.request = None  # the in-flight MPI request
@@ -48,6 +50,7 @@ class GradBuckets:
         self.views = [None] * n
         self.ready = [False] * n
         self.buckets = []
+        self.shared = None  # the SharedSegments holding the buckets, on one host
         self._plan(cap_bytes)
         self.next = 0  # the next bucket to start (buckets start in order)
         self.armed = False
@@ -69,8 +72,12 @@ class GradBuckets:
             sizes.append(p._data.size)
         plans.extend((dtype, s, z) for dtype, (s, z) in open_.items() if s)
         plans.sort(key=lambda plan: -plan[1][0])  # the bucket holding the last parameter first
+        if shared_buckets.usable(self.group):
+            self.shared = shared_buckets.SharedSegments(
+                self.group, [(dtype, sum(sizes)) for dtype, _, sizes in plans])
         for b, (dtype, slots, sizes) in enumerate(plans):
-            bucket = Bucket(dtype, sum(sizes), slots)
+            flat = np.zeros(sum(sizes), dtype) if self.shared is None else self.shared.own(b)
+            bucket = Bucket(flat, slots)
             offset = 0
             for i, size in zip(slots, sizes):
                 self.bucket_of[i] = b
@@ -110,6 +117,8 @@ class GradBuckets:
         return view if view.dtype == g.dtype else None
 
     def _start_ready(self):
+        if self.shared is not None:
+            return  # reduced all at once in `reduce`
         MPI = world.mpi()
         comm = self.group.comm
         while self.next < len(self.buckets) and self.buckets[self.next].missing == 0:
@@ -119,6 +128,8 @@ class GradBuckets:
         self._progress()
 
     def _progress(self):
+        if self.shared is not None:
+            return
         # MPI moves data only inside MPI calls: poke the in-flight ones while the walk goes on.
         world.mpi().Request.Testall([b.request for b in self.buckets[:self.next]])
 
@@ -129,7 +140,10 @@ class GradBuckets:
                 self.put(i, a)
         self._start_ready()  # every bucket is complete now
         t = time.perf_counter()
-        watchdog.wait([b.request for b in self.buckets], self.where, self.group)
+        if self.shared is not None:
+            self.shared.allreduce(self.where)
+        else:
+            watchdog.wait([b.request for b in self.buckets], self.where, self.group)
         self.wait_seconds += time.perf_counter() - t
         self.steps += 1
         self._reset()

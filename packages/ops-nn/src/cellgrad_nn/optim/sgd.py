@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from cellgrad_nn._kernels.update import sgd_step
 from cellgrad_nn.optim.optimizer import Optimizer
 
 
@@ -21,6 +22,12 @@ def _share_constant_state(state, value):
     for p in state:
         data = p._data
         p._data = np.broadcast_to(np.asarray(value, data.dtype), data.shape)
+
+
+def _one_pass(param, grad):
+    """Whether `sgd_step` can update `param` (contiguous float32/float64, grad alike)."""
+    return param.dtype == grad.dtype and param.dtype in (np.float32, np.float64) and \
+        param.flags.c_contiguous and grad.flags.c_contiguous and param.shape == grad.shape
 
 
 class SGD(Optimizer):
@@ -48,7 +55,10 @@ class SGD(Optimizer):
 
     def _update(self, i, param, grad, lr):
         if self._m == 0.0:
-            param -= grad * np.float32(lr) if param.dtype == np.float32 else grad * lr
+            if _one_pass(param, grad):
+                sgd_step(param, grad, lr)   # numpy's two passes' result, bit for bit
+            else:
+                param -= grad * np.float32(lr) if param.dtype == np.float32 else grad * lr
             return
         accum = self.accum[i].asnumpy()
         stat = self.stat[i].asnumpy()
