@@ -6,6 +6,7 @@ import stat
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 
 import numpy as np
@@ -248,3 +249,23 @@ def test_an_unreadable_previous_file_is_still_replaced(tmp_path):
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o200
     os.chmod(path, 0o600)
     assert ms.load_checkpoint(str(path))["weight"].asnumpy()[0, 0] == 4.0
+
+
+def test_async_ckpt_thread_status_follows_the_background_save(tmp_path, monkeypatch):
+    assert ms.async_ckpt_thread_status() is False
+    assert ms.train.async_ckpt_thread_status is ms.async_ckpt_thread_status
+    release = threading.Event()
+    real_update = integrity.Sum64.update
+
+    def held(self, data, executor=None):
+        release.wait(10)
+        real_update(self, data)
+
+    monkeypatch.setattr(integrity.Sum64, "update", held)
+    ms.save_checkpoint(_net(4.0), str(tmp_path / "a.ckpt"), async_save=True)
+    assert ms.async_ckpt_thread_status() is True
+    assert save._async_thread.name == "asyn_save_ckpt"   # MindSpore's name, joined by name
+    release.set()
+    save.wait_async()
+    assert ms.async_ckpt_thread_status() is False
+    assert ms.load_checkpoint(str(tmp_path / "a.ckpt"))["bias"].asnumpy().tolist() == [4, 4]

@@ -166,3 +166,28 @@ def test_progress_bar_shows_epoch_step_loss_and_speed():
     text = out.getvalue()
     assert "epoch 1/1" in text and "3/3" in text and "loss=0.3333" in text
     assert "samples/s" in text
+
+
+def test_model_checkpoint_end_waits_for_the_last_asynchronous_save(tmp_path, monkeypatch):
+    """As MindSpore's: on_train_end joins the save thread (named asyn_save_ckpt)."""
+    import threading
+
+    finished = []
+
+    def slow_async_save(network, path, **kwargs):
+        assert kwargs["async_save"] is True
+
+        def write():
+            threading.Event().wait(0.2)
+            open(path, "wb").close()
+            finished.append(path)
+
+        threading.Thread(target=write, name="asyn_save_ckpt").start()
+
+    monkeypatch.setattr(cellgrad, "save_checkpoint", slow_async_save, raising=False)
+    config = ms.train.CheckpointConfig(save_checkpoint_steps=100, async_save=True)
+    ckpt = ms.train.ModelCheckpoint(prefix="net", directory=str(tmp_path), config=config)
+    cb = CallbackParams(mode="train", train_network=object(), batch_num=3, cur_epoch_num=1,
+                        cur_step_num=3, net_outputs=None)
+    ckpt.on_train_end(ms.train.RunContext(cb))
+    assert finished == [str(tmp_path / "net-1_3.ckpt")]

@@ -1,8 +1,9 @@
 """cellgrad-checkpoint: MindSpore's checkpoint API for cellgrad, as a plugin.
 
 Users reach it as `cellgrad.save_checkpoint`, `cellgrad.load_checkpoint`,
-`cellgrad.load_param_into_net`, `cellgrad.ckpt_to_safetensors`, `cellgrad.safetensors_to_ckpt`
-(also under `cellgrad.train`) and `cellgrad.CheckpointError`; this package is found through
+`cellgrad.load_param_into_net`, `cellgrad.ckpt_to_safetensors`, `cellgrad.safetensors_to_ckpt`,
+`cellgrad.async_ckpt_thread_status` (also under `cellgrad.train`) and
+`cellgrad.CheckpointError`; this package is found through
 its `cellgrad` entry point and never imported by hand.
 
 The names below load their module on first use: `cellgrad.save_checkpoint` imports the
@@ -15,6 +16,7 @@ __version__ = "0.1.0"
 
 _HOME = {
     "CheckpointError": "errors",
+    "async_ckpt_thread_status": "save",
     "ckpt_to_safetensors": "convert",
     "load_checkpoint": "load",
     "load_param_into_net": "load_into_net",
@@ -24,6 +26,7 @@ _HOME = {
 
 __all__ = [
     "CheckpointError",
+    "async_ckpt_thread_status",
     "ckpt_to_safetensors",
     "load_checkpoint",
     "load_param_into_net",

@@ -10,6 +10,7 @@ EXPORTS = {
     "ckpt_to_safetensors": "convert:ckpt_to_safetensors",
     "safetensors_to_ckpt": "convert:safetensors_to_ckpt",
     "CheckpointError": "errors:CheckpointError",
+    "async_ckpt_thread_status": "save:async_ckpt_thread_status",
 }
 
 

@@ -142,6 +142,7 @@ def _check_kwargs(kwargs, format, enc_key, enc_mode):
 
 
 # ---- asynchronous saves: one at a time, in order; a failure surfaces at the next call ----
+ASYNC_THREAD_NAME = "asyn_save_ckpt"
 _async_lock = threading.Lock()
 _async_thread = None
 _async_error = None
@@ -159,8 +160,15 @@ def _start_async(path, write):
             _async_error = (path, e)
 
     with _async_lock:
-        _async_thread = threading.Thread(target=run, name="cellgrad-async-save")
+        # MindSpore's thread name: its ModelCheckpoint.end() joins threads by that name.
+        _async_thread = threading.Thread(target=run, name=ASYNC_THREAD_NAME)
         _async_thread.start()
+
+
+def async_ckpt_thread_status():
+    """Mirrors `mindspore.async_ckpt_thread_status`: whether an asynchronous save is running."""
+    thread = _async_thread
+    return thread is not None and thread.is_alive()
 
 
 def wait_async() -> None:

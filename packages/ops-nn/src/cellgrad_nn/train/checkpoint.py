@@ -9,10 +9,13 @@ resumes from the last one.
 
 import os
 import re
+import threading
 import time
 
 from cellgrad_nn.train import parallel
 from cellgrad_nn.train.callbacks import Callback
+
+_ASYNC_SAVE_THREAD = "asyn_save_ckpt"  # MindSpore's name for it, which save_checkpoint uses
 
 
 class CheckpointConfig:
@@ -107,6 +110,10 @@ class ModelCheckpoint(Callback):
         cb = run_context.original_args()
         if cb.get("mode", "train") == "train" and self._last_saved_step != cb.cur_step_num:
             self._save(cb)
+        # As MindSpore: training ends when the last asynchronous save has reached its file.
+        for thread in threading.enumerate():
+            if thread.name == _ASYNC_SAVE_THREAD and thread is not threading.current_thread():
+                thread.join()
 
     def _save(self, cb):
         from cellgrad import save_checkpoint
