@@ -1,6 +1,7 @@
 """The matrix products of `mlp_step` and `inference` timed alone: numpy's BLAS (OpenBLAS in the
-PyPI wheels) against PyTorch's (MKL/oneDNN), same threads, same shapes. What cellgrad can
-never win back on a row whose time is mostly these products.
+PyPI wheels) against PyTorch's (MKL/oneDNN), same shapes. numpy's BLAS uses every core, as in
+the other scripts, PyTorch the scripts' thread count (2 on this machine: the same). What
+cellgrad can never win back on a row whose time is mostly these products.
 
     python benchmarks/gemm_gap.py [--repeat 200]
 """
@@ -36,22 +37,19 @@ def best_us(fn, repeat):
 def measure(repeat):
     """{product name: (numpy us, torch us or None)} for a training step and batch-1 inference."""
     torch = torch_or_none()
-    from threadpoolctl import threadpool_limits
-
     rng = np.random.default_rng(0)
     results = {}
-    with threadpool_limits(THREADS):
-        for batch, names in ((BATCH, products(BATCH)), (1, products(1)[:3])):
-            for name, sa, sb, trans in names:
-                a = rng.standard_normal(sa).astype(np.float32)
-                b = rng.standard_normal(sb).astype(np.float32)
-                bt = b.T if trans else b
-                row = [best_us(lambda a=a, bt=bt: np.dot(a, bt), repeat), None]
-                if torch is not None:
-                    ta, tb = torch.from_numpy(a), torch.from_numpy(b)
-                    tbt = tb.T if trans else tb
-                    row[1] = best_us(lambda ta=ta, tbt=tbt: torch.mm(ta, tbt), repeat)
-                results[f"batch {batch:>2} {name}"] = tuple(row)
+    for batch, names in ((BATCH, products(BATCH)), (1, products(1)[:3])):
+        for name, sa, sb, trans in names:
+            a = rng.standard_normal(sa).astype(np.float32)
+            b = rng.standard_normal(sb).astype(np.float32)
+            bt = b.T if trans else b
+            row = [best_us(lambda a=a, bt=bt: np.dot(a, bt), repeat), None]
+            if torch is not None:
+                ta, tb = torch.from_numpy(a), torch.from_numpy(b)
+                tbt = tb.T if trans else tb
+                row[1] = best_us(lambda ta=ta, tbt=tbt: torch.mm(ta, tbt), repeat)
+            results[f"batch {batch:>2} {name}"] = tuple(row)
     return results
 
 
