@@ -103,9 +103,9 @@ class GradBuckets:
             raise ValueError(f"For '{self.where}', the gradient of parameter "
                              f"'{self.params[i].name}' has shape {g.shape}, but the "
                              f"parameter has shape {view.shape}.")
-        if self.scale is not None:  # the mean's division rides on the copy: one pass
+        if self.scale is not None and self.shared is None:  # the mean rides on the copy
             np.multiply(g, view.dtype.type(self.scale), out=view, casting="unsafe")
-        elif g is not view:
+        elif g is not view:  # (a rule wrote it in place through the leaf's grad_buffer)
             np.copyto(view, g, casting="unsafe")
         self.ready[i] = True
         bucket = self.buckets[self.bucket_of[i]]
@@ -141,7 +141,7 @@ class GradBuckets:
         self._start_ready()  # every bucket is complete now
         t = time.perf_counter()
         if self.shared is not None:
-            self.shared.allreduce(self.where)
+            self.shared.allreduce(self.where, self.scale)
         else:
             watchdog.wait([b.request for b in self.buckets], self.where, self.group)
         self.wait_seconds += time.perf_counter() - t
@@ -184,7 +184,9 @@ class GradBuckets:
         """Start a step whose backward fills the buckets through the hooks."""
         if any(self.ready) or self.next:
             self._reset()  # a previous step stopped half-way (an exception)
-        for p in self.params:
+        for p, view in zip(self.params, self.views):
+            if p._node is not None and view.dtype == p._data.dtype:
+                p._node.grad_buffer = view  # rules may compute the gradient in its slot
             hooks = p._node.hooks if p._node is not None else None
             if hooks and not isinstance(hooks[-1], ReadyHook):
                 # after hooks registered since (Tensor.register_hook): they see the gradient
@@ -192,6 +194,13 @@ class GradBuckets:
                 ours = [h for h in hooks if isinstance(h, ReadyHook)]
                 hooks[:] = [h for h in hooks if not isinstance(h, ReadyHook)] + ours
         self.armed = True
+
+    def disarm(self):
+        """End the step begun by `arm`: gradients computed from now on are the rules' own."""
+        self.armed = False
+        for p in self.params:
+            if p._node is not None:
+                p._node.grad_buffer = None
 
 
 class ReadyHook:

@@ -76,7 +76,7 @@ class DistributedGradReducer(Cell):
         try:
             yield
         finally:
-            buckets.armed = False
+            buckets.disarm()
 
     def construct(self, grads):
         single = isinstance(grads, Tensor)

@@ -21,6 +21,7 @@ import os
 import numpy as np
 
 from cellgrad_distributed import watchdog, world
+from cellgrad_distributed._sum import sum_into_all
 
 ENV = "CELLGRAD_SHM_REDUCE"
 _ALIGN = 64  # each bucket starts on its own cache line
@@ -58,35 +59,21 @@ class SharedSegments:
         # views[b][r]: bucket b in process r's segment
         self.views = [[seg[off:off + count * dtype.itemsize].view(dtype) for seg in segments]
                       for (dtype, count), off in zip(layout, offsets)]
-        largest = {}
-        for dtype, count in layout:
-            share = -(-count // size) if size > 2 else 0
-            largest[dtype] = max(largest.get(dtype, 0), share)
-        self.scratch = {dtype: np.empty(n, dtype) for dtype, n in largest.items()}
 
     def own(self, b):
         """This process's buffer of bucket `b`."""
         return self.views[b][self.rank]
 
-    def allreduce(self, where):
-        """Sum every bucket over the processes, in place in every segment."""
+    def allreduce(self, where, scale=None):
+        """Sum every bucket over the processes (times `scale`, unless None), in place in
+        every segment."""
         self._fence(where)
         size = len(self.views[0]) if self.views else 0
         for per_rank in self.views:
             n = per_rank[0].size
             lo, hi = n * self.rank // size, n * (self.rank + 1) // size
-            if hi == lo:
-                continue
-            parts = [view[lo:hi] for view in per_rank]
-            # Two processes sum straight into this one's segment (elementwise, so writing an
-            # operand is safe); more need a scratch, as this one's share is read again later.
-            acc = parts[self.rank] if size == 2 else self.scratch[parts[0].dtype][:hi - lo]
-            np.add(parts[0], parts[1], out=acc)
-            for r in range(2, size):
-                np.add(acc, parts[r], out=acc)
-            for part in parts:
-                if part is not acc:
-                    np.copyto(part, acc)
+            if hi > lo:
+                sum_into_all([view[lo:hi] for view in per_rank], scale)
         self._fence(where)
 
     def _fence(self, where):

@@ -15,6 +15,9 @@ cdef class Node:
     # callables `h(node, grads)` run on the output grads before backward (may return new
     # grads); on a leaf target, on the gradient collected there; grads None: walk skipped it
     cdef public list hooks
+    # on a leaf: an array the rule feeding it may write the gradient into (`grad_into`), so a
+    # gradient bucket receives it without a copy; None: rules allocate as usual
+    cdef public object grad_buffer
     cdef object __weakref__
     # walk state, valid only inside one run_backward on this thread's own graph
     cdef long long _walk

@@ -24,6 +24,8 @@ cdef long long _walk_counter = 0
 cdef object _make_tensor = None     # (array, Node | None, slot) -> Tensor; set by configure()
 cdef object _numpy_xp = None        # the array namespace over ndarrays, for first-order rules
 cdef object _tensor_xp = None       # the array namespace over Tensors, for higher-order rules
+# the running first-order walk's (pending edges, results, targets), for `Node.grad_into`
+cdef tuple _into = None
 
 
 def configure(make_tensor, numpy_xp, tensor_xp):
@@ -84,6 +86,23 @@ cdef class Node:
     @property
     def name(self):
         return "Leaf" if self.op is None else self.op.name
+
+    def grad_into(self, Py_ssize_t i):
+        """An array this node's backward rule may compute input `i`'s gradient into (and
+        return as that gradient), or None. Only a leaf with a `grad_buffer` whose whole
+        gradient comes through this one edge of a first-order walk offers one."""
+        if not 0 <= i < len(self.next_nodes):
+            raise IndexError(f"For '{self.name}', grad_into({i}): the node has "
+                             f"{len(self.next_nodes)} inputs.")
+        if _into is None or self.needs_input_grad is None or not self.needs_input_grad[i]:
+            return None
+        c = self.next_nodes[i]
+        pending = <dict>_into[0]
+        if c is None or (<Node>c).grad_buffer is None or pending.get(c) != 1:
+            return None
+        if (<list>_into[1])[(<dict>_into[2])[c]] is not None:
+            return None  # part of the gradient arrived already
+        return (<Node>c).grad_buffer
 
 
 cdef Node new_node(object op, tuple saved, tuple next_nodes, tuple next_slots,
@@ -347,13 +366,24 @@ def run_backward(list roots, list root_slots, list root_grads, dict targets,
     Saved arrays are freed as each node's backward runs, unless `create_graph`, where rules
     run on Tensors (recorded) and the graph is kept for the next order.
     """
-    global _walk_counter
+    global _into
+    cdef tuple outer = _into  # a hook may run a walk of its own
+    try:
+        return _run_backward(roots, root_slots, root_grads, targets, create_graph)
+    finally:
+        _into = outer
+
+
+cdef list _run_backward(list roots, list root_slots, list root_grads, dict targets,
+                        bint create_graph):
+    global _walk_counter, _into
     _walk_counter += 1
     cdef long long token = _walk_counter
     cdef list results = [None] * len(targets)
     cdef list order = _discover(roots, targets, token)
-    # hooked targets -> edges still to deliver: their hooks run once the last one arrives
+    # hooked or buffered targets -> edges still to deliver: hooks run once the last arrives
     cdef dict pending = _pending_edges(order, targets)
+    _into = None if pending is None or create_graph else (pending, results, targets)
     cdef Node node, child
     cdef Py_ssize_t i, k, n_in
     cdef object g, g0 = None, res, op
@@ -461,7 +491,8 @@ def run_backward(list roots, list root_slots, list root_grads, dict targets,
                     pending[child] -= 1
                     if pending[child] == 0:
                         del pending[child]
-                        results[k2] = _run_hooks(child, (results[k2],))[0]
+                        if child.hooks:
+                            results[k2] = _run_hooks(child, (results[k2],))[0]
             else:
                 _add_grad(child, node.next_slots[i], g)
     for c, i in targets.items():
@@ -471,16 +502,18 @@ def run_backward(list roots, list root_slots, list root_grads, dict targets,
 
 
 cdef dict _pending_edges(list order, dict targets):
-    """Per target with hooks, how many edges of this walk lead to it (None: no such target).
+    """Per target with hooks or a `grad_buffer`, how many edges of this walk lead to it (None:
+    no such target).
 
     A target's hooks run as soon as its gradient is complete, while the walk goes on (the
     distributed package starts a gradient's all-reduce there); one whose edges do not all
-    deliver (a node no gradient reached) runs them at the end, as before.
+    deliver (a node no gradient reached) runs them at the end, as before. A buffer is offered
+    (`Node.grad_into`) to an edge that is the only one left with nothing collected yet.
     """
     cdef dict pending = None
     cdef Node node
     for c in targets:
-        if (<Node>c).hooks:
+        if (<Node>c).hooks or (<Node>c).grad_buffer is not None:
             if pending is None:
                 pending = {}
             pending[c] = 0

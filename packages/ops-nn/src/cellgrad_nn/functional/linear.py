@@ -32,10 +32,19 @@ def _dense_bwd(ctx, g):
     if nw or has_bias:
         g2 = g.reshape(-1, g.shape[-1])
         if nw:
-            gw = xp.matmul(xp.transpose(g2), x.reshape(-1, x.shape[-1])).reshape(w.shape)
+            x2 = x.reshape(-1, x.shape[-1])
+            into = ctx.grad_into(1) if w.ndim == 2 else None
+            if into is not None and into.dtype == np.result_type(g2, x2):
+                gw = np.matmul(g2.T, x2, out=into)  # straight into a gradient bucket
+            else:
+                gw = xp.matmul(xp.transpose(g2), x2).reshape(w.shape)
         if has_bias:
-            gb = g2.sum(axis=0)
-            gb = gb.reshape(()) if w.ndim == 1 else gb
+            into = ctx.grad_into(2) if w.ndim == 2 else None
+            if into is not None and into.dtype == g2.dtype:
+                gb = g2.sum(axis=0, out=into)
+            else:
+                gb = g2.sum(axis=0)
+                gb = gb.reshape(()) if w.ndim == 1 else gb
     return (gx, gw, gb) if has_bias else (gx, gw)
 
 
