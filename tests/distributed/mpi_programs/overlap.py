@@ -64,10 +64,25 @@ for p, g, mine in zip(params, grads, local):
     assert any(np.shares_memory(g.asnumpy(), f) for f in flats), p.name
     want = ms.ops.AllReduce()(mine).asnumpy() / SIZE
     np.testing.assert_allclose(g.asnumpy(), want, rtol=1e-6, atol=1e-7, err_msg=p.name)
+arrivals = []  # per gradient put in a bucket: whether the rule computed it in its slot
+original_put = buckets_module.GradBuckets.put
+
+
+def spy_put(self, i, g):
+    arrivals.append(g is self.views[i])
+    return original_put(self, i, g)
+
+
+buckets_module.GradBuckets.put = spy_put
 for _ in range(2):  # steady state: the same buffers and the same Tensors every step
     _, again = step(x, y)
     assert all(b.flat is f for b, f in zip(reducer._buckets.buckets, flats))
     assert all(a is b for a, b in zip(again, grads))
+# Dense's rule wrote every weight and bias gradient straight into its bucket slot (the
+# leaves' grad_buffer), and only while the step ran: nothing was copied in.
+assert arrivals == [True] * 12, arrivals
+assert all(p._node.grad_buffer is None for p in params)
+buckets_module.GradBuckets.put = original_put
 print("ok in place")
 
 # A hook put on a parameter after the reducer (as Tensor.register_hook does) sees the
