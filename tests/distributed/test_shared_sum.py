@@ -3,7 +3,6 @@ results bit for bit, in every segment, and a clear error for arrays it cannot ta
 
 import numpy as np
 import pytest
-
 from cellgrad_distributed._sum import sum_into_all
 
 
@@ -52,7 +51,8 @@ def test_views_of_one_buffer_in_rank_order():
     ([np.zeros(3, np.float32), np.zeros(3, np.float64)], ValueError,
      r"array 1 must be a writeable 1-D C-contiguous float32 array of length 3, got "
      r"shape=\(3,\), dtype=float64"),
-    ([np.zeros(3, np.float32), np.zeros(4, np.float32)], ValueError, "length 3, got shape=\\(4,\\)"),
+    ([np.zeros(3, np.float32), np.zeros(4, np.float32)], ValueError,
+     r"length 3, got shape=\(4,\)"),
     ([np.zeros((2, 2), np.float32), np.zeros((2, 2), np.float32)], ValueError,
      "array 0 must be a writeable 1-D"),
     ([np.zeros(3, np.float32), np.zeros(6, np.float32)[::2]], ValueError,
