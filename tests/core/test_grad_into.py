@@ -131,3 +131,13 @@ def test_a_hook_walk_inside_the_walk_keeps_the_outer_offer(leaf):
     assert inner_results == [(0, [2.0, 2.0])]  # the hook's walk ran before scale2's rule
     np.testing.assert_array_equal(g[0].asnumpy(), [2.0, 2.0, 2.0])
     assert offered == [buffer]
+
+
+@pytest.mark.parametrize("wrong", [np.zeros(4, np.float32), np.zeros(3, np.float64),
+                                   np.zeros((1, 3), np.float32), [0.0, 0.0, 0.0]])
+def test_a_buffer_of_another_shape_or_dtype_is_not_offered(leaf, wrong):
+    w, _ = leaf
+    w._node.grad_buffer = wrong
+    g = ms.grad(lambda: apply(SCALE2, (w,)).sum(), None, w)()
+    assert offered == [None]
+    np.testing.assert_array_equal(g.asnumpy(), [2.0, 2.0, 2.0])

@@ -79,6 +79,9 @@ def cellgrad_register_ops(register):
     keyword-only parameters are attributes. `backward(ctx, *grads)` returns one gradient (or
     None) per input, reading `ctx.saved`, `ctx.xp` (numpy, or the Tensor namespace for grad of
     grad) and `ctx.needs_input_grad`; the engine reduces broadcast gradients and casts them.
+    `ctx.grad_into(i)` is an array of input `i`'s shape and dtype that the rule may compute
+    that gradient into (`out=`) and return, or None (the usual case; a gradient bucket of the
+    distributed package offers its slots so).
 
     Each op enters `cellgrad.ops._registry.OPS` and appears as `cellgrad.ops.<name>`.
     Options of `register`:

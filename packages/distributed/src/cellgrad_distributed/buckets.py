@@ -1,9 +1,12 @@
 """Gradient buckets: parameters' gradients packed into a few flat buffers, each all-reduced in
 place with one non-blocking MPI call, started as soon as its last gradient is ready.
 
-Buffers are made once, at construction; a step copies each gradient into its slot (a view of
-the buffer shaped like the parameter), all-reduces, scales and hands the views back as the
-reduced gradients: no array is allocated per step. Buckets fill in reverse parameter order,
+Buffers are made once, at construction. While a step's backward walk runs, each parameter's
+tape leaf offers its slot (a view of the buffer shaped like the parameter) as its
+`grad_buffer`, so a rule that computes the whole gradient in one call writes it there (dense
+does, for its weight and bias); any other gradient is copied in when it is ready. The step
+then all-reduces, scales and hands the views back as the reduced gradients: no array is
+allocated per step and the large gradients are never copied. Buckets fill in reverse parameter order,
 the order in which a backward walk finishes them, and start strictly in bucket order, so
 every process issues the same collectives in the same order. When the group's processes
 share one host, the buckets live in an MPI shared-memory window instead and a step reduces

@@ -22,8 +22,9 @@ class DistributedGradReducer(Cell):
     `mean` None reads `gradients_mean` from the auto-parallel context; `degree` None is the
     group's size. Gradients travel in flat buckets (`comm_fusion`'s allreduce 'size' in MB,
     default 1 MB), one in-place MPI all-reduce each. Inside `with reducer.overlap():` the
-    backward walk itself fills the buckets and starts each all-reduce as soon as the bucket's
-    last gradient is ready, while earlier layers are still being differentiated;
+    backward walk itself fills the buckets (rules that can write a gradient straight into its
+    slot) and starts each all-reduce as soon as the bucket's last gradient is ready, while
+    earlier layers are still being differentiated;
     `TrainOneStepCell` does this in data-parallel mode. The returned gradients are views of
     the buckets, valid until the next step. With the context's `parameter_broadcast`, the
     parameters take the values of the group's process 0 when the reducer is made.

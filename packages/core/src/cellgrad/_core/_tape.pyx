@@ -102,7 +102,12 @@ cdef class Node:
             return None
         if (<list>_into[1])[(<dict>_into[2])[c]] is not None:
             return None  # part of the gradient arrived already
-        return (<Node>c).grad_buffer
+        buffer = (<Node>c).grad_buffer
+        dtype, shape = self.in_dtypes[i], self.in_shapes[i]
+        if dtype is None or type(buffer) is not ndarray or buffer.dtype != dtype \
+                or buffer.shape != shape:
+            return None  # unknown or not this input's: the rule allocates as usual
+        return buffer
 
 
 cdef Node new_node(object op, tuple saved, tuple next_nodes, tuple next_slots,
