@@ -6,11 +6,11 @@ tape leaf offers its slot (a view of the buffer shaped like the parameter) as it
 `grad_buffer`, so a rule that computes the whole gradient in one call writes it there (dense
 does, for its weight and bias); any other gradient is copied in when it is ready. The step
 then all-reduces, scales and hands the views back as the reduced gradients: no array is
-allocated per step and the large gradients are never copied. Buckets fill in reverse parameter order,
-the order in which a backward walk finishes them, and start strictly in bucket order, so
-every process issues the same collectives in the same order. When the group's processes
-share one host, the buckets live in an MPI shared-memory window instead and a step reduces
-them there (`shared_buckets`).
+allocated per step and the large gradients are never copied. Buckets fill in reverse
+parameter order, the order in which a backward walk finishes them, and start strictly in
+bucket order, so every process issues the same collectives in the same order. When the
+group's processes share one host, the buckets live in an MPI shared-memory window instead
+and a step reduces them there (`shared_buckets`).
 """
 
 from __future__ import annotations
