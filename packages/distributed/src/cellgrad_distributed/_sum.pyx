@@ -80,34 +80,29 @@ def sum_into_all(list parts, scale=None):
             raise ValueError(f"sum_into_all: array {k} must be a writeable 1-D C-contiguous "
                              f"{first.dtype} array of length {n}, got shape={a.shape}, "
                              f"dtype={a.dtype}")
-    cdef Py_ssize_t count = len(parts), length = n, k2
-    cdef float[::1] f
-    cdef double[::1] d
     cdef bint scaled = scale is not None
-    cdef double s = 1.0 if scale is None else scale
-    if length == 0:
+    cdef double s = scale if scaled else 1.0
+    if n == 0:
         return
     if code == "f":
-        fp = <float**>malloc(count * sizeof(float*))
-        if fp == NULL:
-            raise MemoryError()
-        try:
-            for k2 in range(count):
-                f = parts[k2]
-                fp[k2] = &f[0]
-            with nogil:
-                _sum_all(fp, count, length, <float>s, scaled)
-        finally:
-            free(fp)
+        _sum_arrays(parts, <float>s, scaled)
     else:
-        dp = <double**>malloc(count * sizeof(double*))
-        if dp == NULL:
-            raise MemoryError()
-        try:
-            for k2 in range(count):
-                d = parts[k2]
-                dp[k2] = &d[0]
-            with nogil:
-                _sum_all(dp, count, length, s, scaled)
-        finally:
-            free(dp)
+        _sum_arrays(parts, s, scaled)
+
+
+cdef int _sum_arrays(list parts, floating scale, bint scaled) except -1:
+    """`_sum_all` over the checked arrays of `parts` (the dtype `floating`)."""
+    cdef Py_ssize_t count = len(parts), k
+    cdef floating[::1] view
+    cdef floating** pointers = <floating**>malloc(count * sizeof(floating*))
+    if pointers == NULL:
+        raise MemoryError()
+    try:
+        for k in range(count):
+            view = parts[k]
+            pointers[k] = &view[0]
+        with nogil:
+            _sum_all(pointers, count, view.shape[0], scale, scaled)
+    finally:
+        free(pointers)
+    return 0
