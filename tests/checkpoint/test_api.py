@@ -36,7 +36,7 @@ from cellgrad_checkpoint import crypto
     ({"save_obj": [{"name": "w", "data": np.ones(2)}]}, TypeError,
      "the data in dict should be parameter, but got <class 'numpy.ndarray'>"),
     ({"save_obj": [Tensor([1.0])]}, TypeError,
-     "the param should be parameter, but got <class 'cellgrad.tensor.Tensor'> at index 0"),
+     "the param should be parameter, but got <class 'cellgrad.common.tensor.Tensor'> at index 0"),
     ({"save_obj": {"w": 3}}, TypeError, "'w' is int"),
     ({"format": "safetensors", "append_dict": {"note": "x"}}, TypeError,
      "format='safetensors' cannot hold the str value of 'note'"),

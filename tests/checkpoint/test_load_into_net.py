@@ -172,7 +172,7 @@ def test_accu_grads_are_never_reported_missing():
 @pytest.mark.parametrize("args, kwargs, error, message", [
     ((Bare(), {"weight": Tensor([1.0])}), {}, TypeError,
      "For 'parameter_dict', the element in the argument 'parameter_dict' should be a 'str' and "
-     "'Parameter' , but got <class 'str'> and <class 'cellgrad.tensor.Tensor'>."),
+     "'Parameter' , but got <class 'str'> and <class 'cellgrad.common.tensor.Tensor'>."),
     (("net", {}), {}, TypeError, "the argument 'net' should be a Cell, but got <class 'str'>"),
     ((Bare(), []), {}, TypeError, "the argument 'parameter_dict' should be a dict"),
     ((Bare(), {}), {"strict_load": 1}, TypeError, "'strict_load' must be bool"),

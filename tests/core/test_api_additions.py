@@ -62,3 +62,16 @@ def test_reduce_sum_skip_mode_and_gather_batch_dims():
     np.testing.assert_allclose(out.asnumpy(), [[2.0, 1.0], [4.0, 3.0]])
     with pytest.raises(ValueError, match="only batch_dims=0 is supported"):
         ops.Gather(batch_dims=1)(params, Tensor(np.array([[0], [1]], np.int32)), 1)
+
+
+def test_tensor_function_and_module_path():
+    import numpy as np
+
+    import cellgrad as ms
+    from cellgrad.common.tensor import Tensor
+
+    t = ms.tensor([1.0, 2.0], ms.float64)
+    assert isinstance(t, Tensor) and t.dtype == ms.float64
+    np.testing.assert_array_equal(t.asnumpy(), [1.0, 2.0])
+    assert ms.tensor(3).dtype == ms.int64
+    assert Tensor.__module__ == "cellgrad.common.tensor"

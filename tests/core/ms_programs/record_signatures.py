@@ -20,6 +20,16 @@ from normalize import describe  # noqa: E402
 
 NAMESPACES = ["mindspore", "mindspore.nn", "mindspore.ops", "mindspore.common.initializer",
               "mindspore.train", "mindspore.dataset", "mindspore.communication"]
+# Other namespaces and the module paths real code imports (../shared/usage/api-usage.md):
+# their `__all__` where they have one, else the public MindSpore objects they hold.
+MODULE_PATHS = """
+    numpy mint amp experimental.optim log ops.operations ops.composite ops.functional
+    ops.primitive train.callback train.serialization train.model train.loss_scale_manager
+    train.metrics communication.management context common.tensor common.parameter
+    common.dtype nn.layer nn.optim nn.optim.optimizer nn.optim.momentum nn.optim.adam
+    nn.optim.sgd nn.loss nn.loss.loss nn.learning_rate_schedule nn.dynamic_lr nn.wrap
+    nn.wrap.cell_wrapper nn.wrap.grad_reducer nn.wrap.loss_scale nn.metrics
+""".split()
 CLASSES = {"Tensor": "mindspore.Tensor", "Parameter": "mindspore.Parameter",
            "Cell": "mindspore.nn.Cell"}
 
@@ -28,10 +38,10 @@ def main():
     import mindspore
 
     out = {"mindspore_version": mindspore.__version__, "namespaces": {}, "methods": {}}
-    for ns in NAMESPACES:
+    for ns in NAMESPACES + [f"mindspore.{p}" for p in MODULE_PATHS]:
         module = importlib.import_module(ns)
         names = {}
-        for name in sorted(n for n in dir(module) if not n.startswith("_")):
+        for name in sorted(_public(module, whole=ns in NAMESPACES)):
             obj = getattr(module, name, None)
             if inspect.ismodule(obj) or not (inspect.isclass(obj) or callable(obj)):
                 continue
@@ -54,6 +64,21 @@ def main():
     count = sum(len(v) for v in out["namespaces"].values()) + \
         sum(len(v) for v in out["methods"].values())
     print(f"wrote {target} ({count} names)")
+
+
+def _public(module, whole):
+    """The public names of `module`: all of them for a main namespace, else its `__all__` or
+    the objects of MindSpore's public modules it holds (not what it imports to work)."""
+    if whole:
+        return [n for n in dir(module) if not n.startswith("_")]
+    if hasattr(module, "__all__"):
+        return [n for n in module.__all__ if not n.startswith("_")]
+    out = []
+    for name in dir(module):
+        origin = getattr(getattr(module, name, None), "__module__", None) or ""
+        if not name.startswith("_") and origin.startswith("mindspore") and "._" not in origin:
+            out.append(name)
+    return out
 
 
 if __name__ == "__main__":

@@ -39,14 +39,14 @@ from cellgrad.dtype import (
 )
 from cellgrad.grad_mode import enable_grad, no_grad, set_grad_enabled
 from cellgrad.parameter import Parameter, ParameterTuple
-from cellgrad.tensor import Tensor, from_numpy
+from cellgrad.common.tensor import Tensor, from_numpy, tensor
 
 _heap.tune()
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Tensor", "Parameter", "ParameterTuple", "from_numpy",
+    "Tensor", "tensor", "Parameter", "ParameterTuple", "from_numpy",
     "grad", "value_and_grad", "GradOperation",
     "ops", "nn", "common", "context",
     "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",

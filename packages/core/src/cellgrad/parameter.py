@@ -8,7 +8,7 @@ import numpy as np
 from cellgrad._construct import _cast, infer_array
 from cellgrad._core import _tape
 from cellgrad._core._buffer import TensorBuffer
-from cellgrad.tensor import Tensor
+from cellgrad.common.tensor import Tensor
 
 _unnamed = itertools.count(1)
 _PREFIX_RE = re.compile(r"\w+[0-9a-zA-Z_.]*", re.ASCII)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from cellgrad.ops import Primitive
 from cellgrad.plugins import apply
-from cellgrad.tensor import Tensor
+from cellgrad.common.tensor import Tensor
 from cellgrad_distributed import collectives
 from cellgrad_distributed.world import HCCL_WORLD_COMM_GROUP
 

@@ -3,7 +3,7 @@
 from cellgrad.common import dtype, initializer
 from cellgrad.context import get_seed, set_seed
 from cellgrad.parameter import Parameter, ParameterTuple
-from cellgrad.tensor import Tensor
+from cellgrad.common.tensor import Tensor
 
 __all__ = ["Parameter", "ParameterTuple", "Tensor", "dtype", "get_seed", "initializer",
            "set_seed"]

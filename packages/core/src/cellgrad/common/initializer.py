@@ -77,7 +77,7 @@ class Initializer:
 
     def to_tensor(self, shape=None, dtype=None):
         """A Tensor of `shape` (default: the `shape` attribute) initialised by this object."""
-        from cellgrad.tensor import Tensor
+        from cellgrad.common.tensor import Tensor
 
         shape = getattr(self, "shape", None) if shape is None else shape
         if shape is None:
@@ -457,7 +457,7 @@ def initializer(init, shape=None, dtype=float32):
         if shape is None:
             raise ValueError("For 'initializer', the argument 'shape' is required unless 'init' "
                              "is a Tensor.")
-    from cellgrad.tensor import Tensor
+    from cellgrad.common.tensor import Tensor
 
     return Tensor(shape=shape, dtype=dtype, init=_resolve(init))
 

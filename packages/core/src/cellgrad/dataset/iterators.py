@@ -1,6 +1,6 @@
 """Iterators over a dataset's epochs: rows as lists (tuple iterator) or dicts of Tensors."""
 
-from cellgrad.tensor import Tensor
+from cellgrad.common.tensor import Tensor
 
 
 class TupleIterator:

@@ -98,7 +98,7 @@ def _normal01(rng, shape, dt):
 
 def _tensor(arr, dt):
     if arr.dtype != dt.np_dtype:
-        from cellgrad.tensor import Tensor
+        from cellgrad.common.tensor import Tensor
 
         return Tensor(arr, dtype=dt)
     return make_tensor(arr, None, 0, dt)

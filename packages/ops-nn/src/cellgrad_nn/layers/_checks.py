@@ -1,6 +1,6 @@
 """Argument and input checks shared by the layers; errors name the layer and what was seen."""
 
-from cellgrad.tensor import Tensor
+from cellgrad.common.tensor import Tensor
 
 
 def positive_int(layer, name, value):

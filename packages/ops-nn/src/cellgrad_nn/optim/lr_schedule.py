@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from cellgrad.nn import Cell
-from cellgrad.tensor import Tensor
+from cellgrad.common.tensor import Tensor
 
 
 def _step(global_step):

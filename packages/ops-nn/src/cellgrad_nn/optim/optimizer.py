@@ -11,7 +11,7 @@ import numpy as np
 
 from cellgrad import Parameter, ParameterTuple
 from cellgrad.nn import Cell
-from cellgrad.tensor import Tensor
+from cellgrad.common.tensor import Tensor
 from cellgrad_nn.optim.lr_schedule import LearningRateSchedule
 
 

@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from cellgrad.plugins import PROMOTE_NONE, Op, apply
-from cellgrad.tensor import Tensor
+from cellgrad.common.tensor import Tensor
 from cellgrad_nn.functional import _checks
 
 # mode -> {input rank: the options MindSpore 2.10 accepts for it}

@@ -10,7 +10,7 @@ import numpy as np
 
 from cellgrad.ops import Primitive
 from cellgrad.plugins import PROMOTE_NONE, Op, apply
-from cellgrad.tensor import Tensor
+from cellgrad.common.tensor import Tensor
 from cellgrad_nn.functional import _checks
 
 MODES = ("constant", "reflect", "replicate", "circular")

@@ -9,7 +9,7 @@ import numpy as np
 
 from cellgrad.ops import Primitive
 from cellgrad.plugins import PROMOTE_NONE, Op, apply
-from cellgrad.tensor import Tensor
+from cellgrad.common.tensor import Tensor
 from cellgrad_nn._kernels import pool as kernels
 from cellgrad_nn.functional import _checks
 from cellgrad_nn.spatial import _buffers as B

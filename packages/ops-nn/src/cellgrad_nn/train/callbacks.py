@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from cellgrad.tensor import Tensor
+from cellgrad.common.tensor import Tensor
 from cellgrad_nn.train import parallel
 
 

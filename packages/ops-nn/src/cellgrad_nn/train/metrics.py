@@ -6,7 +6,7 @@ returns the result; `clear()` starts over. Labels are class indices `(N,)` or on
 
 import numpy as np
 
-from cellgrad.tensor import Tensor
+from cellgrad.common.tensor import Tensor
 
 
 def _numpy(owner, name, value):

@@ -2,7 +2,7 @@
 
 import cellgrad
 from cellgrad import nn
-from cellgrad.tensor import Tensor
+from cellgrad.common.tensor import Tensor
 from cellgrad_nn.train import metrics as _metrics
 from cellgrad_nn.train import parallel
 from cellgrad_nn.train.callbacks import CallbackList, CallbackParams, RunContext

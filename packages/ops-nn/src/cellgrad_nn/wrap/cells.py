@@ -6,7 +6,7 @@ import numpy as np
 import cellgrad
 from cellgrad.nn import Cell
 from cellgrad.ops import functional as F
-from cellgrad.tensor import Tensor
+from cellgrad.common.tensor import Tensor
 from cellgrad_nn.train import parallel
 
 

@@ -5,7 +5,7 @@ import numpy as np
 
 from cellgrad import Parameter
 from cellgrad.nn import Cell
-from cellgrad.tensor import Tensor
+from cellgrad.common.tensor import Tensor
 from cellgrad_nn.wrap.cells import TrainOneStepCell, unscale
 
 

@@ -462,6 +462,11 @@ def from_numpy(array):
     return make_tensor(array)
 
 
+def tensor(input_data=None, dtype=None, shape=None, init=None, const_arg=False, device=None):
+    """Mirrors `mindspore.tensor`: a new Tensor, as `Tensor(...)` with the same arguments."""
+    return Tensor(input_data, dtype, shape, init, const_arg=const_arg, device=device)
+
+
 def _install():
     from cellgrad.ops import _linalg
 
