@@ -1,0 +1,3 @@
+"""Mirrors `mindspore.numpy.array_creations`."""
+
+__all__ = []

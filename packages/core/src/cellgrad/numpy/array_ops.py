@@ -1,0 +1,3 @@
+"""Mirrors `mindspore.numpy.array_ops`."""
+
+__all__ = []

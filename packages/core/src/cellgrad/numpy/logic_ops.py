@@ -1,0 +1,3 @@
+"""Mirrors `mindspore.numpy.logic_ops`."""
+
+__all__ = []

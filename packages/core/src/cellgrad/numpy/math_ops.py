@@ -1,0 +1,3 @@
+"""Mirrors `mindspore.numpy.math_ops`."""
+
+__all__ = []
