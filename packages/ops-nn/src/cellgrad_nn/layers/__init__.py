@@ -9,7 +9,9 @@ OP_MODULES: tuple = ()
 _WHERE = {
     "linear": "Dense Flatten Identity",
     "activation": "ReLU ReLU6 LeakyReLU ELU GELU SiLU Sigmoid Tanh Softmax LogSoftmax "
-                  "get_activation",
+                  "get_activation HSwish HSigmoid Mish Softsign Tanhshrink LogSigmoid SeLU "
+                  "FastGelu HShrink SoftShrink Hardtanh Threshold CELU GLU Softmin Softmax2d "
+                  "PReLU RReLU",
     "conv": "Conv1d Conv2d Conv2dTranspose",
     "norm": "BatchNorm1d BatchNorm2d LayerNorm GroupNorm",
     "pool": "MaxPool2d AvgPool2d AdaptiveMaxPool2d AdaptiveAvgPool2d",
