@@ -5,8 +5,6 @@ or cellgrad no longer provides it) fails `test_allow_list_entries_are_current`.
 """
 
 ALLOWED = {
-    "ops.Primitive": "cellgrad's primitive classes take their name from the class, so the "
-                     "base class needs no `name` argument",
     "load_param_into_net": "keyword-only additions after MindSpore's parameters: `prefix` and "
                            "`name_map` rename checkpoint names, `on_mismatch='skip'` skips "
                            "(and reports) shape/dtype mismatches instead of raising",

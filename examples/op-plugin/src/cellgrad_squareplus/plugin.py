@@ -6,7 +6,7 @@ it tends to ReLU as b -> 0 and is cheap (no exp).
 
 import numpy as np
 
-from cellgrad.ops import Primitive
+from cellgrad.ops import Primitive, prim_attr_register
 from cellgrad.plugins import hookimpl
 
 
@@ -40,9 +40,9 @@ def squareplus_backward(ctx, grad):
 class Squareplus(Primitive):
     """The primitive-class form, MindSpore style: `ops.Squareplus(b=4.0)(x)`."""
 
+    @prim_attr_register  # records `b` as an attribute: Prim[Squareplus]<b=4.0>
     def __init__(self, b=4.0):
-        super().__init__()
-        self.b = b
+        pass
 
     def __call__(self, x):
         import cellgrad.ops

@@ -87,7 +87,7 @@ class HookBackward(Primitive):
     """
 
     def __init__(self, hook_fn, cell_id=""):
-        super().__init__()
+        super().__init__(type(self).__name__)
         check_hook_fn(hook_fn)
         self.cell_id = cell_id
         self.hook_fn = hook_fn
@@ -157,7 +157,7 @@ class InsertGradientOf(Primitive):
     """
 
     def __init__(self, f):
-        super().__init__()
+        super().__init__(type(self).__name__)
         check_hook_fn(f)
         self.f = f
 

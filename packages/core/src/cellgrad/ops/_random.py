@@ -330,7 +330,7 @@ class _SeededPrimitive(Primitive):
             if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 0:
                 raise ValueError(f"For '{type(self).__name__}', '{name}' must be a non-negative "
                                  f"int, but got {v!r}.")
-        super().__init__()
+        super().__init__(type(self).__name__)
         self.seed, self.seed2 = int(seed), int(seed2)
         self._own = None if seed == 0 and seed2 == 0 else seeding.fixed_generator(seed, seed2)
 

@@ -8,19 +8,17 @@ import numpy as np
 
 from cellgrad.dtype import int32, to_dtype
 from cellgrad.ops import functional as F
+from cellgrad.ops.primitive import (  # noqa: F401  (re-exported: ops.PrimitiveWithInfer, ...)
+    Primitive,
+    PrimitiveWithCheck,
+    PrimitiveWithInfer,
+    constexpr,
+    prim_arg_register,
+    prim_attr_register,
+)
 
 
-class Primitive:
-    """Base of the primitive classes; `name` is MindSpore's primitive name."""
-
-    def __init__(self):
-        self.name = type(self).__name__
-
-    def __repr__(self):
-        return f"Prim[{self.name}]"
-
-
-def _simple(name, fn, doc_name=None):
+def _simple(name, fn):
     def __call__(self, *args):
         return fn(*args)
 
@@ -110,17 +108,19 @@ class Shape(Primitive):
 
 
 class Squeeze(Primitive):
+    """Mirrors `mindspore.ops.Squeeze(axis=())`."""
+
+    @prim_attr_register
     def __init__(self, axis=()):
-        super().__init__()
-        self.axis = axis
+        pass
 
     def __call__(self, x):
         return F.squeeze(x, None if self.axis == () else self.axis)
 
 
 class BroadcastTo(Primitive):  # noqa: F811
+    @prim_attr_register
     def __init__(self, shape):
-        super().__init__()
         self.shape = tuple(shape)
 
     def __call__(self, x):
@@ -130,9 +130,9 @@ class BroadcastTo(Primitive):  # noqa: F811
 class _Reduce(Primitive):
     _fn = None
 
+    @prim_attr_register
     def __init__(self, keep_dims=False):
-        super().__init__()
-        self.keep_dims = keep_dims
+        pass
 
     def __call__(self, x, axis=()):
         axis = None if axis == () or axis == [] else axis
@@ -143,9 +143,9 @@ class ReduceSum(_Reduce):
     """Mirrors `mindspore.ops.ReduceSum(keep_dims=False, skip_mode=False)(x, axis=())`;
     `skip_mode` returns the input unchanged when `axis` is empty."""
 
+    @prim_attr_register
     def __init__(self, keep_dims=False, skip_mode=False):
-        super().__init__(keep_dims)
-        self.skip_mode = skip_mode
+        pass
 
     def __call__(self, x, axis=()):
         if self.skip_mode and (axis == () or axis == []):
@@ -182,9 +182,9 @@ class ReduceAny(_Reduce):
 class Argmax(Primitive):
     """Mirrors `mindspore.ops.Argmax(axis=-1, output_type=int32)`."""
 
+    @prim_attr_register
     def __init__(self, axis=-1, output_type=int32):
-        super().__init__()
-        self.axis, self.output_type = axis, to_dtype(output_type)
+        self.output_type = to_dtype(output_type)
 
     def __call__(self, x):
         return F.cast(F.argmax(x, self.axis), self.output_type)
@@ -196,9 +196,9 @@ class Argmin(Argmax):
 
 
 class Concat(Primitive):
+    @prim_attr_register
     def __init__(self, axis=0):
-        super().__init__()
-        self.axis = axis
+        pass
 
     def __call__(self, tensors):
         return F.concat(tensors, self.axis)
@@ -212,9 +212,9 @@ class Stack(Concat):
 class Split(Primitive):
     """Mirrors `mindspore.ops.Split(axis=0, output_num=1)`."""
 
+    @prim_attr_register
     def __init__(self, axis=0, output_num=1):
-        super().__init__()
-        self.axis, self.output_num = axis, output_num
+        pass
 
     def __call__(self, x):
         dim = x.shape[self.axis]
@@ -227,9 +227,9 @@ class Split(Primitive):
 class Gather(Primitive):
     """Mirrors `mindspore.ops.Gather(batch_dims=0)(input_params, input_indices, axis)`."""
 
+    @prim_attr_register
     def __init__(self, batch_dims=0):
-        super().__init__()
-        self.batch_dims = batch_dims
+        pass
 
     def __call__(self, input_params, input_indices, axis):
         return F.gather(input_params, input_indices, axis, self.batch_dims)
@@ -238,9 +238,9 @@ class Gather(Primitive):
 class MatMul(Primitive):
     """Mirrors `mindspore.ops.MatMul(transpose_a=False, transpose_b=False)` (2-D)."""
 
+    @prim_attr_register
     def __init__(self, transpose_a=False, transpose_b=False):
-        super().__init__()
-        self.transpose_a, self.transpose_b = transpose_a, transpose_b
+        pass
 
     def __call__(self, a, b):
         if self.transpose_a:
@@ -256,9 +256,9 @@ BatchMatMul = type("BatchMatMul", (MatMul,), {"__doc__": "Mirrors `mindspore.ops
 class Sort(Primitive):
     """Mirrors `mindspore.ops.Sort(axis=-1, descending=False)`: (values, Int32 indices)."""
 
+    @prim_attr_register
     def __init__(self, axis=-1, descending=False):
-        super().__init__()
-        self.axis, self.descending = axis, descending
+        pass
 
     def __call__(self, x):
         from cellgrad.ops import _sort
@@ -271,9 +271,9 @@ class Sort(Primitive):
 class TopK(Primitive):
     """Mirrors `mindspore.ops.TopK(sorted=True)(x, k)`: (values, Int32 indices), last axis."""
 
+    @prim_attr_register
     def __init__(self, sorted=True):
-        super().__init__()
-        self.sorted = sorted
+        pass
 
     def __call__(self, x, k):
         from cellgrad.ops import _sort
@@ -289,3 +289,4 @@ class ClipByValue(Primitive):
 
 __all__ = [n for n, v in list(globals().items())
            if isinstance(v, type) and issubclass(v, Primitive) and not n.startswith("_")]
+__all__ += ["constexpr", "prim_arg_register", "prim_attr_register"]

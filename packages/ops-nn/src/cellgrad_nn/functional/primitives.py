@@ -42,7 +42,7 @@ class Elu(Primitive):
     """Mirrors `mindspore.ops.Elu(alpha=1.0)`."""
 
     def __init__(self, alpha=1.0):
-        super().__init__()
+        super().__init__(type(self).__name__)
         self.alpha = _checks.number("Elu", "alpha", alpha)
 
     def __call__(self, input_x):
@@ -108,7 +108,7 @@ class Softmax(Primitive):
     """Mirrors `mindspore.ops.Softmax(axis=-1)` (an int or a 1-tuple)."""
 
     def __init__(self, axis=-1):
-        super().__init__()
+        super().__init__(type(self).__name__)
         if isinstance(axis, (tuple, list)) and len(axis) == 1:
             axis = axis[0]
         self.axis = axis
@@ -128,7 +128,7 @@ class BiasAdd(Primitive):
     """Mirrors `mindspore.ops.BiasAdd(data_format='NCHW')`."""
 
     def __init__(self, data_format="NCHW"):
-        super().__init__()
+        super().__init__(type(self).__name__)
         self.data_format = data_format
 
     def __call__(self, input_x, bias):
@@ -143,7 +143,7 @@ class BatchNorm(Primitive):
     batch statistics (the variance unbiased)."""
 
     def __init__(self, is_training=False, epsilon=1e-05, momentum=0.1, data_format="NCHW"):
-        super().__init__()
+        super().__init__(type(self).__name__)
         if data_format != "NCHW":
             raise ValueError(f"For 'BatchNorm', 'data_format' must be 'NCHW', got "
                              f"{data_format!r}.")
@@ -168,7 +168,7 @@ class LayerNorm(Primitive):
     normalised axes kept as size 1."""
 
     def __init__(self, begin_norm_axis=1, begin_params_axis=1, epsilon=1e-07):
-        super().__init__()
+        super().__init__(type(self).__name__)
         self.begin_norm_axis, self.begin_params_axis = begin_norm_axis, begin_params_axis
         self.epsilon = float(epsilon)
 
@@ -185,7 +185,7 @@ class OneHot(Primitive):
     """Mirrors `mindspore.ops.OneHot(axis=-1)(indices, depth, on_value, off_value)`."""
 
     def __init__(self, axis=-1):
-        super().__init__()
+        super().__init__(type(self).__name__)
         self.axis = axis
 
     def __call__(self, indices, depth, on_value, off_value):
@@ -210,7 +210,7 @@ class SparseSoftmaxCrossEntropyWithLogits(Primitive):
     loss, or with `is_grad` the gradient (softmax - one_hot) / N."""
 
     def __init__(self, is_grad=False):
-        super().__init__()
+        super().__init__(type(self).__name__)
         self.is_grad = bool(is_grad)
 
     def __call__(self, logits, labels):
@@ -226,7 +226,7 @@ class SparseSoftmaxCrossEntropyWithLogits(Primitive):
 
 class _Reduction(Primitive):
     def __init__(self, reduction="mean"):
-        super().__init__()
+        super().__init__(type(self).__name__)
         self.reduction = _checks.reduction(type(self).__name__, reduction)
 
 
@@ -267,7 +267,7 @@ class SmoothL1Loss(Primitive):
     """Mirrors `mindspore.ops.SmoothL1Loss(beta=1.0, reduction='none')`."""
 
     def __init__(self, beta=1.0, reduction="none"):
-        super().__init__()
+        super().__init__(type(self).__name__)
         self.beta = beta
         self.reduction = _checks.reduction("SmoothL1Loss", reduction)
 
@@ -280,7 +280,7 @@ class KLDivLoss(Primitive):
     'sum')."""
 
     def __init__(self, reduction="mean"):
-        super().__init__()
+        super().__init__(type(self).__name__)
         self.reduction = reduction
 
     def __call__(self, logits, labels):
@@ -292,7 +292,7 @@ class Dropout(Primitive):
     mask 0/1 in the input's dtype. Nonzero seeds give the instance a reproducible sequence."""
 
     def __init__(self, keep_prob=0.5, Seed0=0, Seed1=0):
-        super().__init__()
+        super().__init__(type(self).__name__)
         self.keep_prob = dropout.check_keep_prob("Dropout", keep_prob)
         self.seed0, self.seed1 = Seed0, Seed1
 
@@ -313,7 +313,7 @@ class Dropout2D(Primitive):
     _spatial = 2
 
     def __init__(self, keep_prob=0.5):
-        super().__init__()
+        super().__init__(type(self).__name__)
         self.keep_prob = dropout.check_keep_prob(self.name, keep_prob)
 
     def __call__(self, x):

@@ -133,7 +133,7 @@ class Conv2D(Primitive):
 
     def __init__(self, out_channel, kernel_size, mode=1, pad_mode="valid", pad=0, stride=1,
                  dilation=1, group=1, data_format="NCHW"):
-        super().__init__()
+        super().__init__(type(self).__name__)
         if data_format != "NCHW":
             raise ValueError(f"For 'Conv2D', cellgrad supports data_format 'NCHW', got "
                              f"{data_format!r}.")

@@ -202,7 +202,7 @@ class Pad(Primitive):
     dimension of the input, from the first."""
 
     def __init__(self, paddings):
-        super().__init__()
+        super().__init__(type(self).__name__)
         self.paddings = tuple_of("Pad", "paddings", paddings)
 
     def __call__(self, x):

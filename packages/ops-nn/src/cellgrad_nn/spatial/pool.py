@@ -233,7 +233,7 @@ class MaxPool(Primitive):
     """Mirrors `mindspore.ops.MaxPool(kernel_size, strides, pad_mode)`."""
 
     def __init__(self, kernel_size=1, strides=1, pad_mode="valid", data_format="NCHW"):
-        super().__init__()
+        super().__init__(type(self).__name__)
         self.kernel_size = _two_of("MaxPool", "kernel_size", kernel_size)
         self.strides = _two_of("MaxPool", "strides", strides)
         self.pad_mode = pad_mode
@@ -250,7 +250,7 @@ class AvgPool(Primitive):
     average only the input elements they cover."""
 
     def __init__(self, kernel_size=1, strides=1, pad_mode="VALID", data_format="NCHW"):
-        super().__init__()
+        super().__init__(type(self).__name__)
         self.kernel_size = _two_of("AvgPool", "kernel_size", kernel_size)
         self.strides = _two_of("AvgPool", "strides", strides)
         self.pad_mode = pad_mode
@@ -265,7 +265,7 @@ class AdaptiveAvgPool2D(Primitive):
     """Mirrors `mindspore.ops.AdaptiveAvgPool2D(output_size)`."""
 
     def __init__(self, output_size):
-        super().__init__()
+        super().__init__(type(self).__name__)
         self.output_size = output_size
 
     def __call__(self, input_x):
@@ -276,7 +276,7 @@ class AdaptiveMaxPool2D(Primitive):
     """Mirrors `mindspore.ops.AdaptiveMaxPool2D(output_size)`: returns (output, argmax)."""
 
     def __init__(self, output_size):
-        super().__init__()
+        super().__init__(type(self).__name__)
         self.output_size = output_size
 
     def __call__(self, input_x):
