@@ -1,0 +1,147 @@
+"""Argument handling shared by `cellgrad.numpy`'s array modules, as MindSpore's
+`mindspore/numpy/utils.py` and `utils_const.py` do it: Python data becomes a Tensor with
+Int32/Float32 (not numpy's 64-bit) dtypes, and `dtype` accepts names and Python types."""
+
+import numpy as np
+
+from cellgrad._construct import infer_array
+from cellgrad._core._buffer import TensorBuffer, make_tensor, promote_types
+from cellgrad.dtype import (
+    ALL_DTYPES,
+    bool_,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    to_dtype,
+    uint8,
+)
+
+ARRAY_TYPES = (int, float, bool, list, tuple, TensorBuffer)
+MAX_NUMPY_DIMS = 32
+
+# mindspore.numpy's names: 'int' and `int` are Int32 there (numpy's default int is 64-bit)
+_DTYPE_NAMES = {"int": int32, "int8": int8, "int16": int16, "int32": int32, "int64": int64,
+                "uint8": uint8, "float": float32, "float16": float16, "float32": float32,
+                "float64": float64, "bool": bool_}
+
+
+def new(arr, dtype=None):
+    """A Tensor (no gradient) holding `arr`, of `dtype` (default: the array's)."""
+    return make_tensor(arr, None, 0, dtype) if dtype is not None else make_tensor(arr)
+
+
+def check_dtype(dtype, op="mindspore.numpy"):
+    """A cellgrad dtype from a dtype, numpy type, Python type or mindspore.numpy name."""
+    if isinstance(dtype, str):
+        found = _DTYPE_NAMES.get(dtype.lower())
+        if found is not None:
+            return found
+    elif dtype is int:
+        return int32
+    elif dtype is float:
+        return float32
+    try:
+        d = to_dtype(dtype)
+    except TypeError:
+        d = None
+    if d is None or d not in ALL_DTYPES:
+        raise TypeError(f"For '{op}', 'dtype' must be one of {sorted(_DTYPE_NAMES)} or a "
+                        f"cellgrad dtype, but got {dtype!r}.")
+    return d
+
+
+def narrow(t):
+    """MindSpore's `_convert_64_to_32`: Int64 -> Int32, Float64 -> Float32."""
+    if t.dtype is int64:
+        return t.astype(int32)
+    if t.dtype is float64:
+        return t.astype(float32)
+    return t
+
+
+def to_tensor(*args, op="mindspore.numpy"):
+    """MindSpore's `_to_tensor`: Python scalars and sequences become 32-bit Tensors; Tensors
+    pass through. One argument gives one Tensor, several a tuple."""
+    res = []
+    for arg in args:
+        if isinstance(arg, (int, float, bool, list, tuple)):
+            arr, d = infer_array(arg)
+            arg = narrow(make_tensor(arr, None, 0, d))
+        elif not isinstance(arg, TensorBuffer):
+            raise TypeError(f"For '{op}', the input must be array like (a Tensor, Python "
+                            f"scalar, list or tuple), but got {type(arg).__name__}.")
+        res.append(arg)
+    return res[0] if len(res) == 1 else tuple(res)
+
+
+def check_tensor(op, *tensors):
+    """MindSpore's `_check_input_tensor`: TypeError unless every argument is a Tensor."""
+    for t in tensors:
+        if not isinstance(t, TensorBuffer):
+            raise TypeError(f"For '{op}', the input must be a Tensor, but got "
+                            f"{type(t).__name__}.")
+
+
+def scalar_dtype(*numbers):
+    """MindSpore's `_get_dtype_from_scalar`: Bool if all bools, Int32 if all ints, else
+    Float32 (None entries are skipped)."""
+    present = [n for n in numbers if n is not None]
+    if all(isinstance(n, (bool, np.bool_)) for n in present):
+        return bool_
+    if all(isinstance(n, (int, np.integer)) for n in present):
+        return int32
+    return float32
+
+
+def promote(*dtypes):
+    """The common dtype of `dtypes` (mindspore.numpy's promotion table)."""
+    out = dtypes[0]
+    for d in dtypes[1:]:
+        out = promote_types(out, d)
+    return out
+
+
+def is_float(dtype):
+    return dtype.kind == 2
+
+
+def axis_in_range(op, axis, ndim):
+    """An int axis in [-ndim, ndim), made non-negative (MindSpore's `_check_axis_in_range`)."""
+    if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
+        raise TypeError(f"For '{op}', axes should be integers, not {type(axis).__name__}.")
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"For '{op}', axis {axis} is out of bounds for array of dimension "
+                         f"{ndim}.")
+    return int(axis) % ndim
+
+
+def axes_valid(op, axes, ndim):
+    """A tuple of distinct non-negative axes; None means all (MindSpore's `_check_axis_valid`)."""
+    if axes is None:
+        return tuple(range(ndim))
+    if isinstance(axes, (tuple, list)):
+        out = tuple(axis_in_range(op, a, ndim) for a in axes)
+        if len(set(out)) != len(out):
+            raise ValueError(f"For '{op}', duplicate value in 'axis': {tuple(axes)}.")
+        return out
+    return (axis_in_range(op, axes, ndim),)
+
+
+def broadcast_shape(op, *shapes):
+    """The broadcast of `shapes`, or MindSpore's ValueError."""
+    try:
+        return tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise ValueError(f"For '{op}', operands could not be broadcast together with shapes "
+                         f"{shapes}.") from None
+
+
+def check_int(op, name, value):
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+        raise TypeError(f"For '{op}', '{name}' must be an int, but got "
+                        f"{type(value).__name__} {value!r}.")
+    return int(value)
