@@ -135,7 +135,7 @@ def test_set_train_and_phase():
     assert (net.phase, net.training, net.inner.training) == ("train", True, True)
     net.set_train(False)
     assert (net.phase, net.training, net.inner.training) == ("predict", False, False)
-    assert net.inner.phase == "predict"
+    assert net.inner.phase == "train"  # MindSpore 2.10 sets phase on the called cell only
     net.phase = "custom"
     assert net.phase == "custom"
     with pytest.raises(TypeError, match="'phase' must be string type"):

@@ -14,38 +14,41 @@ class GradPositionError(ValueError, RuntimeError):
 
 
 def _check_positions(grad_position):
+    """MindSpore's `_convert_grad_position_type`: an int or a tuple of distinct ints >= 0 (bools
+    count as ints, lists are refused); () is refused when the gradient function runs."""
     if grad_position is None:
         return None
-    if isinstance(grad_position, bool) or not isinstance(grad_position, (int, tuple, list)):
-        raise TypeError(
-            f"For 'grad', 'grad_position' must be an int, a tuple of ints or None, got "
-            f"{type(grad_position).__name__}.")
-    positions = (grad_position,) if isinstance(grad_position, int) else tuple(grad_position)
-    if not positions:
-        raise ValueError("For 'grad', 'grad_position' must not be an empty tuple.")
-    for p in positions:
-        if isinstance(p, bool) or not isinstance(p, int):
-            raise TypeError(f"For 'grad', every entry of 'grad_position' must be an int, got "
-                            f"{p!r} in {grad_position!r}.")
-        if p < 0:
-            raise ValueError(f"For 'grad', 'grad_position' entries must be non-negative, got "
-                             f"{grad_position!r}.")
-    return positions
+    if isinstance(grad_position, tuple):
+        if len(set(grad_position)) != len(grad_position):
+            raise ValueError("There are duplicate positions in `grad_position`, please check it")
+        for p in grad_position:
+            if not isinstance(p, int):
+                raise TypeError("For 'F.grad', the element in 'grad_position' must be int.")
+            if p < 0:
+                raise ValueError("The element in grad_position must be >= 0.")
+        return tuple(int(p) for p in grad_position)
+    if isinstance(grad_position, int):
+        if grad_position < 0:
+            raise ValueError("grad_position must be >= 0.")
+        return (int(grad_position),)
+    raise TypeError("For 'F.grad', the 'grad_position' must be int or tuple.")
 
 
 def _check_weights(weights):
-    from cellgrad.parameter import Parameter
-
+    """MindSpore's weights: a Tensor (usually a Parameter) or a list/tuple of them; a Tensor
+    that is not a Parameter gets a zero gradient, as in MindSpore."""
     if weights is None:
         return None, False
     single = isinstance(weights, TensorBuffer)
+    if not single and not isinstance(weights, (list, tuple)):
+        raise TypeError("The weights you provided is expected to be a tensor, or a list or "
+                        f"tuple. but got {weights}")
     ws = (weights,) if single else tuple(weights)
     for i, w in enumerate(ws):
-        if not isinstance(w, Parameter):
-            raise TypeError(
-                f"For 'grad', 'weights' must be a Parameter, a list/tuple of Parameters or a "
-                f"ParameterTuple; entry {i} is a {type(w).__name__}"
-                + (f" of shape {w.shape}" if isinstance(w, TensorBuffer) else "") + ".")
+        if not isinstance(w, TensorBuffer):
+            # MindSpore: RuntimeError "The pointer[tensor] is null."
+            raise RuntimeError(f"For 'grad', every entry of 'weights' must be a Tensor; entry {i} "
+                               f"is a {type(w).__name__}.")
     return ws, single
 
 
@@ -89,11 +92,12 @@ def _run(fn, args, kwargs, positions, weights, has_aux, sens=None):
     """Run `fn` recording, walk the tape; returns (output, input grads, weight grads)."""
     nested = _tape.recording_depth() >= 1
     inputs = list(args) + list(kwargs.values())
+    if positions == ():
+        raise GradPositionError("grad_position should not be empty when grad by position!")
     for p in positions or ():
         if p >= len(inputs):
             raise GradPositionError(
-                f"Position index {p} is exceed input size. The function got {len(inputs)} "
-                f"inputs; 'grad_position' must index them.")
+                f"Position index {p} is exceed input size.")
     previous = _tape.set_grad_enabled(True)
     _tape.enter_recording()
     try:
@@ -192,11 +196,10 @@ def _structure(positions, int_position, weights, single_weight, in_grads, w_grad
 
 
 def _checked(grad_position, weights):
-    positions = _check_positions(grad_position)
-    ws, single = _check_weights(weights)
-    if positions is None and ws is None:
+    """Positions are checked when the transform is made, weights when it runs (as MindSpore)."""
+    if grad_position is None and weights is None:
         raise ValueError("`grad_position` and `weight` can not be None at the same time.")
-    return positions, ws, single
+    return _check_positions(grad_position)
 
 
 def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False,
@@ -207,10 +210,11 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False,
     output is differentiated and the result is `(grads, (aux, ...))`. With `sens_param` the
     last argument is the sensitivity: the gradient of the output (a tuple for tuple outputs).
     """
-    positions, ws, single = _checked(grad_position, weights)
+    positions = _checked(grad_position, weights)
     int_position = isinstance(grad_position, int)
 
     def grad_fn(*args, **kwargs):
+        ws, single = _check_weights(weights)
         args, sens = _split_sens(args, sens_param)
         out, in_grads, w_grads = _run(fn, args, kwargs, positions, ws, has_aux, sens)
         g = _structure(positions, int_position, ws, single, in_grads, w_grads, return_ids)
@@ -225,10 +229,11 @@ def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=
                    sens_param=False):
     """Mirrors `mindspore.value_and_grad`: `(value, grads)`; with `has_aux` the value is the
     whole output tuple; with `sens_param` the last argument is the output's sensitivity."""
-    positions, ws, single = _checked(grad_position, weights)
+    positions = _checked(grad_position, weights)
     int_position = isinstance(grad_position, int)
 
     def value_and_grad_fn(*args, **kwargs):
+        ws, single = _check_weights(weights)
         args, sens = _split_sens(args, sens_param)
         out, in_grads, w_grads = _run(fn, args, kwargs, positions, ws, has_aux, sens)
         return out, _structure(positions, int_position, ws, single, in_grads, w_grads,

@@ -7,7 +7,7 @@ import numpy as np
 
 from cellgrad._construct import _cast, infer_array
 from cellgrad._core import _tape
-from cellgrad._core._buffer import TensorBuffer
+from cellgrad._core._buffer import TensorBuffer, make_tensor
 from cellgrad.common.tensor import Tensor
 
 _unnamed = itertools.count(1)
@@ -76,7 +76,17 @@ class Parameter(Tensor):
 
     @property
     def data(self):
-        return self
+        """The values as a plain Tensor sharing this parameter's memory (MindSpore 2.10: writes
+        through it change the parameter; it prints as a Tensor)."""
+        return make_tensor(self._data, None, 0, self._dtype)
+
+    @data.setter
+    def data(self, value):
+        """Replace values, dtype and shape with `value`'s (as MindSpore's `param.data = t`)."""
+        if not isinstance(value, TensorBuffer):
+            raise TypeError(f"For 'Parameter.data' of '{self._name}', the value must be a "
+                            f"Tensor, but got {type(value).__name__}.")
+        self._data, self._dtype = value._data.copy(), value._dtype
 
     @property
     def has_init(self):

@@ -163,14 +163,9 @@ class Cell(CellMembers):
         self.__dict__["_bprop_debug"] = value
 
     def set_train(self, mode=True):
-        """Set `training` (and `phase`: 'train'/'predict') on this cell and all sub-cells.
-
-        MindSpore sets `phase` on this cell only; cellgrad sets it on sub-cells too, so a
-        sub-cell never reports 'train' inside a network in predict mode.
-        """
-        phase = "train" if mode else "predict"
-        for _, cell in self.cells_and_names():
-            cell.__dict__["_phase"] = phase
+        """Set `training` on this cell and all sub-cells, and this cell's `phase` ('train' or
+        'predict'); as in MindSpore, the sub-cells keep their own `phase`."""
+        self.__dict__["_phase"] = "train" if mode else "predict"
         self.add_flags_recursive(training=mode)
         return self
 
