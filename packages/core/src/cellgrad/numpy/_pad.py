@@ -18,8 +18,7 @@ MODES = ("constant", "maximum", "minimum", "mean", "median", "edge", "wrap", "li
 
 def to_nd(name, values, ndim):
     """Per-axis (before, after) pairs from a number, a pair, or an (ndim, 2) table."""
-    if isinstance(values, bool) or not isinstance(values, (int, float, list, tuple,
-                                                            TensorBuffer)):
+    if isinstance(values, bool) or not isinstance(values, (int, list, tuple, TensorBuffer)):
         raise TypeError(f"For 'pad', {name} should only be int, list, tuple or tensor, but got "
                         f"{type(values).__name__}.")
     arr = values.asnumpy() if isinstance(values, TensorBuffer) else np.asarray(values)

@@ -268,7 +268,8 @@ def randint(minval, maxval=None, shape=None, dtype=int32):
     d = _rand_dtype("randint", dtype, (int64, int32, int16, int8),
                     ["int", "int8", "int16", "int32", "int64"])
     shape = (1,) if shape is None else _check_shape("randint", shape)
-    lo, hi = new(np.asarray(minval, np.int32), int32), new(np.asarray(maxval, np.int32), int32)
+    # the bounds take `dtype`, so anything but Int32 meets UniformInt's TypeError, as in MindSpore
+    lo, hi = new(np.asarray(minval, d.np_dtype), d), new(np.asarray(maxval, d.np_dtype), d)
     return _random.UniformInt()(shape, lo, hi).astype(d)
 
 

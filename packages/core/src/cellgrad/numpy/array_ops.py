@@ -412,8 +412,9 @@ def _index_array(op, indices):
     return idx
 
 
-def _bounded(op, idx, n, mode):
-    """Indices clipped (negatives to 0, as MindSpore) or wrapped into [0, n)."""
+def _bounded(op, idx, n, mode, negative=False):
+    """Indices wrapped into [0, n), or clipped: to [-n, n - 1] (negatives count from the end)
+    when `negative`, else to [0, n - 1], as MindSpore's take and choose do."""
     if mode == "raise":
         raise NotImplementedError(f"For '{op}', \"raise\" mode is not implemented; use 'clip' "
                                   "or 'wrap'.")
@@ -422,12 +423,14 @@ def _bounded(op, idx, n, mode):
     if mode != "clip":
         raise ValueError(f"For '{op}', invalid mode {mode!r}. Expected \"raise\", \"wrap\", or "
                          "\"clip\".")
+    if negative:
+        return np.mod(np.clip(idx, -n, n - 1), n)
     return np.clip(idx, 0, n - 1)
 
 
 def take(a, indices, axis=None, mode="clip"):
-    """Mirrors `mindspore.numpy.take`: 'clip' (the default) clamps indices to [0, n - 1], so
-    negative indices read element 0, as MindSpore's; 'wrap' takes them modulo n."""
+    """Mirrors `mindspore.numpy.take`: 'clip' (the default) clamps indices to [-n, n - 1]
+    (negatives count from the end, as MindSpore's); 'wrap' takes them modulo n."""
     check_tensor("take", a, indices)
     if mode not in ("raise", "wrap", "clip"):
         raise ValueError(f"For 'take', 'mode' should be one of \"raise\", \"wrap\", or \"clip\", "
@@ -435,7 +438,7 @@ def take(a, indices, axis=None, mode="clip"):
     if axis is None:
         a, axis = ravel(a), 0
     axis = axis_in_range("take", axis, a.ndim)
-    idx = _bounded("take", _index_array("take", indices), a.shape[axis], mode)
+    idx = _bounded("take", _index_array("take", indices), a.shape[axis], mode, negative=True)
     return F.gather(a, new(idx), axis)
 
 
