@@ -1,15 +1,17 @@
 """`cellgrad.ops`, mirroring `mindspore.ops`: functional ops, primitive classes, autodiff."""
 
 from cellgrad.autodiff import GradOperation, grad, value_and_grad
+from cellgrad.ops import composite  # noqa: F401  (MindSpore's path: mindspore.ops.composite)
 from cellgrad.ops._random import *  # noqa: F403
 from cellgrad.ops._random import __all__ as _random_names
+from cellgrad.ops.composite import HyperMap, Map, MultitypeFuncGraph, add_flags
 from cellgrad.ops.functional import *  # noqa: F403
 from cellgrad.ops.functional import __all__ as _functional_names
 from cellgrad.ops.primitives import *  # noqa: F403
 from cellgrad.ops.primitives import __all__ as _primitive_names
 
 __all__ = [*_functional_names, *_primitive_names, *_random_names, "GradOperation", "grad",
-           "value_and_grad"]
+           "value_and_grad", "HyperMap", "Map", "MultitypeFuncGraph", "add_flags"]
 
 # PEP 562: names that plugins provide (cellgrad.plugins); nothing loads until the first miss.
 from cellgrad._namespace import plugin_names as _plugin_names  # noqa: E402

@@ -267,7 +267,7 @@ def permute(input, axis):
 
 
 def swapaxes(input, axis0, axis1):
-    perm = list(range(input.ndim))
+    perm = list(builtins.range(input.ndim))
     perm[axis0], perm[axis1] = perm[axis1], perm[axis0]
     return transpose(input, perm)
 
@@ -586,6 +586,47 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
         raise ValueError(f"For 'norm', only ord=None/2/'fro' is supported, got {ord!r}.")
     return sqrt(sum(A * A, dim, keepdim))
 
+
+# functions built on the ones above; imported last because they use this module
+from cellgrad.ops._fn_array import (  # noqa: E402,F401
+    count_nonzero,
+    cummin,
+    diag,
+    gather_nd,
+    meshgrid,
+    nonzero,
+    range,
+    repeat_elements,
+    roll,
+    sequence_mask,
+    tensor_scatter_elements,
+    top_k,
+    unstack,
+)
+from cellgrad.ops._fn_einsum import einsum  # noqa: E402,F401
+from cellgrad.ops._fn_math import (  # noqa: E402,F401
+    addn,
+    assign_add,
+    isclose,
+    logsumexp,
+    multiply,
+    pows,
+    reduce_mean,
+    reduce_sum,
+    tensor_mul,
+)
+from cellgrad.ops._fn_products import batch_dot, dot, outer, tensor_dot, vecdot  # noqa: E402,F401
+from cellgrad.ops._fn_random import gamma, laplace, poisson  # noqa: E402,F401
+from cellgrad.ops._fn_sequence import (  # noqa: E402,F401
+    identity,
+    is_tensor,
+    make_range,
+    mixed_precision_cast,
+    partial,
+    scalar_to_tensor,
+    tuple_len,
+    tuple_to_array,
+)
 
 # last, so every function above is exported
 __all__ = [n for n, v in list(globals().items())
