@@ -7,7 +7,13 @@ attributes, call arguments its inputs.
 import numpy as np
 
 from cellgrad.dtype import int32, to_dtype
+from cellgrad.ops import _prim_checks
 from cellgrad.ops import functional as F
+from cellgrad.ops._prim_array import *  # noqa: F403
+from cellgrad.ops._prim_index import *  # noqa: F403
+from cellgrad.ops._prim_math import *  # noqa: F403
+from cellgrad.ops._prim_other import *  # noqa: F403
+from cellgrad.ops._prim_scalar import *  # noqa: F403
 from cellgrad.ops.primitive import (  # noqa: F401  (re-exported: ops.PrimitiveWithInfer, ...)
     Primitive,
     PrimitiveWithCheck,
@@ -77,6 +83,28 @@ Assign = _simple("Assign", F.assign)
 StopGradient = _simple("StopGradient", F.stop_gradient)
 UnsortedSegmentSum = _simple("UnsortedSegmentSum", F.unsorted_segment_sum)
 Fill = _simple("Fill", F.fill)
+Reciprocal = _simple("Reciprocal", F.reciprocal)
+Round = _simple("Round", F.round)
+
+
+class ACos(Primitive):
+    """Mirrors `mindspore.ops.ACos`: elementwise arccosine (float inputs)."""
+
+    def __call__(self, input):
+        return F.acos(_prim_checks.floating("ACos", "input", input))
+
+
+class TensorAdd(Primitive):
+    """Mirrors `mindspore.ops.TensorAdd`, MindSpore 1.x's name of `Add` (named Add)."""
+
+    substitute_name = "Add"
+
+    @prim_attr_register
+    def __init__(self):
+        pass
+
+    def __call__(self, x, y):
+        return F.add(x, y)
 
 
 class Flatten(Primitive):
