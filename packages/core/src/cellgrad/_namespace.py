@@ -3,17 +3,28 @@
 A namespace module ends with
     from cellgrad._namespace import plugin_names as _plugin_names
     __getattr__, __dir__ = _plugin_names(__name__)
-so names it does not define are looked up among the names plugins provide. This module is
-imported by `import cellgrad` and stays light: pluggy and the plugins load on the first miss.
+so a name it does not define is looked up, in order, among the names plugins export there,
+in the namespace that `cellgrad._paths` says holds it (the alias module paths such as
+`cellgrad.train.callback`), among the 1.x names that moved (a DeprecationWarning) and the names
+cellgrad deliberately does not provide (`cellgrad._not_provided`); a missing package is named
+in the error. This module is imported by `import cellgrad` and stays light: pluggy and the
+plugins load on the first miss.
 """
 
 import importlib
 import importlib.util
 import sys
+import warnings
 
-# Where plugins may export names, as written after `cellgrad.` ("" is the top level).
-NAMESPACES = ("", "nn", "ops", "common.initializer", "train", "dataset", "communication",
-              "communication.comm_func")
+from cellgrad._paths import EVERY_PRIMITIVE, MOVED, PATHS
+
+# Where plugins may export names, as written after `cellgrad.` ("" is the top level): the
+# MindSpore namespaces and the module paths of `cellgrad._paths`.
+NAMESPACES = tuple(dict.fromkeys((
+    "", "nn", "ops", "common.initializer", "train", "dataset", "communication",
+    "communication.comm_func", *PATHS, *EVERY_PRIMITIVE)))
+# Core modules that MindSpore's top level holds as attributes (`ms.log`), imported on first use.
+MODULES = ("log",)
 
 
 def plugin_names(module_name):
@@ -32,14 +43,15 @@ def plugin_names(module_name):
 
 
 def lookup(module_name, namespace, name, from_import=False):
-    """`module_name.name`: a namespace sub-package, or a name that a plugin provides.
+    """`module_name.name`: a namespace sub-package, or a name found as the module docstring says.
 
     Raises `PluginNameImportError` (`from m import name`) or `PluginNameAttributeError`
-    (attribute access) when a known package provides the name but is missing, and a plain
-    AttributeError for an unknown name.
+    (attribute access) when a known package provides the name but is missing, a
+    `NotProvidedError` for a name cellgrad deliberately lacks, and a plain AttributeError for
+    an unknown name.
     """
     qualname = f"{namespace}.{name}" if namespace else name
-    if _is_namespace_package(qualname):
+    if _is_namespace_package(qualname) or qualname in MODULES:
         return _import_namespace(module_name, name)
     module = sys.modules[module_name]
     if hasattr(module, "__path__") and importlib.util.find_spec(f"{module_name}.{name}"):
@@ -47,7 +59,7 @@ def lookup(module_name, namespace, name, from_import=False):
         # probes with hasattr before importing it).
         raise _no_attribute(module_name, name, f"; it is a submodule: import {module_name}.{name}")
 
-    from cellgrad import _first_party, plugins
+    from cellgrad import _first_party, _not_provided, plugins
 
     error = plugins.PluginNameImportError if from_import else plugins.PluginNameAttributeError
     state = plugins.state()
@@ -57,6 +69,15 @@ def lookup(module_name, namespace, name, from_import=False):
         raise error(str(exc), qualname=qualname, package=exc.package) from exc.__cause__
     if found:
         return obj
+    source = _source(namespace, name)
+    if source is not None:
+        found, obj = _from_source(module, qualname, source, from_import)
+        if found:
+            state.remember(module, name, obj)
+            return obj
+    if qualname in MOVED:
+        return _moved(qualname, MOVED[qualname])
+    _not_provided.check(source or qualname, qualname, from_import)
     package = None
     message = state.conflicts.get(qualname)
     if message is None:
@@ -68,7 +89,8 @@ def lookup(module_name, namespace, name, from_import=False):
 
 
 def names(module_name, namespace):
-    """`dir()` of a namespace module: its own names, sub-namespaces and plugin names."""
+    """`dir()` of a namespace module: its own names, sub-namespaces, plugin names and the
+    names its `cellgrad._paths` entry gives it that are available."""
     module = sys.modules[module_name]
     result = set(module.__dict__)
     prefix = f"{namespace}." if namespace else ""
@@ -80,7 +102,86 @@ def names(module_name, namespace):
     from cellgrad import plugins
 
     result.update(plugins.state().names.get(namespace, ()))
+    for source_namespace, listed in PATHS.get(namespace, {}).items():
+        result.update(set(listed.split()) & set(dir(_source_module(source_namespace))))
+    if namespace in EVERY_PRIMITIVE:
+        ops = _source_module("ops")
+        result.update(n for n in dir(ops) if n[:1].isupper() and _is_primitive(ops, n))
     return sorted(result)
+
+
+# ---- names of other namespaces (cellgrad._paths) ----
+
+
+def _source(namespace, name):
+    """Where `namespace.name` lives according to `cellgrad._paths` ("nn.Momentum"), or None."""
+    for source_namespace, listed in PATHS.get(namespace, {}).items():
+        if name in listed.split():
+            return f"{source_namespace}.{name}" if source_namespace else name
+    if namespace in EVERY_PRIMITIVE and name[:1].isupper():
+        return f"ops.{name}"
+    return None
+
+
+def _source_module(namespace):
+    return importlib.import_module(f"cellgrad.{namespace}" if namespace else "cellgrad")
+
+
+def _from_source(module, qualname, source, from_import):
+    """`(True, obj)` for the object at `source`, `(False, None)` when cellgrad has none there.
+
+    A missing package or a deliberately absent name raises, naming `qualname` as written.
+    """
+    from cellgrad import _not_provided, plugins
+
+    source_namespace, _, name = source.rpartition(".")
+    namespace = qualname.rpartition(".")[0]
+    try:
+        obj = getattr(_source_module(source_namespace), name)
+    except plugins.PluginNameError as exc:
+        error = plugins.PluginNameImportError if from_import else plugins.PluginNameAttributeError
+        message = str(exc)
+        if exc.package is not None:
+            message = plugins.state().unavailable_message(f"cellgrad.{qualname}", exc.package)
+        raise error(message, qualname=qualname, package=exc.package) from exc.__cause__
+    except _not_provided.NotProvidedError:
+        _not_provided.check(source, qualname, from_import)
+        raise
+    except AttributeError:
+        return False, None
+    listed = PATHS.get(namespace, {}).get(source_namespace, "").split()
+    if namespace in EVERY_PRIMITIVE and name not in listed and not _primitive_class(obj):
+        return False, None
+    return True, obj
+
+
+def _is_primitive(ops, name):
+    try:
+        return _primitive_class(getattr(ops, name))
+    except AttributeError:
+        return False
+
+
+def _primitive_class(obj):
+    from cellgrad.ops.primitive import Primitive
+
+    return isinstance(obj, type) and issubclass(obj, Primitive)
+
+
+def moved_module(module_name):
+    """Warn that the module path `module_name` is MindSpore 1.x's (`cellgrad._paths.MOVED`)."""
+    qualname = module_name[len("cellgrad."):]
+    warnings.warn(f"mindspore.{qualname} is MindSpore 1.x's module; MindSpore 2.10 has its "
+                  f"names in mindspore.{MOVED[qualname]}: use cellgrad.{MOVED[qualname]}",
+                  DeprecationWarning, stacklevel=3)  # importlib's frames are skipped
+
+
+def _moved(qualname, target):
+    """The object now at `target`, with a DeprecationWarning naming that path."""
+    namespace, _, name = target.rpartition(".")
+    warnings.warn(f"mindspore.{qualname} is MindSpore 1.x's name; MindSpore 2.10 has it as "
+                  f"mindspore.{target}: use cellgrad.{target}", DeprecationWarning, stacklevel=4)
+    return getattr(_source_module(namespace), name)
 
 
 def _is_namespace_package(qualname):

@@ -59,9 +59,13 @@ class State:
         obj = export.obj
         if export.lazy is not None:
             obj = _import_lazy(export, f"{namespace}.{name}".lstrip("."))
+        self.remember(module, name, obj)
+        return True, obj
+
+    def remember(self, module, name, obj):
+        """Cache `obj` as `module.name` until the plugins are reset (`undo`)."""
         module.__dict__[name] = obj
         self._cached.append((module, name, obj))
-        return True, obj
 
     def undo(self):
         """Take the committed ops out of `OPS` and the cached names off the modules."""

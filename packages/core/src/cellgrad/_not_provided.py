@@ -1,0 +1,69 @@
+"""MindSpore names that cellgrad deliberately does not provide, and what to use instead.
+
+Consulted only when a name is missing from its namespace (a package that provides it later
+wins), so `cellgrad.ops.TBERegOp` raises an error that says why instead of a bare
+AttributeError; through an alias path (`cellgrad.ops.operations.Custom`) the same entry
+answers. Like the plugin-name errors, the error is an AttributeError for attribute access
+(`hasattr()` is False) and an ImportError for `from m import name`.
+"""
+
+_KERNELS = (
+    "registers or compiles a kernel for one of MindSpore's device back ends (TBE, AKG, AiCPU, "
+    "AOT); cellgrad computes with numpy on the CPU and has no kernel compiler: write the "
+    "computation with cellgrad ops, or register a Python op with its backward through "
+    "cellgrad.plugins (the cellgrad_register_ops hook; see examples/op-plugin)")
+_CUSTOM = (
+    "compiles a custom device kernel (func_type 'aot', 'tbe', 'akg', 'aicpu', 'julia', "
+    "'hybrid'), which cellgrad cannot do; for func_type 'pyfunc' call the Python function "
+    "itself (a Cell with a bprop gives it a gradient), or register a Python op with its "
+    "backward through cellgrad.plugins (the cellgrad_register_ops hook)")
+_THOR = (
+    "belongs to THOR, MindSpore's second-order optimizer for Ascend and GPU graph mode, which "
+    "cellgrad does not provide: train with nn.Momentum, nn.SGD or nn.Adam and the plain layers "
+    "(nn.Dense, nn.Conv2d, nn.Embedding)")
+_ASCEND_RNN = ("is an Ascend-only fused recurrent kernel (its weights and outputs use the "
+               "Ascend layout); use nn.{} instead")
+
+# qualname (as written after `cellgrad.`) -> why it is not there and what to use instead
+NOT_PROVIDED = {
+    "ops.Custom": _CUSTOM,
+    **{f"ops.{name}": _KERNELS for name in (
+        "CustomRegOp", "TBERegOp", "AiCPURegOp", "AkgAscendRegOp", "AkgGpuRegOp", "DataType",
+        "op_info_register", "custom_info_register", "kernel", "ms_kernel", "CustomOpBuilder")},
+    **{f"nn.{name}": _THOR for name in (
+        "thor", "Conv2dThor", "DenseThor", "EmbeddingThor", "EmbeddingLookupThor")},
+    "train.ConvertModelUtils": _THOR,
+    "train.ConvertNetUtils": _THOR,
+    "ops.DynamicRNN": _ASCEND_RNN.format("LSTM"),
+    "ops.DynamicGRUV2": _ASCEND_RNN.format("GRU"),
+}
+
+
+class NotProvidedError(Exception):
+    """A MindSpore name that cellgrad deliberately does not provide; the message says what to
+    use instead. Raised as `NotProvidedAttributeError` or `NotProvidedImportError`."""
+
+    def __init__(self, message, qualname=None):
+        super().__init__(message)
+        self.qualname = qualname  # "ops.TBERegOp"
+
+
+class NotProvidedAttributeError(NotProvidedError, AttributeError):
+    """`cellgrad.ops.TBERegOp`: attribute access (so `hasattr()` is False)."""
+
+
+class NotProvidedImportError(NotProvidedError, ImportError):
+    """`from cellgrad.ops import TBERegOp`."""
+
+
+def check(qualname, written=None, from_import=False):
+    """Raise the error for `qualname` if cellgrad deliberately does not provide it.
+
+    `written` is the qualname as the code wrote it when it came through an alias path.
+    """
+    reason = NOT_PROVIDED.get(qualname)
+    if reason is None:
+        return
+    error = NotProvidedImportError if from_import else NotProvidedAttributeError
+    raise error(f"cellgrad.{written or qualname} (mindspore.{qualname}) {reason}",
+                qualname=written or qualname)

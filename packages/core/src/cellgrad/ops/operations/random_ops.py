@@ -1,0 +1,6 @@
+"""Mirrors `mindspore.ops.operations.random_ops`: every Primitive class of `cellgrad.ops`
+(cellgrad does not keep the split of `ops.operations` into modules; see `cellgrad._paths`)."""
+
+from cellgrad._namespace import plugin_names as _plugin_names
+
+__getattr__, __dir__ = _plugin_names(__name__)
