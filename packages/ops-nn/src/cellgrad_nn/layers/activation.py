@@ -5,9 +5,9 @@ import numpy as np
 from cellgrad import ops
 from cellgrad.nn import Cell
 from cellgrad.parameter import Parameter
+from cellgrad_nn.functional import _checks
 from cellgrad_nn.functional import activation as F
 from cellgrad_nn.functional import activation_extra as FX
-from cellgrad_nn.functional import _checks
 from cellgrad_nn.functional.softmax import log_softmax, softmax
 
 

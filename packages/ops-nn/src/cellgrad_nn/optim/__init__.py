@@ -8,9 +8,12 @@ OP_MODULES: tuple = ()
 
 _WHERE = {
     "optimizer": "Optimizer",
-    "sgd": "SGD Momentum",
-    "adam": "Adam AdamWeightDecay",
-    "adaptive": "RMSProp Adagrad",
+    "sgd": "SGD Momentum ASGD",
+    "adam": "Adam AdamWeightDecay LazyAdam AdaMax",
+    "adaptive": "RMSProp Adagrad Adadelta",
+    "proximal": "FTRL ProximalAdagrad",
+    "rprop": "Rprop",
+    "layerwise": "Lamb LARS",
     "lr_schedule": "LearningRateSchedule ExponentialDecayLR CosineDecayLR PolynomialDecayLR "
                    "WarmUpLR",
     "dynamic_lr": "piecewise_constant_lr exponential_decay_lr cosine_decay_lr "

@@ -1,9 +1,11 @@
-"""`nn.Adam` and `nn.AdamWeightDecay` with MindSpore's update formulas."""
+"""`nn.Adam`, `nn.LazyAdam`, `nn.AdamWeightDecay` and `nn.AdaMax` with MindSpore's update
+formulas."""
 
 import math
 
 import numpy as np
 
+from cellgrad_nn.optim import _checks
 from cellgrad_nn.optim.optimizer import Optimizer
 
 
@@ -106,4 +108,49 @@ class AdamWeightDecay(Optimizer):
         if self._wds[i]:
             tmp += param * self._wds[i]
         tmp *= lr
+        param -= tmp
+
+
+class LazyAdam(Adam):
+    """Mirrors `mindspore.nn.LazyAdam`: Adam that, for sparse gradients, updates only the rows
+    the gradient holds; gradients here are dense, so every row is updated as by `nn.Adam`."""
+
+    def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8,
+                 use_locking=False, use_nesterov=False, weight_decay=0.0, loss_scale=1.0):
+        _checks.of_type("LazyAdam", "weight_dacay", weight_decay)  # MindSpore's spelling
+        for name, flag in (("use_locking", use_locking), ("use_nesterov", use_nesterov)):
+            _checks.of_type("LazyAdam", name, flag, (bool,))
+        super().__init__(params, learning_rate, beta1, beta2, eps, use_locking, use_nesterov,
+                         weight_decay, loss_scale)
+
+
+class AdaMax(Optimizer):
+    """Mirrors `mindspore.nn.AdaMax`: m = beta1 * m + (1 - beta1) * g,
+    v = max(beta2 * v, |g|), param -= lr / (1 - beta1^t) * m / (v + eps)."""
+
+    def __init__(self, params, learning_rate=0.001, beta1=0.9, beta2=0.999, eps=1e-08,
+                 weight_decay=0.0, loss_scale=1.0):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        self.beta1 = _checks.in_range("AdaMax", "beta1", beta1, 0.0, 1.0)
+        self.beta2 = _checks.in_range("AdaMax", "beta2", beta2, 0.0, 1.0)
+        self.eps = _checks.positive("AdaMax", "eps", eps)
+        self.beta1_power = self._scalar("beta1_power", [1.0])
+        self.moment1 = self._state("moment1")
+        self.moment2 = self._state("moment2")
+        self._tmp = [np.empty_like(p.asnumpy()) for p in self.parameters]
+
+    def construct(self, gradients):
+        self.beta1_power.asnumpy()[...] *= self.beta1
+        self._step_lr_scale = 1.0 / (1.0 - float(self.beta1_power.asnumpy()[0]))
+        return super().construct(gradients)
+
+    def _update(self, i, param, grad, lr):
+        m, v, tmp = self.moment1[i].asnumpy(), self.moment2[i].asnumpy(), self._tmp[i]
+        m *= self.beta1
+        m += grad * (1.0 - self.beta1)
+        v *= self.beta2
+        np.maximum(v, np.abs(grad, out=tmp), out=v)
+        np.add(v, self.eps, out=tmp)
+        np.divide(m, tmp, out=tmp)
+        tmp *= lr * self._step_lr_scale
         param -= tmp

@@ -1,7 +1,8 @@
-"""`nn.RMSProp` and `nn.Adagrad` with MindSpore's update formulas."""
+"""`nn.RMSProp`, `nn.Adagrad` and `nn.Adadelta` with MindSpore's update formulas."""
 
 import numpy as np
 
+from cellgrad_nn.optim import _checks
 from cellgrad_nn.optim.optimizer import Optimizer
 
 
@@ -72,5 +73,33 @@ class Adagrad(Optimizer):
             acc += tmp
         np.sqrt(acc, out=tmp)
         np.divide(grad, tmp, out=tmp)
+        tmp *= lr
+        param -= tmp
+
+
+class Adadelta(Optimizer):
+    """Mirrors `mindspore.nn.Adadelta`: accum = rho * accum + (1 - rho) * g^2,
+    update = sqrt(accum_update + eps) / sqrt(accum + eps) * g,
+    accum_update = rho * accum_update + (1 - rho) * update^2, param -= lr * update."""
+
+    def __init__(self, params, learning_rate=1.0, rho=0.9, epsilon=1e-6, loss_scale=1.0,
+                 weight_decay=0.0):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        self.rho = _checks.in_range("Adadelta", "rho", rho, 0.0, 1.0, closed=True)
+        self.epsilon = _checks.positive("Adadelta", "epsilon", epsilon, allow_zero=True)
+        self.accum = self._state("accum")
+        self.accum_update = self._state("accum_update")
+        self._tmp = [np.empty_like(p.asnumpy()) for p in self.parameters]
+
+    def _update(self, i, param, grad, lr):
+        acc, upd, tmp = self.accum[i].asnumpy(), self.accum_update[i].asnumpy(), self._tmp[i]
+        rho, eps = self.rho, self.epsilon
+        acc *= rho
+        acc += grad * grad * (1.0 - rho)
+        np.sqrt(upd + eps, out=tmp)
+        tmp /= np.sqrt(acc + eps)
+        tmp *= grad
+        upd *= rho
+        upd += tmp * tmp * (1.0 - rho)
         tmp *= lr
         param -= tmp

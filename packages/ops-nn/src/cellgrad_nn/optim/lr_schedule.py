@@ -5,8 +5,8 @@ import math
 
 import numpy as np
 
-from cellgrad.nn import Cell
 from cellgrad.common.tensor import Tensor
+from cellgrad.nn import Cell
 
 
 def _step(global_step):

@@ -10,8 +10,8 @@ import numbers
 import numpy as np
 
 from cellgrad import Parameter, ParameterTuple
-from cellgrad.nn import Cell
 from cellgrad.common.tensor import Tensor
+from cellgrad.nn import Cell
 from cellgrad_nn.optim.lr_schedule import LearningRateSchedule
 
 

@@ -1,8 +1,11 @@
-"""`nn.SGD` and `nn.Momentum`: updates in place with MindSpore's (and PyTorch's) formulas."""
+"""`nn.SGD`, `nn.Momentum` and `nn.ASGD`: updates in place with MindSpore's (and PyTorch's)
+formulas."""
 
 import numpy as np
 
+from cellgrad import Parameter, ParameterTuple
 from cellgrad_nn._kernels.update import sgd_step
+from cellgrad_nn.optim import _checks
 from cellgrad_nn.optim.optimizer import Optimizer
 
 
@@ -100,3 +103,37 @@ class Momentum(Optimizer):
         else:
             np.multiply(accum, lr, out=tmp)
         param -= tmp
+
+
+class ASGD(Optimizer):
+    """Mirrors `mindspore.nn.ASGD` (averaged SGD): param = param * (1 - lambd * eta) - eta * g,
+    the running average ax of the parameters starts after step t0; then at step t
+    eta = lr / (1 + lambd * lr * t)^alpha and mu = 1 / max(1, t - t0)."""
+
+    def __init__(self, params, learning_rate=0.1, lambd=1e-4, alpha=0.75, t0=1e6,
+                 weight_decay=0.0):
+        super().__init__(learning_rate, params, weight_decay)
+        for name, value in (("lambd", lambd), ("alpha", alpha), ("t0", t0)):
+            _checks.of_type("ASGD", name, value)
+        self.lambd, self.alpha, self.t0 = lambd, alpha, t0
+        # Scalars named as MindSpore names them ('mu_<param>', not 'mu.<param>').
+        self.mu = ParameterTuple(Parameter(np.float32(1.0), name=f"mu_{p.name}")
+                                 for p in self.parameters)
+        self.eta = ParameterTuple(Parameter(np.float32(0.0), name=f"eta_{p.name}")
+                                  for p in self.parameters)
+        self.ax = self._state("ax_")
+
+    def _update(self, i, param, grad, lr):
+        step = int(self.global_step.asnumpy()[0]) + 1
+        mu, eta, ax = self.mu[i].asnumpy(), self.eta[i].asnumpy(), self.ax[i].asnumpy()
+        if step == 1:
+            eta[...] = lr
+        e = eta.dtype.type(eta)
+        param *= 1.0 - self.lambd * e
+        param -= e * grad
+        if mu != 1:
+            ax += (param - ax) * mu
+        else:
+            ax[...] = param
+        eta[...] = lr / (1.0 + self.lambd * lr * step) ** self.alpha
+        mu[...] = 1.0 / max(1.0, step - self.t0)
