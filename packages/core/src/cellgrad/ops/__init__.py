@@ -5,6 +5,7 @@ from cellgrad.ops import composite  # noqa: F401  (MindSpore's path: mindspore.o
 from cellgrad.ops._random import *  # noqa: F403
 from cellgrad.ops._random import __all__ as _random_names
 from cellgrad.ops.composite import HyperMap, Map, MultitypeFuncGraph, add_flags
+from cellgrad.ops._tm_array import *  # noqa: F403  (functional's own spellings override these)
 from cellgrad.ops.functional import *  # noqa: F403
 from cellgrad.ops.functional import __all__ as _functional_names
 from cellgrad.ops.primitives import *  # noqa: F403
