@@ -64,6 +64,13 @@ _OPS_NN_PRIMITIVES = """
     BinaryCrossEntropy BCEWithLogitsLoss NLLLoss SmoothL1Loss KLDivLoss UnsortedSegmentMax
     UnsortedSegmentMin UnsortedSegmentProd
 """
+_OPS_NN_IMAGE_DETECTION = """
+    ResizeBilinearV2 ResizeBilinear ResizeNearestNeighbor DepthToSpace
+    SigmoidCrossEntropyWithLogits L2Normalize L2Loss LpNorm IOU iou BoundingBoxEncode
+    BoundingBoxDecode bounding_box_encode bounding_box_decode CheckValid check_valid NMSWithMask
+    ROIAlign CropAndResize crop_and_resize CTCLoss ctc_loss FloatStatus NPUAllocFloatStatus
+    NPUGetFloatStatus NPUClearFloatStatus DropoutGenMask DropoutDoMask AdamWeightDecay
+"""
 _COMMUNICATION = """
     init release get_rank get_group_size get_local_rank get_local_rank_size
     get_world_rank_from_group_rank get_group_rank_from_world_rank create_group destroy_group
@@ -71,8 +78,6 @@ _COMMUNICATION = """
     NCCL_WORLD_COMM_GROUP MCCL_WORLD_COMM_GROUP
 """
 _COMM_FUNC = "all_reduce all_gather_into_tensor reduce_scatter_tensor broadcast barrier CommHandle"
-_PARALLEL_CONTEXT = "set_auto_parallel_context get_auto_parallel_context " \
-                    "reset_auto_parallel_context ParallelMode"
 _CHECKPOINT = """
     save_checkpoint load_checkpoint load_param_into_net ckpt_to_safetensors safetensors_to_ckpt
     CheckpointError
@@ -82,12 +87,11 @@ _CHECKPOINT = """
 PROVIDES = {
     OPS_NN: {
         "nn": (_NN_LAYERS + _NN_ACTIVATIONS + _NN_LOSSES + _NN_OPTIMIZERS + _NN_TRAINING).split(),
-        "ops": (_OPS_NN_FUNCTIONAL + _OPS_NN_PRIMITIVES).split(),
+        "ops": (_OPS_NN_FUNCTIONAL + _OPS_NN_PRIMITIVES + _OPS_NN_IMAGE_DETECTION).split(),
     },
     HOOKS: {"ops": ["HookBackward", "InsertGradientOf"]},
     CHECKPOINT: {"": _CHECKPOINT.split(), "train": _CHECKPOINT.split()},
     DISTRIBUTED: {
-        "": _PARALLEL_CONTEXT.split(),
         "communication": _COMMUNICATION.split(),
         "communication.comm_func": _COMM_FUNC.split(),
         "ops": ["AllReduce", "AllGather", "ReduceScatter", "Broadcast", "ReduceOp"],

@@ -5,7 +5,7 @@ qualname to `module:attr` in this package; `OP_MODULES` names modules with an `O
 """
 
 OP_MODULES: tuple = ("_math", "activation", "softmax", "linear", "dropout", "norm",
-                     "cross_entropy", "losses", "encoding")
+                     "cross_entropy", "losses", "encoding", "norm_prims", "roi", "ctc")
 
 
 def _ops(module: str, names: str) -> dict:
@@ -32,4 +32,14 @@ EXPORTS: dict = {
                          "SparseSoftmaxCrossEntropyWithLogits BinaryCrossEntropy "
                          "BCEWithLogitsLoss NLLLoss SmoothL1Loss KLDivLoss Dropout Dropout2D "
                          "Dropout3D"),
+    # issue 29: image, detection, CTC, float-status and optimizer primitives
+    **_ops("image_prims", "ResizeBilinearV2 ResizeBilinear ResizeNearestNeighbor DepthToSpace"),
+    **_ops("norm_prims", "SigmoidCrossEntropyWithLogits L2Normalize L2Loss LpNorm"),
+    **_ops("detection", "IOU iou BoundingBoxEncode BoundingBoxDecode bounding_box_encode "
+                        "bounding_box_decode CheckValid check_valid NMSWithMask"),
+    **_ops("roi", "ROIAlign CropAndResize crop_and_resize"),
+    **_ops("ctc", "CTCLoss ctc_loss"),
+    **_ops("device_prims", "FloatStatus NPUAllocFloatStatus NPUGetFloatStatus "
+                           "NPUClearFloatStatus DropoutGenMask DropoutDoMask"),
+    **_ops("optim_prims", "AdamWeightDecay"),
 }
