@@ -49,9 +49,14 @@ def expand_dims(a, axis):
 
 
 def squeeze(a, axis=None):
-    """Mirrors `mindspore.numpy.squeeze`."""
+    """Mirrors `mindspore.numpy.squeeze`: a named axis whose size is not 1 is left in place (as
+    MindSpore 2.10 does; numpy raises)."""
     check_tensor("squeeze", a)
-    return F.squeeze(a, axis)
+    if axis is None:
+        return F.squeeze(a)
+    axes = axes_valid("squeeze", axis, a.ndim)
+    ones = tuple(ax for ax in axes if a.shape[ax] == 1)
+    return F.squeeze(a, ones) if ones else a
 
 
 def transpose(a, axes=None):
@@ -592,11 +597,14 @@ def apply_over_axes(func, a, axes):
 
 def piecewise(x, condlist, funclist, *args, **kw):
     """Mirrors `mindspore.numpy.piecewise`: `funclist[i]` (a function of x, or a value) where
-    `condlist[i]`; one extra entry is the default."""
+    `condlist[i]`; one extra entry is the default. Functions and values may be mixed (as in
+    numpy; MindSpore calls every entry once the first is a function)."""
     x = to_tensor(x, op="piecewise")
     choicelist = funclist
-    if isinstance(funclist, (tuple, list)) and funclist and callable(funclist[0]):
-        choicelist = [f(x, *args, **kw) for f in funclist]
+    if isinstance(funclist, (tuple, list)) and any(callable(f) for f in funclist):
+        choicelist = [f(x, *args, **kw) if callable(f)
+                      else broadcast_to(to_tensor(f, op="piecewise").astype(x.dtype), x.shape)
+                      for f in funclist]
     conds = _stack_conditions(condlist)
     choices = _stack_conditions(choicelist)
     n1, n2 = conds.shape[0], len(funclist)
