@@ -14,10 +14,10 @@ _WHERE = {
     "proximal": "FTRL ProximalAdagrad",
     "rprop": "Rprop",
     "layerwise": "Lamb LARS",
-    "lr_schedule": "LearningRateSchedule ExponentialDecayLR CosineDecayLR PolynomialDecayLR "
-                   "WarmUpLR",
-    "dynamic_lr": "piecewise_constant_lr exponential_decay_lr cosine_decay_lr "
-                  "polynomial_decay_lr warmup_lr",
+    "lr_schedule": "LearningRateSchedule ExponentialDecayLR NaturalExpDecayLR InverseDecayLR "
+                   "CosineDecayLR PolynomialDecayLR WarmUpLR",
+    "dynamic_lr": "piecewise_constant_lr exponential_decay_lr natural_exp_decay_lr "
+                  "inverse_decay_lr cosine_decay_lr polynomial_decay_lr warmup_lr",
 }
 
 EXPORTS: dict = {f"nn.{name}": f"{module}:{name}"

@@ -38,6 +38,31 @@ def exponential_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, 
     return lr
 
 
+def natural_exp_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch,
+                         is_stair=False):
+    """Mirrors `mindspore.nn.natural_exp_decay_lr`: lr * e ** (-decay_rate * epoch), the epoch
+    rounded down to a multiple of decay_epoch when `is_stair` (MindSpore's formula)."""
+    _check("natural_exp_decay_lr", total_step, step_per_epoch, decay_epoch, "decay_epoch")
+    lr = []
+    for i in range(total_step):
+        epoch = math.floor(i / step_per_epoch)
+        if is_stair:
+            epoch = math.floor(epoch / decay_epoch) * decay_epoch
+        lr.append(learning_rate * math.e ** (-decay_rate * epoch))
+    return lr
+
+
+def inverse_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch,
+                     is_stair=False):
+    """Mirrors `mindspore.nn.inverse_decay_lr`: lr / (1 + decay_rate * epoch / decay_epoch)."""
+    _check("inverse_decay_lr", total_step, step_per_epoch, decay_epoch, "decay_epoch")
+    lr = []
+    for i in range(total_step):
+        p = math.floor(i / step_per_epoch) / decay_epoch
+        lr.append(learning_rate / (1 + decay_rate * (math.floor(p) if is_stair else p)))
+    return lr
+
+
 def cosine_decay_lr(min_lr, max_lr, total_step, step_per_epoch, decay_epoch):
     """Mirrors `mindspore.nn.cosine_decay_lr`: from max_lr to min_lr over decay_epoch epochs."""
     _check("cosine_decay_lr", total_step, step_per_epoch, decay_epoch, "decay_epoch")

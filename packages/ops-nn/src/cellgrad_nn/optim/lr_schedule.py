@@ -52,6 +52,29 @@ class ExponentialDecayLR(LearningRateSchedule):
         return _lr(np.float32(self.learning_rate) * np.float32(self.decay_rate) ** p)
 
 
+class NaturalExpDecayLR(ExponentialDecayLR):
+    """Mirrors `mindspore.nn.NaturalExpDecayLR`: lr * e ** (-decay_rate * step), the step
+    rounded down to a multiple of decay_steps when `is_stair` (MindSpore's formula: the step
+    is not divided by decay_steps)."""
+
+    def construct(self, global_step):
+        p = _step(global_step)
+        if self.is_stair:
+            p = np.floor(p / np.float32(self.decay_steps)) * np.float32(self.decay_steps)
+        return _lr(np.float32(self.learning_rate) *
+                   np.float32(math.e) ** (np.float32(-self.decay_rate) * p))
+
+
+class InverseDecayLR(ExponentialDecayLR):
+    """Mirrors `mindspore.nn.InverseDecayLR`: lr / (1 + decay_rate * step / decay_steps)."""
+
+    def construct(self, global_step):
+        p = _step(global_step) / np.float32(self.decay_steps)
+        if self.is_stair:
+            p = np.floor(p)
+        return _lr(np.float32(self.learning_rate) / (1 + np.float32(self.decay_rate) * p))
+
+
 class CosineDecayLR(LearningRateSchedule):
     """Mirrors `mindspore.nn.CosineDecayLR`: from max_lr down to min_lr over decay_steps."""
 
