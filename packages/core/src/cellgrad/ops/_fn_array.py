@@ -157,20 +157,21 @@ def tensor_scatter_elements(input_x, indices, updates, axis=0, reduction="none")
                          f"got values in [{idx.min()}, {idx.max()}].")
     idx = np.where(idx < 0, idx + n, idx)
     updates = F.cast(updates, input_x.dtype)
-    scatter = OPS["scatter_along_axis"]
-    attrs = {"shape": tuple(input_x.shape), "idx": idx, "axis": axis}
-    if reduction == "add":
-        return input_x + apply(scatter, (updates,), attrs)
-    target = list(np.indices(idx.shape, sparse=False))
+    target = list(np.indices(idx.shape))
     target[axis] = idx
+    # an advanced-index add: its adjoint reads exactly the updates' positions back
+    attrs = {"shape": tuple(input_x.shape), "index": tuple(target)}
+    if reduction == "add":
+        return input_x + apply(OPS["index_add_zeros"], (updates,), attrs)
     flat = np.ravel_multi_index(tuple(target), input_x.shape).ravel()
     last = np.zeros(flat.size, bool)
     _, first_of_reversed = np.unique(flat[::-1], return_index=True)
-    last[flat.size - 1 - first_of_reversed] = True
-    keep = _const(last.reshape(idx.shape))
-    written = _sort.scatter_add_along_axis(input_x.shape, idx, np.ones(idx.shape, bool), axis)
-    kept = F.masked_fill(updates, ~keep, 0)
-    return F.masked_fill(input_x, _const(written), 0) + apply(scatter, (kept,), attrs)
+    last[flat.size - 1 - first_of_reversed] = True  # the last write to a position wins
+    written = np.zeros(input_x.shape, bool)
+    written[tuple(target)] = True
+    kept = F.masked_fill(updates, _const(~last.reshape(idx.shape)), 0)
+    return F.masked_fill(input_x, _const(written), 0) + apply(OPS["index_add_zeros"], (kept,),
+                                                                attrs)
 
 
 def unstack(input_x, axis=0):
