@@ -28,7 +28,7 @@ class SigmoidCrossEntropyWithLogits(Primitive):
             raise ValueError(f"For {self.name}, 'label' shape must be consistent with 'logits' "
                              f"shape, but got 'label' shape: {tuple(label.shape)}, 'logits' "
                              f"shape: {tuple(logits.shape)}.")
-        return apply(BCE_LOGITS, (logits, F.stop_gradient(label)), {})
+        return apply(BCE_LOGITS, (logits, F.stop_gradient(label), None, None), {})
 
 
 class L2Normalize(Primitive):
