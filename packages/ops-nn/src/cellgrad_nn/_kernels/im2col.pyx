@@ -1,10 +1,12 @@
 """im2col and col2im: convolution windows as the columns of one matrix multiplication.
 
-Columns are laid out (K, N, L): K = C * KH * KW rows ordered (channel, kernel row, kernel
-column), then the batch, then the L = OH * OW output positions. A convolution is then one
-GEMM `weight (O, K) @ cols (K, N * L)` per group, and channel groups are contiguous row
-blocks. Padding is never materialised: taps outside the input read as zero (im2col) or are
-dropped (col2im), so col2im with the padding of a transposed convolution also crops.
+One kernel for 2-D and 3-D images (vol2col): a 2-D image (N, C, H, W) is a volume of depth 1.
+Columns are laid out (K, N, L): K = C * KD * KH * KW rows ordered (channel, kernel depth,
+kernel row, kernel column), then the batch, then the L = OD * OH * OW output positions. A
+convolution is then one GEMM `weight (O, K) @ cols (K, N * L)` per group, and channel groups
+are contiguous row blocks. Padding is never materialised: taps outside the input read as zero
+(im2col) or are dropped (col2im), so col2im with the padding of a transposed convolution also
+crops.
 """
 
 from cython cimport floating
@@ -13,205 +15,244 @@ from cellgrad_nn._kernels._entry cimport describe, ints, positive, real_kind, sh
 from cellgrad_nn._kernels._geometry cimport inside
 
 
-cdef void _im2col(const floating[:, :, :, ::1] x, floating[:, :, ::1] cols,
-                  Py_ssize_t kh, Py_ssize_t kw, Py_ssize_t sh, Py_ssize_t sw, Py_ssize_t dh,
-                  Py_ssize_t dw, Py_ssize_t pt, Py_ssize_t pl, Py_ssize_t oh,
-                  Py_ssize_t ow) noexcept nogil:
+cdef struct Volume:
+    # The image (N, C, D, H, W), the kernel extent, stride, dilation and leading padding per
+    # axis (depth, height, width), and the output positions per axis.
+    Py_ssize_t n, c, depth, height, width
+    Py_ssize_t kd, kh, kw, sd, sh, sw, dd, dh, dw, pf, pt, pl, od, oh, ow
+
+
+cdef void _im2col(const floating* x, floating[:, :, ::1] cols, Volume v) noexcept nogil:
     # Raw pointers stepped through C-contiguous planes, few live values: the loop state
-    # stays in registers. Output rows [ylo, yhi) and columns [lo, hi) read the input.
-    cdef Py_ssize_t n, c, i, j, k, _, ox, y0, off, ylo, yhi, lo, hi, row_step
-    cdef Py_ssize_t height = x.shape[2], width = x.shape[3]
+    # stays in registers. Output depths [zlo, zhi), rows [ylo, yhi) and columns [lo, hi)
+    # read the input; the rest of each column is padding.
+    cdef Py_ssize_t n, c, a, i, j, k, _, ox, oz, z0, y0, off, zlo, zhi, ylo, yhi, lo, hi
+    cdef Py_ssize_t plane = v.height * v.width, ohw = v.oh * v.ow, row_step = v.sh * v.width
     cdef floating* dst
-    cdef const floating* plane
+    cdef floating* out
+    cdef const floating* volume
     cdef const floating* src
-    row_step = sh * width
-    for n in range(x.shape[0]):
-        for c in range(x.shape[1]):
-            plane = &x[n, c, 0, 0]
-            for i in range(kh):
-                y0 = i * dh - pt
-                inside(y0, sh, height, oh, &ylo, &yhi)
-                for j in range(kw):
-                    off = j * dw - pl
-                    inside(off, sw, width, ow, &lo, &hi)
-                    dst = &cols[(c * kh + i) * kw + j, n, 0]
-                    for k in range(ylo * ow):
-                        dst[k] = 0
-                    for k in range(yhi * ow, oh * ow):
-                        dst[k] = 0
-                    dst += ylo * ow
-                    src = plane + (ylo * sh + y0) * width + off
-                    for _ in range(ylo, yhi):
-                        for ox in range(lo):
-                            dst[ox] = 0
-                        if sw == 1:
-                            for ox in range(lo, hi):
-                                dst[ox] = src[ox]
-                        else:
-                            for ox in range(lo, hi):
-                                dst[ox] = src[ox * sw]
-                        for ox in range(hi, ow):
-                            dst[ox] = 0
-                        dst += ow
-                        src += row_step
+    for n in range(v.n):
+        for c in range(v.c):
+            volume = x + (n * v.c + c) * v.depth * plane
+            for a in range(v.kd):
+                z0 = a * v.dd - v.pf
+                inside(z0, v.sd, v.depth, v.od, &zlo, &zhi)
+                for i in range(v.kh):
+                    y0 = i * v.dh - v.pt
+                    inside(y0, v.sh, v.height, v.oh, &ylo, &yhi)
+                    for j in range(v.kw):
+                        off = j * v.dw - v.pl
+                        inside(off, v.sw, v.width, v.ow, &lo, &hi)
+                        out = &cols[((c * v.kd + a) * v.kh + i) * v.kw + j, n, 0]
+                        for k in range(zlo * ohw):
+                            out[k] = 0
+                        for k in range(zhi * ohw, v.od * ohw):
+                            out[k] = 0
+                        for oz in range(zlo, zhi):
+                            dst = out + oz * ohw
+                            for k in range(ylo * v.ow):
+                                dst[k] = 0
+                            for k in range(yhi * v.ow, ohw):
+                                dst[k] = 0
+                            dst += ylo * v.ow
+                            src = volume + (oz * v.sd + z0) * plane + \
+                                (ylo * v.sh + y0) * v.width + off
+                            for _ in range(ylo, yhi):
+                                for ox in range(lo):
+                                    dst[ox] = 0
+                                if v.sw == 1:
+                                    for ox in range(lo, hi):
+                                        dst[ox] = src[ox]
+                                else:
+                                    for ox in range(lo, hi):
+                                        dst[ox] = src[ox * v.sw]
+                                for ox in range(hi, v.ow):
+                                    dst[ox] = 0
+                                dst += v.ow
+                                src += row_step
 
 
-cdef void _col2im(const floating[:, :, ::1] cols, floating[:, :, :, ::1] dx,
-                  Py_ssize_t kh, Py_ssize_t kw, Py_ssize_t sh, Py_ssize_t sw, Py_ssize_t dh,
-                  Py_ssize_t dw, Py_ssize_t pt, Py_ssize_t pl, Py_ssize_t oh,
-                  Py_ssize_t ow) noexcept nogil:
-    cdef Py_ssize_t n, c, i, j, _, ox, y0, off, ylo, yhi, lo, hi, row_step
-    cdef Py_ssize_t height = dx.shape[2], width = dx.shape[3]
+cdef void _col2im(const floating[:, :, ::1] cols, floating* dx, Volume v) noexcept nogil:
+    cdef Py_ssize_t n, c, a, i, j, _, ox, oz, z0, y0, off, zlo, zhi, ylo, yhi, lo, hi
+    cdef Py_ssize_t plane = v.height * v.width, ohw = v.oh * v.ow, row_step = v.sh * v.width
     cdef const floating* src
-    cdef floating* plane
+    cdef const floating* column
+    cdef floating* volume
     cdef floating* dst
-    row_step = sh * width
-    for n in range(dx.shape[0]):
-        for c in range(dx.shape[1]):
-            plane = &dx[n, c, 0, 0]
-            for i in range(kh):
-                y0 = i * dh - pt
-                inside(y0, sh, height, oh, &ylo, &yhi)
-                for j in range(kw):
-                    off = j * dw - pl
-                    inside(off, sw, width, ow, &lo, &hi)
-                    src = &cols[(c * kh + i) * kw + j, n, 0] + ylo * ow
-                    dst = plane + (ylo * sh + y0) * width + off
-                    for _ in range(ylo, yhi):
-                        if sw == 1:
-                            for ox in range(lo, hi):
-                                dst[ox] += src[ox]
-                        else:
-                            for ox in range(lo, hi):
-                                dst[ox * sw] += src[ox]
-                        src += ow
-                        dst += row_step
+    for n in range(v.n):
+        for c in range(v.c):
+            volume = dx + (n * v.c + c) * v.depth * plane
+            for a in range(v.kd):
+                z0 = a * v.dd - v.pf
+                inside(z0, v.sd, v.depth, v.od, &zlo, &zhi)
+                for i in range(v.kh):
+                    y0 = i * v.dh - v.pt
+                    inside(y0, v.sh, v.height, v.oh, &ylo, &yhi)
+                    for j in range(v.kw):
+                        off = j * v.dw - v.pl
+                        inside(off, v.sw, v.width, v.ow, &lo, &hi)
+                        column = &cols[((c * v.kd + a) * v.kh + i) * v.kw + j, n, 0]
+                        for oz in range(zlo, zhi):
+                            src = column + oz * ohw + ylo * v.ow
+                            dst = volume + (oz * v.sd + z0) * plane + \
+                                (ylo * v.sh + y0) * v.width + off
+                            for _ in range(ylo, yhi):
+                                if v.sw == 1:
+                                    for ox in range(lo, hi):
+                                        dst[ox] += src[ox]
+                                else:
+                                    for ox in range(lo, hi):
+                                        dst[ox * v.sw] += src[ox]
+                                src += v.ow
+                                dst += row_step
 
 
-cdef void _im2col_inside(const floating[:, :, :, ::1] x, floating[:, :, ::1] cols,
-                         Py_ssize_t kh, Py_ssize_t kw, Py_ssize_t oh,
-                         Py_ssize_t ow) noexcept nogil:
+cdef void _im2col_inside(const floating* x, floating[:, :, ::1] cols,
+                         Volume v) noexcept nogil:
     """Stride 1, no dilation, every window inside the input (the 'valid' convolution): few
     live values, so the copy loop keeps everything in registers."""
-    cdef Py_ssize_t n, c, i, j, _, ox, width = x.shape[3]
+    cdef Py_ssize_t n, c, a, i, j, _, oz, ox, plane = v.height * v.width
     cdef floating* dst
     cdef const floating* src
-    for n in range(x.shape[0]):
-        for c in range(x.shape[1]):
-            for i in range(kh):
-                for j in range(kw):
-                    dst = &cols[(c * kh + i) * kw + j, n, 0]
-                    src = &x[n, c, i, j]
-                    for _ in range(oh):
-                        for ox in range(ow):
-                            dst[ox] = src[ox]
-                        dst += ow
-                        src += width
+    for n in range(v.n):
+        for c in range(v.c):
+            for a in range(v.kd):
+                for i in range(v.kh):
+                    for j in range(v.kw):
+                        dst = &cols[((c * v.kd + a) * v.kh + i) * v.kw + j, n, 0]
+                        for oz in range(v.od):
+                            src = x + ((n * v.c + c) * v.depth + oz + a) * plane + \
+                                i * v.width + j
+                            for _ in range(v.oh):
+                                for ox in range(v.ow):
+                                    dst[ox] = src[ox]
+                                dst += v.ow
+                                src += v.width
 
 
-cdef void _col2im_inside(const floating[:, :, ::1] cols, floating[:, :, :, ::1] dx,
-                         Py_ssize_t kh, Py_ssize_t kw, Py_ssize_t oh,
-                         Py_ssize_t ow) noexcept nogil:
-    cdef Py_ssize_t n, c, i, j, _, ox, width = dx.shape[3]
+cdef void _col2im_inside(const floating[:, :, ::1] cols, floating* dx,
+                         Volume v) noexcept nogil:
+    cdef Py_ssize_t n, c, a, i, j, _, oz, ox, plane = v.height * v.width
     cdef floating* dst
     cdef const floating* src
-    for n in range(dx.shape[0]):
-        for c in range(dx.shape[1]):
-            for i in range(kh):
-                for j in range(kw):
-                    src = &cols[(c * kh + i) * kw + j, n, 0]
-                    dst = &dx[n, c, i, j]
-                    for _ in range(oh):
-                        for ox in range(ow):
-                            dst[ox] += src[ox]
-                        src += ow
-                        dst += width
+    for n in range(v.n):
+        for c in range(v.c):
+            for a in range(v.kd):
+                for i in range(v.kh):
+                    for j in range(v.kw):
+                        src = &cols[((c * v.kd + a) * v.kh + i) * v.kw + j, n, 0]
+                        for oz in range(v.od):
+                            dst = dx + ((n * v.c + c) * v.depth + oz + a) * plane + \
+                                i * v.width + j
+                            for _ in range(v.oh):
+                                for ox in range(v.ow):
+                                    dst[ox] += src[ox]
+                                src += v.ow
+                                dst += v.width
 
 
-cdef tuple _geometry(str kernel, object image, object cols, tuple ksize, tuple stride,
-                     tuple dilation, tuple pads, tuple out_hw):
-    """Check one call; (kh, kw, sh, sw, dh, dw, pt, pl, oh, ow)."""
-    positive(kernel, "kernel", ksize, 2)
-    positive(kernel, "stride", stride, 2)
-    positive(kernel, "dilation", dilation, 2)
-    ints(kernel, "pads", pads, 2)
-    ints(kernel, "out_hw", out_hw, 2)
-    if len(image.shape) != 4 or out_hw[0] < 0 or out_hw[1] < 0:
-        raise ValueError(f"{kernel}: the image must be 4-D (N, C, H, W) and out_hw "
-                         f"non-negative, got image {describe(image)}, out_hw {out_hw}")
-    n, c = image.shape[0], image.shape[1]
+cdef Volume _geometry(str kernel, object image, object cols, tuple ksize, tuple stride,
+                      tuple dilation, tuple pads, tuple out_size) except *:
+    """Check one call: a 2-D call (4-D image, pairs) or a 3-D one (5-D image, triples)."""
+    cdef Py_ssize_t rank = len(ksize)
+    if rank not in (2, 3):
+        rank = 2
+    positive(kernel, "kernel", ksize, rank)
+    positive(kernel, "stride", stride, rank)
+    positive(kernel, "dilation", dilation, rank)
+    ints(kernel, "pads", pads, rank)
+    ints(kernel, "out_size", out_size, rank, 0)
+    layout = "(N, C, H, W)" if rank == 2 else "(N, C, D, H, W)"
+    if len(image.shape) != rank + 2:
+        raise ValueError(f"{kernel}: the image must be {rank + 2}-D {layout} for a {rank}-D "
+                         f"kernel, got image {describe(image)}")
+    if not image.flags.c_contiguous:
+        raise ValueError(f"{kernel}: the image must be C-contiguous, got {describe(image)}")
+    lead = (1,) * (3 - rank)
+    size = lead + tuple(image.shape[2:])
+    k, s, d = lead + ksize, lead + stride, lead + dilation
+    p, o = (0,) * (3 - rank) + pads, lead + out_size
     shape_is(kernel, "cols", cols,
-             (c * ksize[0] * ksize[1], n, out_hw[0] * out_hw[1]))
-    return ksize + stride + dilation + pads + out_hw
+             (image.shape[1] * k[0] * k[1] * k[2], image.shape[0], o[0] * o[1] * o[2]))
+    cdef Volume v
+    v.n, v.c, v.depth, v.height, v.width = image.shape[0], image.shape[1], size[0], size[1], \
+        size[2]
+    v.kd, v.kh, v.kw, v.sd, v.sh, v.sw = k[0], k[1], k[2], s[0], s[1], s[2]
+    v.dd, v.dh, v.dw, v.pf, v.pt, v.pl = d[0], d[1], d[2], p[0], p[1], p[2]
+    v.od, v.oh, v.ow = o[0], o[1], o[2]
+    return v
 
 
-cdef bint _fits(object image, tuple g):
+cdef bint _fits(Volume v) noexcept:
     """Unit stride and dilation, no padding, every window inside the image."""
-    kh, kw, sh, sw, dh, dw, pt, pl, oh, ow = g
-    return sh == sw == dh == dw == 1 and pt == pl == 0 and oh + kh - 1 <= image.shape[2] and \
-        ow + kw - 1 <= image.shape[3]
+    return v.sd == v.sh == v.sw == v.dd == v.dh == v.dw == 1 and v.pf == v.pt == v.pl == 0 \
+        and v.od + v.kd - 1 <= v.depth and v.oh + v.kh - 1 <= v.height and \
+        v.ow + v.kw - 1 <= v.width
 
 
-def im2col(x, cols, tuple kernel, tuple stride, tuple dilation, tuple pads, tuple out_hw):
-    """Fill `cols` (C*KH*KW, N, OH*OW) with the windows of `x` (N, C, H, W), C-contiguous.
+def im2col(x, cols, tuple kernel, tuple stride, tuple dilation, tuple pads, tuple out_size):
+    """Fill `cols` (C*KD*KH*KW, N, OD*OH*OW) with the windows of `x`, C-contiguous: (N, C, H,
+    W) with pairs (kernel, stride, ...) or (N, C, D, H, W) with triples.
 
-    `pads` is (top, left); windows may run past any edge, where they read zeros.
+    `pads` is the leading padding per axis; windows may run past any edge, where they read
+    zeros.
     """
-    g = _geometry("im2col", x, cols, kernel, stride, dilation, pads, out_hw)
-    cdef Py_ssize_t kh = g[0], kw = g[1], sh = g[2], sw = g[3], dh = g[4], dw = g[5]
-    cdef Py_ssize_t pt = g[6], pl = g[7], oh = g[8], ow = g[9]
-    cdef const float[:, :, :, ::1] xf
+    cdef Volume v = _geometry("im2col", x, cols, kernel, stride, dilation, pads, out_size)
+    cdef const float[::1] xf
     cdef float[:, :, ::1] cf
-    cdef const double[:, :, :, ::1] xd
+    cdef const double[::1] xd
     cdef double[:, :, ::1] cd
-    if oh * ow == 0 or cols.shape[0] * cols.shape[1] == 0:
+    kind = real_kind("im2col", x, (cols,))
+    if v.od * v.oh * v.ow == 0 or v.c * v.n * v.kd * v.kh * v.kw == 0:
         return
-    if x.shape[2] * x.shape[3] == 0:  # an empty image: every tap is padding
+    if v.depth * v.height * v.width == 0:  # an empty image: every tap is padding
         cols.fill(0)
         return
-    cdef bint fits = _fits(x, g)
-    if real_kind("im2col", x, (cols,)) == "f":
-        xf, cf = x, cols
+    cdef bint fits = _fits(v)
+    if kind == "f":
+        xf, cf = x.reshape(-1), cols
         with nogil:
             if fits:
-                _im2col_inside(xf, cf, kh, kw, oh, ow)
+                _im2col_inside(&xf[0], cf, v)
             else:
-                _im2col(xf, cf, kh, kw, sh, sw, dh, dw, pt, pl, oh, ow)
+                _im2col(&xf[0], cf, v)
     else:
-        xd, cd = x, cols
+        xd, cd = x.reshape(-1), cols
         with nogil:
             if fits:
-                _im2col_inside(xd, cd, kh, kw, oh, ow)
+                _im2col_inside(&xd[0], cd, v)
             else:
-                _im2col(xd, cd, kh, kw, sh, sw, dh, dw, pt, pl, oh, ow)
+                _im2col(&xd[0], cd, v)
 
 
-def col2im(cols, dx, tuple kernel, tuple stride, tuple dilation, tuple pads, tuple out_hw):
-    """Add each column of `cols` (C*KH*KW, N, OH*OW) back onto its window of `dx`.
+def col2im(cols, dx, tuple kernel, tuple stride, tuple dilation, tuple pads, tuple out_size):
+    """Add each column of `cols` (C*KD*KH*KW, N, OD*OH*OW) back onto its window of `dx`.
 
-    `dx` (N, C, H, W) is accumulated into (pass zeros); taps outside it are dropped.
+    `dx` ((N, C, H, W) or (N, C, D, H, W), C-contiguous) is accumulated into (pass zeros);
+    taps outside it are dropped.
     """
-    g = _geometry("col2im", dx, cols, kernel, stride, dilation, pads, out_hw)
-    cdef Py_ssize_t kh = g[0], kw = g[1], sh = g[2], sw = g[3], dh = g[4], dw = g[5]
-    cdef Py_ssize_t pt = g[6], pl = g[7], oh = g[8], ow = g[9]
+    cdef Volume v = _geometry("col2im", dx, cols, kernel, stride, dilation, pads, out_size)
     cdef const float[:, :, ::1] cf
-    cdef float[:, :, :, ::1] xf
+    cdef float[::1] xf
     cdef const double[:, :, ::1] cd
-    cdef double[:, :, :, ::1] xd
-    if oh * ow == 0 or cols.shape[0] * cols.shape[1] == 0 or dx.shape[2] * dx.shape[3] == 0:
+    cdef double[::1] xd
+    kind = real_kind("col2im", cols, (dx,))
+    if v.od * v.oh * v.ow == 0 or v.c * v.n * v.kd * v.kh * v.kw == 0 or \
+            v.depth * v.height * v.width == 0:
         return
-    cdef bint fits = _fits(dx, g)
-    if real_kind("col2im", cols, (dx,)) == "f":
-        cf, xf = cols, dx
+    cdef bint fits = _fits(v)
+    if kind == "f":
+        cf, xf = cols, dx.reshape(-1)
         with nogil:
             if fits:
-                _col2im_inside(cf, xf, kh, kw, oh, ow)
+                _col2im_inside(cf, &xf[0], v)
             else:
-                _col2im(cf, xf, kh, kw, sh, sw, dh, dw, pt, pl, oh, ow)
+                _col2im(cf, &xf[0], v)
     else:
-        cd, xd = cols, dx
+        cd, xd = cols, dx.reshape(-1)
         with nogil:
             if fits:
-                _col2im_inside(cd, xd, kh, kw, oh, ow)
+                _col2im_inside(cd, &xd[0], v)
             else:
-                _col2im(cd, xd, kh, kw, sh, sw, dh, dw, pt, pl, oh, ow)
+                _col2im(cd, &xd[0], v)

@@ -1,9 +1,10 @@
-"""Max and average pooling over (N, C, H, W), forward and backward, without padded copies.
+"""Max and average pooling, forward and backward, without padded copies: one kernel for 2-D
+images (N, C, H, W) and 3-D volumes (N, C, D, H, W), a 2-D image being a volume of depth 1.
 
 Windows start at `o * stride - pad` and keep only the taps inside the input: max pooling
 thus pads with -inf, and average pooling divides by a divisor the caller computed (it knows
-whether padding counts). Max pooling records each window's argmax as a flat H * W index in
-the input (-1 for a window with no tap inside), so its backward is one scatter-add.
+whether padding counts). Max pooling records each window's argmax as a flat D * H * W index
+in the input (-1 for a window with no tap inside), so its backward is one scatter-add.
 """
 
 from cython cimport floating
@@ -15,119 +16,135 @@ from cellgrad_nn._kernels._entry cimport describe, ints, positive, real_kind, sh
 from cellgrad_nn._kernels._geometry cimport inside, tap_table
 
 
-cdef void _max_row_exact(const floating[:, :, :, ::1] x, floating* best, int64_t* where,
-                         Py_ssize_t n, Py_ssize_t c, Py_ssize_t y0, Py_ssize_t ilo,
-                         Py_ssize_t ihi, Py_ssize_t dh, Py_ssize_t kw, Py_ssize_t sw,
-                         Py_ssize_t dw, Py_ssize_t pl, const Py_ssize_t* taps) noexcept nogil:
+cdef struct Window:
+    # The input (N, C, D, H, W), the output positions, and per axis (depth, height, width)
+    # the kernel extent, stride, dilation and leading padding.
+    Py_ssize_t n, c, depth, height, width, od, oh, ow
+    Py_ssize_t kd, kh, kw, sd, sh, sw, dd, dh, dw, pf, pt, pl
+
+
+cdef void _max_row_exact(const floating* volume, floating* best, int64_t* where, Window v,
+                         Py_ssize_t z0, Py_ssize_t zlo, Py_ssize_t zhi, Py_ssize_t y0,
+                         Py_ssize_t ilo, Py_ssize_t ihi, const Py_ssize_t* taps) noexcept nogil:
     """One output row with NaN-aware compares (rows holding a NaN: rare, so branches do)."""
-    cdef Py_ssize_t i, j, ox, iy, off, at
-    cdef floating v, b
-    for i in range(ilo, ihi):
-        iy = y0 + i * dh
-        for j in range(kw):
-            off = j * dw - pl
-            for ox in range(taps[2 * j], taps[2 * j + 1]):
-                at = ox * sw + off
-                v = x[n, c, iy, at]
-                b = best[ox]
-                # The first maximum wins; a NaN wins and stays (as numpy, torch).
-                if where[ox] < 0 or v > b or (v != v and b == b):
-                    best[ox] = v
-                    where[ox] = iy * x.shape[3] + at
+    cdef Py_ssize_t a, i, j, ox, at, base
+    cdef floating val, b
+    for a in range(zlo, zhi):
+        for i in range(ilo, ihi):
+            base = ((z0 + a * v.dd) * v.height + y0 + i * v.dh) * v.width
+            for j in range(v.kw):
+                for ox in range(taps[2 * j], taps[2 * j + 1]):
+                    at = base + ox * v.sw + j * v.dw - v.pl
+                    val = volume[at]
+                    b = best[ox]
+                    # The first maximum wins; a NaN wins and stays (as numpy, torch).
+                    if where[ox] < 0 or val > b or (val != val and b == b):
+                        best[ox] = val
+                        where[ox] = at
 
 
-cdef void _max_forward(const floating[:, :, :, ::1] x, floating[:, :, :, ::1] out,
-                       int64_t[:, :, :, ::1] argmax, Py_ssize_t kh, Py_ssize_t kw,
-                       Py_ssize_t sh, Py_ssize_t sw, Py_ssize_t dh, Py_ssize_t dw,
-                       Py_ssize_t pt, Py_ssize_t pl, const Py_ssize_t* rows,
+cdef void _max_forward(const floating* x, floating* out, int64_t* argmax, Window v,
+                       const Py_ssize_t* deps, const Py_ssize_t* rows,
                        const Py_ssize_t* taps) noexcept nogil:
     # One output row at a time, tap by tap in window order, across its columns: columns are
     # independent, so there is no serial compare chain per window and the loops vectorise.
     # Two passes, both free of unpredictable branches: the maxima (`max` instructions), then
     # the first tap equal to each maximum (arithmetic select).
-    cdef Py_ssize_t n, c, oy, ox, i, j, iy, y0, off, at, ow = out.shape[3], width = x.shape[3]
+    cdef Py_ssize_t n, c, oz, oy, ox, a, i, j, z0, y0, at, base
+    cdef Py_ssize_t volume_size = v.depth * v.height * v.width
+    cdef const floating* volume
+    cdef const floating* src
     cdef floating* best
     cdef int64_t* where
-    cdef const floating* src
-    cdef floating v, b
+    cdef floating val, b
     cdef bint nan_seen
     cdef int64_t match
-    for n in range(x.shape[0]):
-        for c in range(x.shape[1]):
-            for oy in range(out.shape[2]):
-                y0 = oy * sh - pt
-                best = &out[n, c, oy, 0]
-                where = &argmax[n, c, oy, 0]
-                for ox in range(ow):
-                    best[ox] = -INFINITY
-                    where[ox] = -1
-                nan_seen = False
-                for i in range(rows[2 * oy], rows[2 * oy + 1]):
-                    src = &x[n, c, y0 + i * dh, 0]
-                    for j in range(kw):
-                        off = j * dw - pl
-                        for ox in range(taps[2 * j], taps[2 * j + 1]):
-                            v = src[ox * sw + off]
-                            b = best[ox]
-                            best[ox] = v if v > b else b
-                            nan_seen |= v != v
-                if nan_seen:
-                    for ox in range(ow):
+    for n in range(v.n):
+        for c in range(v.c):
+            volume = x + (n * v.c + c) * volume_size
+            for oz in range(v.od):
+                z0 = oz * v.sd - v.pf
+                for oy in range(v.oh):
+                    y0 = oy * v.sh - v.pt
+                    at = (((n * v.c + c) * v.od + oz) * v.oh + oy) * v.ow
+                    best = out + at
+                    where = argmax + at
+                    for ox in range(v.ow):
                         best[ox] = -INFINITY
-                    _max_row_exact(x, best, where, n, c, y0, rows[2 * oy], rows[2 * oy + 1],
-                                   dh, kw, sw, dw, pl, taps)
-                    continue
-                # Taps in reverse window order, so the last match written is the first.
-                for i in range(rows[2 * oy + 1] - 1, rows[2 * oy] - 1, -1):
-                    iy = y0 + i * dh
-                    src = &x[n, c, iy, 0]
-                    for j in range(kw - 1, -1, -1):
-                        off = j * dw - pl
-                        for ox in range(taps[2 * j], taps[2 * j + 1]):
-                            at = ox * sw + off
-                            match = src[at] == best[ox]
-                            where[ox] += match * (iy * width + at - where[ox])
+                        where[ox] = -1
+                    nan_seen = False
+                    for a in range(deps[2 * oz], deps[2 * oz + 1]):
+                        for i in range(rows[2 * oy], rows[2 * oy + 1]):
+                            src = volume + ((z0 + a * v.dd) * v.height + y0 + i * v.dh) * \
+                                v.width - v.pl
+                            for j in range(v.kw):
+                                for ox in range(taps[2 * j], taps[2 * j + 1]):
+                                    val = src[ox * v.sw + j * v.dw]
+                                    b = best[ox]
+                                    best[ox] = val if val > b else b
+                                    nan_seen |= val != val
+                    if nan_seen:
+                        for ox in range(v.ow):
+                            best[ox] = -INFINITY
+                        _max_row_exact(volume, best, where, v, z0, deps[2 * oz],
+                                       deps[2 * oz + 1], y0, rows[2 * oy], rows[2 * oy + 1],
+                                       taps)
+                        continue
+                    # Taps in reverse window order, so the last match written is the first.
+                    for a in range(deps[2 * oz + 1] - 1, deps[2 * oz] - 1, -1):
+                        for i in range(rows[2 * oy + 1] - 1, rows[2 * oy] - 1, -1):
+                            base = ((z0 + a * v.dd) * v.height + y0 + i * v.dh) * v.width - \
+                                v.pl
+                            src = volume + base
+                            for j in range(v.kw - 1, -1, -1):
+                                for ox in range(taps[2 * j], taps[2 * j + 1]):
+                                    at = ox * v.sw + j * v.dw
+                                    match = src[at] == best[ox]
+                                    where[ox] += match * (base + at - where[ox])
 
 
-cdef void _max_forward_2x2(const floating[:, :, :, ::1] x, floating[:, :, :, ::1] out,
-                           int64_t[:, :, :, ::1] argmax, const Py_ssize_t* rows,
+cdef void _max_forward_2x2(const floating* x, floating* out, int64_t* argmax, Window v,
+                           const Py_ssize_t* deps, const Py_ssize_t* rows,
                            const Py_ssize_t* taps) noexcept nogil:
-    """Kernel 2, stride 2, no padding (windows tile the input): the four taps of a window in
-    registers, the first maximum picked by arithmetic on the compare results."""
-    cdef Py_ssize_t n, c, oy, ox, k, width = x.shape[3]
+    """Kernel 1 x 2 x 2, stride 1 x 2 x 2, no padding (windows tile each plane): the four taps
+    of a window in registers, the first maximum picked by arithmetic on the compare results."""
+    cdef Py_ssize_t n, c, oz, oy, ox, k, row, width = v.width, plane = v.height * v.width
     cdef const floating* top
     cdef const floating* bottom
     cdef floating* best
     cdef int64_t* where
     cdef floating a, b, d, e, m
     cdef bint nan_seen
-    for n in range(x.shape[0]):
-        for c in range(x.shape[1]):
-            for oy in range(out.shape[2]):
-                top = &x[n, c, 2 * oy, 0]
-                bottom = top + width
-                best = &out[n, c, oy, 0]
-                where = &argmax[n, c, oy, 0]
-                nan_seen = False
-                for ox in range(out.shape[3]):
-                    a = top[2 * ox]
-                    b = top[2 * ox + 1]
-                    d = bottom[2 * ox]
-                    e = bottom[2 * ox + 1]
-                    m = a if a > b else b
-                    m = m if m > d else d
-                    m = m if m > e else e
-                    nan_seen |= (a != a) | (b != b) | (d != d) | (e != e)
-                    # Window order a, b, d, e: the first equal to the maximum.
-                    k = (a != m) * (1 + (b != m) * (1 + (d != m)))
-                    best[ox] = m
-                    where[ox] = (2 * oy + (k >> 1)) * width + 2 * ox + (k & 1)
-                if nan_seen:
-                    for ox in range(out.shape[3]):
-                        best[ox] = -INFINITY
-                        where[ox] = -1
-                    _max_row_exact(x, best, where, n, c, 2 * oy, rows[2 * oy],
-                                   rows[2 * oy + 1], 1, 2, 2, 1, 0, taps)
+    for n in range(v.n):
+        for c in range(v.c):
+            for oz in range(v.od):
+                for oy in range(v.oh):
+                    top = x + ((n * v.c + c) * v.depth + oz) * plane + 2 * oy * width
+                    bottom = top + width
+                    row = (((n * v.c + c) * v.od + oz) * v.oh + oy) * v.ow
+                    best = out + row
+                    where = argmax + row
+                    nan_seen = False
+                    for ox in range(v.ow):
+                        a = top[2 * ox]
+                        b = top[2 * ox + 1]
+                        d = bottom[2 * ox]
+                        e = bottom[2 * ox + 1]
+                        m = a if a > b else b
+                        m = m if m > d else d
+                        m = m if m > e else e
+                        nan_seen |= (a != a) | (b != b) | (d != d) | (e != e)
+                        # Window order a, b, d, e: the first equal to the maximum.
+                        k = (a != m) * (1 + (b != m) * (1 + (d != m)))
+                        best[ox] = m
+                        where[ox] = oz * plane + (2 * oy + (k >> 1)) * width + 2 * ox + (k & 1)
+                    if nan_seen:
+                        for ox in range(v.ow):
+                            best[ox] = -INFINITY
+                            where[ox] = -1
+                        _max_row_exact(x + (n * v.c + c) * v.depth * plane, best, where, v,
+                                       oz, deps[2 * oz], deps[2 * oz + 1], 2 * oy,
+                                       rows[2 * oy], rows[2 * oy + 1], taps)
 
 
 cdef void _max_backward(const floating[:, :, ::1] g, const int64_t[:, :, ::1] argmax,
@@ -142,113 +159,146 @@ cdef void _max_backward(const floating[:, :, ::1] g, const int64_t[:, :, ::1] ar
                     dx[n, c, at] += g[n, c, k]
 
 
-cdef void _avg_forward(const floating[:, :, :, ::1] x, floating[:, :, :, ::1] out,
-                       const double[:, ::1] divisor, Py_ssize_t kh, Py_ssize_t kw,
-                       Py_ssize_t sh, Py_ssize_t sw, Py_ssize_t pt,
-                       Py_ssize_t pl) noexcept nogil:
-    cdef Py_ssize_t n, c, oy, ox, iy, ix, y0, x0, ilo, ihi, jlo, jhi
-    cdef Py_ssize_t height = x.shape[2], width = x.shape[3]
+cdef void _avg_forward(const floating* x, floating* out, const double* divisor,
+                       Window v) noexcept nogil:
+    cdef Py_ssize_t n, c, oz, oy, ox, iz, iy, ix, z0, y0, x0, alo, ahi, ilo, ihi, jlo, jhi, at
+    cdef Py_ssize_t volume_size = v.depth * v.height * v.width
+    cdef const floating* volume
     cdef double total
-    for n in range(x.shape[0]):
-        for c in range(x.shape[1]):
-            for oy in range(out.shape[2]):
-                y0 = oy * sh - pt
-                inside(y0, 1, height, kh, &ilo, &ihi)
-                for ox in range(out.shape[3]):
-                    x0 = ox * sw - pl
-                    inside(x0, 1, width, kw, &jlo, &jhi)
-                    total = 0
-                    for iy in range(y0 + ilo, y0 + ihi):
-                        for ix in range(x0 + jlo, x0 + jhi):
-                            total += x[n, c, iy, ix]
-                    out[n, c, oy, ox] = <floating>(total / divisor[oy, ox])
+    for n in range(v.n):
+        for c in range(v.c):
+            volume = x + (n * v.c + c) * volume_size
+            for oz in range(v.od):
+                z0 = oz * v.sd - v.pf
+                inside(z0, 1, v.depth, v.kd, &alo, &ahi)
+                for oy in range(v.oh):
+                    y0 = oy * v.sh - v.pt
+                    inside(y0, 1, v.height, v.kh, &ilo, &ihi)
+                    for ox in range(v.ow):
+                        x0 = ox * v.sw - v.pl
+                        inside(x0, 1, v.width, v.kw, &jlo, &jhi)
+                        total = 0
+                        for iz in range(z0 + alo, z0 + ahi):
+                            for iy in range(y0 + ilo, y0 + ihi):
+                                for ix in range(x0 + jlo, x0 + jhi):
+                                    total += volume[(iz * v.height + iy) * v.width + ix]
+                        at = (oz * v.oh + oy) * v.ow + ox
+                        out[((n * v.c + c) * v.od * v.oh * v.ow) + at] = \
+                            <floating>(total / divisor[at])
 
 
-cdef void _avg_backward(const floating[:, :, :, ::1] g, floating[:, :, :, ::1] dx,
-                        const double[:, ::1] divisor, Py_ssize_t kh, Py_ssize_t kw,
-                        Py_ssize_t sh, Py_ssize_t sw, Py_ssize_t pt,
-                        Py_ssize_t pl) noexcept nogil:
-    cdef Py_ssize_t n, c, oy, ox, iy, ix, y0, x0, ilo, ihi, jlo, jhi
-    cdef Py_ssize_t height = dx.shape[2], width = dx.shape[3]
+cdef void _avg_backward(const floating* g, floating* dx, const double* divisor,
+                        Window v) noexcept nogil:
+    cdef Py_ssize_t n, c, oz, oy, ox, iz, iy, ix, z0, y0, x0, alo, ahi, ilo, ihi, jlo, jhi, at
+    cdef Py_ssize_t volume_size = v.depth * v.height * v.width
+    cdef floating* volume
     cdef floating share
-    for n in range(g.shape[0]):
-        for c in range(g.shape[1]):
-            for oy in range(g.shape[2]):
-                y0 = oy * sh - pt
-                inside(y0, 1, height, kh, &ilo, &ihi)
-                for ox in range(g.shape[3]):
-                    x0 = ox * sw - pl
-                    inside(x0, 1, width, kw, &jlo, &jhi)
-                    share = <floating>(g[n, c, oy, ox] / divisor[oy, ox])
-                    for iy in range(y0 + ilo, y0 + ihi):
-                        for ix in range(x0 + jlo, x0 + jhi):
-                            dx[n, c, iy, ix] += share
+    for n in range(v.n):
+        for c in range(v.c):
+            volume = dx + (n * v.c + c) * volume_size
+            for oz in range(v.od):
+                z0 = oz * v.sd - v.pf
+                inside(z0, 1, v.depth, v.kd, &alo, &ahi)
+                for oy in range(v.oh):
+                    y0 = oy * v.sh - v.pt
+                    inside(y0, 1, v.height, v.kh, &ilo, &ihi)
+                    for ox in range(v.ow):
+                        x0 = ox * v.sw - v.pl
+                        inside(x0, 1, v.width, v.kw, &jlo, &jhi)
+                        at = (oz * v.oh + oy) * v.ow + ox
+                        share = <floating>(g[((n * v.c + c) * v.od * v.oh * v.ow) + at] /
+                                           divisor[at])
+                        for iz in range(z0 + alo, z0 + ahi):
+                            for iy in range(y0 + ilo, y0 + ihi):
+                                for ix in range(x0 + jlo, x0 + jhi):
+                                    volume[(iz * v.height + iy) * v.width + ix] += share
 
 
-cdef tuple _window(str kernel, tuple ksize, tuple stride, tuple pads):
-    positive(kernel, "kernel", ksize, 2)
-    positive(kernel, "stride", stride, 2)
-    ints(kernel, "pads", pads, 2)
-    return ksize + stride + pads
-
-
-cdef void _pair_of_4d(str kernel, object image, object out) except *:
-    if len(image.shape) != 4 or len(out.shape) != 4 or \
+cdef Window _window(str kernel, object image, object out, tuple ksize, tuple stride,
+                    tuple dilation, tuple pads) except *:
+    """Check one call: a 2-D one (4-D arrays, pairs) or a 3-D one (5-D arrays, triples)."""
+    cdef Py_ssize_t rank = len(ksize)
+    if rank not in (2, 3):
+        rank = 2
+    positive(kernel, "kernel", ksize, rank)
+    positive(kernel, "stride", stride, rank)
+    positive(kernel, "dilation", dilation, rank)
+    ints(kernel, "pads", pads, rank)
+    if len(image.shape) != rank + 2 or len(out.shape) != rank + 2 or \
             tuple(image.shape[:2]) != tuple(out.shape[:2]):
-        raise ValueError(f"{kernel}: the input and output must be 4-D with the same (N, C), "
-                         f"got {describe(image)} and {describe(out)}")
+        raise ValueError(f"{kernel}: the input and output must be {rank + 2}-D with the same "
+                         f"(N, C), got {describe(image)} and {describe(out)}")
+    for a in (image, out):
+        if not a.flags.c_contiguous:
+            raise ValueError(f"{kernel}: arrays must be C-contiguous, got {describe(a)}")
+    lead = (1,) * (3 - rank)
+    size, o = lead + tuple(image.shape[2:]), lead + tuple(out.shape[2:])
+    k, s, d, p = lead + ksize, lead + stride, lead + dilation, (0,) * (3 - rank) + pads
+    cdef Window v
+    v.n, v.c, v.depth, v.height, v.width = image.shape[0], image.shape[1], size[0], size[1], \
+        size[2]
+    v.od, v.oh, v.ow = o[0], o[1], o[2]
+    v.kd, v.kh, v.kw, v.sd, v.sh, v.sw = k[0], k[1], k[2], s[0], s[1], s[2]
+    v.dd, v.dh, v.dw, v.pf, v.pt, v.pl = d[0], d[1], d[2], p[0], p[1], p[2]
+    return v
 
 
 def max_pool_forward(x, out, argmax, tuple kernel, tuple stride, tuple dilation, tuple pads):
-    """Fill `out` (N, C, OH, OW) with window maxima of `x` (N, C, H, W) and `argmax` (Int64,
-    same shape) with their flat H * W positions. `pads` is (top, left)."""
-    k = _window("max_pool_forward", kernel, stride, pads)
-    positive("max_pool_forward", "dilation", dilation, 2)
-    _pair_of_4d("max_pool_forward", x, out)
+    """Fill `out` (N, C, [OD,] OH, OW) with window maxima of `x` (N, C, [D,] H, W) and
+    `argmax` (Int64, same shape) with their flat [D *] H * W positions. `pads` is the leading
+    padding per axis."""
+    cdef Window v = _window("max_pool_forward", x, out, kernel, stride, dilation, pads)
     real_kind("max_pool_forward", x, (out,))
     if getattr(getattr(argmax, "dtype", None), "char", None) not in ("l", "q") or \
             argmax.dtype.itemsize != 8:
         raise TypeError(f"max_pool_forward: 'argmax' must be int64, got {describe(argmax)}")
     shape_is("max_pool_forward", "argmax", argmax, tuple(out.shape))
-    cdef Py_ssize_t kh = k[0], kw = k[1], sh = k[2], sw = k[3], pt = k[4], pl = k[5]
-    cdef Py_ssize_t dh = dilation[0], dw = dilation[1]
+    if not argmax.flags.c_contiguous:
+        raise ValueError(f"max_pool_forward: 'argmax' must be C-contiguous, got "
+                         f"{describe(argmax)}")
     if out.size == 0:
         return
-    cdef int64_t[:, :, :, ::1] arg = argmax
-    cdef const float[:, :, :, ::1] xf
-    cdef float[:, :, :, ::1] of
-    cdef const double[:, :, :, ::1] xd
-    cdef double[:, :, :, ::1] od
+    if x.size == 0:
+        raise ValueError(f"max_pool_forward: windows over an empty input, got {describe(x)}")
+    cdef int64_t[::1] arg = argmax.reshape(-1)
+    cdef const float[::1] xf
+    cdef float[::1] of
+    cdef const double[::1] xd
+    cdef double[::1] od
     cdef bint tiles
-    cdef Py_ssize_t* rows = tap_table(out.shape[2], sh, pt, dh, x.shape[2], kh)
-    # Per kernel column j: the output columns whose tap j falls inside the input.
-    cdef Py_ssize_t* cols = tap_table(kw, dw, pl, sw, x.shape[3], out.shape[3])
+    # Per output depth / row: the kernel taps inside the input; per kernel column j: the
+    # output columns whose tap j falls inside the input.
+    cdef Py_ssize_t* deps = tap_table(v.od, v.sd, v.pf, v.dd, v.depth, v.kd)
+    cdef Py_ssize_t* rows = tap_table(v.oh, v.sh, v.pt, v.dh, v.height, v.kh)
+    cdef Py_ssize_t* cols = tap_table(v.kw, v.dw, v.pl, v.sw, v.width, v.ow)
     try:
-        if rows == NULL or cols == NULL:
+        if deps == NULL or rows == NULL or cols == NULL:
             raise MemoryError("max_pool_forward: no memory for the tap tables")
-        tiles = kh == kw == sh == sw == 2 and dh == dw == 1 and pt == pl == 0 and \
-            2 * out.shape[2] <= x.shape[2] and 2 * out.shape[3] <= x.shape[3]
+        tiles = v.kh == v.kw == v.sh == v.sw == 2 and v.dh == v.dw == 1 and \
+            v.pt == v.pl == 0 and 2 * v.oh <= v.height and 2 * v.ow <= v.width and \
+            v.kd == v.sd == v.dd == 1 and v.pf == 0 and v.od <= v.depth
         if x.dtype.char == "f":
-            xf, of = x, out
+            xf, of = x.reshape(-1), out.reshape(-1)
             with nogil:
                 if tiles:
-                    _max_forward_2x2(xf, of, arg, rows, cols)
+                    _max_forward_2x2(&xf[0], &of[0], &arg[0], v, deps, rows, cols)
                 else:
-                    _max_forward(xf, of, arg, kh, kw, sh, sw, dh, dw, pt, pl, rows, cols)
+                    _max_forward(&xf[0], &of[0], &arg[0], v, deps, rows, cols)
         else:
-            xd, od = x, out
+            xd, od = x.reshape(-1), out.reshape(-1)
             with nogil:
                 if tiles:
-                    _max_forward_2x2(xd, od, arg, rows, cols)
+                    _max_forward_2x2(&xd[0], &od[0], &arg[0], v, deps, rows, cols)
                 else:
-                    _max_forward(xd, od, arg, kh, kw, sh, sw, dh, dw, pt, pl, rows, cols)
+                    _max_forward(&xd[0], &od[0], &arg[0], v, deps, rows, cols)
     finally:
+        free(deps)
         free(rows)
         free(cols)
 
 
 def max_pool_backward(g, argmax, dx):
-    """Add `g` (N, C, OH * OW) onto `dx` (N, C, H * W) at the positions `argmax` (Int64,
+    """Add `g` (N, C, positions) onto `dx` (N, C, plane) at the positions `argmax` (Int64,
     shaped as `g`) holds; positions outside the plane are skipped."""
     if len(g.shape) != 3 or len(dx.shape) != 3 or tuple(g.shape[:2]) != tuple(dx.shape[:2]):
         raise ValueError(f"max_pool_backward: 'g' and 'dx' must be 3-D (N, C, plane) with the "
@@ -269,46 +319,59 @@ def max_pool_backward(g, argmax, dx):
             _max_backward(gd, arg, dd)
 
 
+cdef const double[::1] _divisor(str kernel, object divisor, object out):
+    shape_is(kernel, "divisor", divisor, tuple(out.shape[2:]))
+    if getattr(getattr(divisor, "dtype", None), "char", None) != "d" or \
+            not divisor.flags.c_contiguous:
+        raise TypeError(f"{kernel}: 'divisor' must be C-contiguous float64, got "
+                        f"{describe(divisor)}")
+    return divisor.reshape(-1)
+
+
 def avg_pool_forward(x, out, divisor, tuple kernel, tuple stride, tuple pads):
-    """Fill `out` (N, C, OH, OW) with window sums of `x` (N, C, H, W) over `divisor`
-    (float64, (OH, OW)). `pads` is (top, left)."""
-    k = _window("avg_pool_forward", kernel, stride, pads)
-    _pair_of_4d("avg_pool_forward", x, out)
+    """Fill `out` (N, C, [OD,] OH, OW) with window sums of `x` (N, C, [D,] H, W) over
+    `divisor` (float64, shaped as the output's positions). `pads` is the leading padding."""
+    ones = (1,) * len(kernel)
+    cdef Window v = _window("avg_pool_forward", x, out, kernel, stride, ones, pads)
     real_kind("avg_pool_forward", x, (out,))
-    shape_is("avg_pool_forward", "divisor", divisor, tuple(out.shape[2:]))
-    cdef Py_ssize_t kh = k[0], kw = k[1], sh = k[2], sw = k[3], pt = k[4], pl = k[5]
-    cdef const double[:, ::1] div = divisor
-    cdef const float[:, :, :, ::1] xf
-    cdef float[:, :, :, ::1] of
-    cdef const double[:, :, :, ::1] xd
-    cdef double[:, :, :, ::1] od
+    cdef const double[::1] div = _divisor("avg_pool_forward", divisor, out)
+    cdef const float[::1] xf
+    cdef float[::1] of
+    cdef const double[::1] xd
+    cdef double[::1] od
+    if out.size == 0:
+        return
+    if x.size == 0:  # every window is padding
+        out.fill(0)
+        return
     if x.dtype.char == "f":
-        xf, of = x, out
+        xf, of = x.reshape(-1), out.reshape(-1)
         with nogil:
-            _avg_forward(xf, of, div, kh, kw, sh, sw, pt, pl)
+            _avg_forward(&xf[0], &of[0], &div[0], v)
     else:
-        xd, od = x, out
+        xd, od = x.reshape(-1), out.reshape(-1)
         with nogil:
-            _avg_forward(xd, od, div, kh, kw, sh, sw, pt, pl)
+            _avg_forward(&xd[0], &od[0], &div[0], v)
 
 
 def avg_pool_backward(g, dx, divisor, tuple kernel, tuple stride, tuple pads):
-    """Add `g` (N, C, OH, OW) over `divisor` onto each window of `dx` (N, C, H, W)."""
-    k = _window("avg_pool_backward", kernel, stride, pads)
-    _pair_of_4d("avg_pool_backward", dx, g)
+    """Add `g` (N, C, [OD,] OH, OW) over `divisor` onto each window of `dx` (N, C, [D,] H,
+    W)."""
+    ones = (1,) * len(kernel)
+    cdef Window v = _window("avg_pool_backward", dx, g, kernel, stride, ones, pads)
     real_kind("avg_pool_backward", g, (dx,))
-    shape_is("avg_pool_backward", "divisor", divisor, tuple(g.shape[2:]))
-    cdef Py_ssize_t kh = k[0], kw = k[1], sh = k[2], sw = k[3], pt = k[4], pl = k[5]
-    cdef const double[:, ::1] div = divisor
-    cdef const float[:, :, :, ::1] gf
-    cdef float[:, :, :, ::1] df
-    cdef const double[:, :, :, ::1] gd
-    cdef double[:, :, :, ::1] dd
+    cdef const double[::1] div = _divisor("avg_pool_backward", divisor, g)
+    cdef const float[::1] gf
+    cdef float[::1] df
+    cdef const double[::1] gd
+    cdef double[::1] dd
+    if g.size == 0 or dx.size == 0:
+        return
     if g.dtype.char == "f":
-        gf, df = g, dx
+        gf, df = g.reshape(-1), dx.reshape(-1)
         with nogil:
-            _avg_backward(gf, df, div, kh, kw, sh, sw, pt, pl)
+            _avg_backward(&gf[0], &df[0], &div[0], v)
     else:
-        gd, dd = g, dx
+        gd, dd = g.reshape(-1), dx.reshape(-1)
         with nogil:
-            _avg_backward(gd, dd, div, kh, kw, sh, sw, pt, pl)
+            _avg_backward(&gd[0], &dd[0], &div[0], v)

@@ -12,7 +12,7 @@ _WHERE = {
                   "get_activation HSwish HSigmoid Mish Softsign Tanhshrink LogSigmoid SeLU "
                   "FastGelu HShrink SoftShrink Hardtanh Threshold CELU GLU Softmin Softmax2d "
                   "PReLU RReLU",
-    "conv": "Conv1d Conv2d Conv2dTranspose",
+    "conv": "Conv1d Conv2d Conv3d Conv1dTranspose Conv2dTranspose Conv3dTranspose",
     "norm": "BatchNorm1d BatchNorm2d LayerNorm GroupNorm",
     "pool": "MaxPool2d AvgPool2d AdaptiveMaxPool2d AdaptiveAvgPool2d",
     "dropout": "Dropout Dropout2d",

@@ -1,20 +1,22 @@
-"""Convolution layers: `nn.Conv1d`, `nn.Conv2d`, `nn.Conv2dTranspose` (on `ops.conv2d` and
-`ops.conv_transpose2d`)."""
+"""Convolution layers: `nn.Conv1d`, `nn.Conv2d`, `nn.Conv3d`, `nn.Conv1dTranspose`,
+`nn.Conv2dTranspose`, `nn.Conv3dTranspose` (on the spatial ops; 1-D runs as 2-D over
+(N, C, 1, L) with MindSpore's (out, in, 1, k) weights)."""
 
 import math
 
-from cellgrad import Parameter, ops
+from cellgrad import Parameter, Tensor, ops
 from cellgrad.common.initializer import HeUniform, Uniform, initializer
 from cellgrad.dtype import float32
 from cellgrad.nn import Cell
 from cellgrad_nn.layers import _checks
+from cellgrad_nn.spatial import transpose
 
 PAD_MODES = ("same", "valid", "pad")
 
 
-def _pair(layer, name, value, sizes=(2,)):
+def _pair(layer, name, value, sizes=(2,), rank=2):
     if isinstance(value, int) and not isinstance(value, bool):
-        return (value, value)
+        return (value,) * rank
     if isinstance(value, tuple) and len(value) in sizes and \
             all(isinstance(v, int) and not isinstance(v, bool) for v in value):
         return value
@@ -27,7 +29,8 @@ class _Conv(Cell):
     """What every convolution layer holds: sizes, padding rule and the two Parameters."""
 
     def __init__(self, name, in_channels, out_channels, kernel_size, stride, pad_mode, padding,
-                 dilation, group, has_bias, weight_init, bias_init, weight_shape, dtype):
+                 dilation, group, has_bias, weight_init, bias_init, weight_shape, dtype,
+                 data_format="NCHW"):
         super().__init__()
         self.in_channels = _checks.positive_int(name, "in_channels", in_channels)
         self.out_channels = _checks.positive_int(name, "out_channels", out_channels)
@@ -38,14 +41,21 @@ class _Conv(Cell):
         if pad_mode not in PAD_MODES:
             raise ValueError(f"For '{name}', 'pad_mode' must be one of {list(PAD_MODES)}, but "
                              f"got {pad_mode!r}.")
-        padding_pair = _pair(name, "padding", padding, (2, 4))
-        if pad_mode != "pad" and any(padding_pair):
+        rank = len(kernel_size)
+        padding_all = _pair(name, "padding", padding, (2, 4) if rank == 2 else (6,), rank)
+        if any(p < 0 for p in padding_all):
+            raise ValueError(f"For '{name}', 'padding' must be non-negative, but got "
+                             f"{padding!r}.")
+        if pad_mode != "pad" and any(padding_all):
             raise ValueError(f"For '{name}', 'padding' must be 0 when pad_mode is "
                              f"{pad_mode!r}, but got {padding!r}.")
         self.kernel_size, self.stride, self.dilation = kernel_size, stride, dilation
         self.pad_mode, self.padding = pad_mode, padding
         self.has_bias = bool(has_bias)
-        self.data_format = "NCHW"
+        self.data_format = data_format
+        if isinstance(weight_init, Tensor) and weight_init.ndim == len(weight_shape) - 1 and \
+                weight_shape[2] == 1:  # a 1-D layer given its weight as (out, in, k)
+            weight_init = weight_init.reshape(tuple(weight_shape))
         self.weight_init = HeUniform(math.sqrt(5)) if weight_init is None else weight_init
         self.weight = Parameter(initializer(self.weight_init, weight_shape, dtype),
                                 name="weight")
@@ -87,16 +97,38 @@ class Conv2d(_Conv):
                           self.dilation, self.group)
 
 
+class Conv3d(_Conv):
+    """Mirrors `mindspore.nn.Conv3d`: inputs (N, C, D, H, W), weight (out, in / group, kd, kh,
+    kw); `padding` an int or (head, tail, top, bottom, left, right)."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
+                 padding=0, dilation=1, group=1, has_bias=False, weight_init=None,
+                 bias_init=None, data_format="NCDHW", dtype=float32):
+        if data_format != "NCDHW":
+            raise ValueError(f"For 'Conv3d', 'data_format' must be 'NCDHW', but got "
+                             f"{data_format!r}.")
+        kernel = _triple("Conv3d", "kernel_size", kernel_size)
+        super().__init__("Conv3d", in_channels, out_channels, kernel,
+                         _triple("Conv3d", "stride", stride), pad_mode, padding,
+                         _triple("Conv3d", "dilation", dilation), group, has_bias, weight_init,
+                         bias_init, [out_channels, in_channels // group, *kernel], dtype,
+                         data_format)
+
+    def construct(self, x):
+        _checks.input_tensor("Conv3d", x, (5,), "(N, C, D, H, W)")
+        _checks.channels("Conv3d", x, 1, self.in_channels)
+        return ops.conv3d(x, self.weight, self.bias, self.stride, self.pad_mode, self.padding,
+                          self.dilation, self.group)
+
+
 class Conv1d(_Conv):
     """Mirrors `mindspore.nn.Conv1d`: a Conv2d over (N, C, 1, L), weight (out, in, 1, k)."""
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
                  padding=0, dilation=1, group=1, has_bias=False, weight_init=None,
                  bias_init=None, dtype=float32):
-        for name, value in (("kernel_size", kernel_size), ("stride", stride),
-                            ("padding", padding), ("dilation", dilation)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"For 'Conv1d', '{name}' must be an int, but got {value!r}.")
+        _ints("Conv1d", kernel_size=kernel_size, stride=stride, padding=padding,
+              dilation=dilation)
         super().__init__("Conv1d", in_channels, out_channels, (1, kernel_size), (1, stride),
                          pad_mode, (0, 0, padding, padding), (1, dilation), group, has_bias,
                          weight_init, bias_init,
@@ -111,12 +143,45 @@ class Conv1d(_Conv):
         return out.reshape((out.shape[0], out.shape[1], out.shape[3]))
 
 
-class Conv2dTranspose(_Conv):
-    """Mirrors `mindspore.nn.Conv2dTranspose`: weight (in, out / group, kh, kw).
+class _ConvTranspose(_Conv):
+    """A transposed convolution layer of `rank` 2 or 3 (1-D layers run as 2-D): weight
+    (in, out / group, *kernel); 'same' gives outputs `stride` times the input, 'valid' the
+    full transposed convolution (or `stride` times the input if longer), 'pad' crops
+    `padding`."""
 
-    'same' gives outputs `stride` times the input, 'valid' the full transposed convolution,
-    'pad' crops `padding` from each side (`output_padding` adds rows/columns at the end).
-    """
+    def _transposed(self, x, output_padding=0):
+        rank = len(self.kernel_size)
+        pads = transpose.mode_pads(type(self).__name__, self.pad_mode, self.padding,
+                                   x.shape[2:], self.kernel_size, self.stride, self.dilation)
+        return transpose.transpose_checked(type(self).__name__, x, self.weight, self.bias,
+                                           self.stride, pads, output_padding, self.group,
+                                           self.dilation, rank)
+
+
+class Conv1dTranspose(_ConvTranspose):
+    """Mirrors `mindspore.nn.Conv1dTranspose`: weight (in, out / group, 1, k)."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
+                 padding=0, dilation=1, group=1, has_bias=False, weight_init=None,
+                 bias_init=None, dtype=float32):
+        _ints("Conv1dTranspose", kernel_size=kernel_size, stride=stride, padding=padding,
+              dilation=dilation)
+        super().__init__("Conv1dTranspose", in_channels, out_channels, (1, kernel_size),
+                         (1, stride), pad_mode, (0, 0, padding, padding), (1, dilation), group,
+                         has_bias, weight_init, bias_init,
+                         [in_channels, out_channels // group, 1, kernel_size], dtype)
+
+    def construct(self, x):
+        _checks.input_tensor("Conv1dTranspose", x, (3,), "(N, C, L)")
+        _checks.channels("Conv1dTranspose", x, 1, self.in_channels)
+        n, c, length = x.shape
+        out = self._transposed(x.reshape((n, c, 1, length)))
+        return out.reshape((out.shape[0], out.shape[1], out.shape[3]))
+
+
+class Conv2dTranspose(_ConvTranspose):
+    """Mirrors `mindspore.nn.Conv2dTranspose`: weight (in, out / group, kh, kw);
+    `output_padding` (pad_mode 'pad' only) appends zero rows/columns, as MindSpore's does."""
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
                  padding=0, output_padding=0, dilation=1, group=1, has_bias=False,
@@ -132,22 +197,69 @@ class Conv2dTranspose(_Conv):
     def construct(self, x):
         _checks.input_tensor("Conv2dTranspose", x, (4,), "(N, C, H, W)")
         _checks.channels("Conv2dTranspose", x, 1, self.in_channels)
-        if self.pad_mode == "pad":
-            return ops.conv_transpose2d(x, self.weight, self.bias, self.stride, self.padding,
-                                        self.output_padding, self.group, self.dilation)
-        full = ops.conv_transpose2d(x, self.weight, self.bias, self.stride, 0,
-                                    self.output_padding, self.group, self.dilation)
-        if self.pad_mode == "valid":
-            return full
-        # 'same': crop the full output to input * stride, the extra split as MindSpore does.
-        h, w = x.shape[2] * self.stride[0], x.shape[3] * self.stride[1]
-        top = max(full.shape[2] - h, 0) // 2
-        left = max(full.shape[3] - w, 0) // 2
-        return full[:, :, top:top + h, left:left + w]
+        extra = _pair("Conv2dTranspose", "output_padding", self.output_padding)
+        for axis in (0, 1):
+            limit = max(self.stride[axis], self.dilation[axis])
+            if not 0 <= extra[axis] < limit:
+                raise ValueError(f"For 'Conv2dTranspose', 'output_padding' must be in [0, "
+                                 f"max(stride, dilation)) = [0, {limit}) on each axis, but got "
+                                 f"{self.output_padding!r}.")
+        if any(extra) and self.pad_mode != "pad":
+            raise ValueError(f"For 'Conv2dTranspose', a non-zero 'output_padding' needs "
+                             f"pad_mode 'pad', but got pad_mode {self.pad_mode!r}.")
+        out = self._transposed(x)
+        if any(extra):
+            out = ops.pad(out, (0, extra[1], 0, extra[0]))
+        return out
 
-    def extend_repr(self):
-        return (f"input_channels={self.in_channels}, output_channels={self.out_channels}, "
-                f"kernel_size={self.kernel_size}, stride={self.stride}, "
-                f"pad_mode={self.pad_mode}, padding={self.padding}, dilation={self.dilation}, "
-                f"group={self.group}, has_bias={self.has_bias}, weight_init={self.weight_init}, "
-                f"bias_init={self.bias_init}, format={self.data_format}")
+
+class Conv3dTranspose(_ConvTranspose):
+    """Mirrors `mindspore.nn.Conv3dTranspose`: weight (in, out / group, kd, kh, kw);
+    `output_padding` (pad_mode 'pad' only) extends the output with computed positions."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
+                 padding=0, dilation=1, group=1, output_padding=0, has_bias=False,
+                 weight_init=None, bias_init=None, data_format="NCDHW", dtype=float32):
+        name = "Conv3dTranspose"
+        if data_format != "NCDHW":
+            raise ValueError(f"For '{name}', 'data_format' must be 'NCDHW', but got "
+                             f"{data_format!r}.")
+        kernel, stride = _triple(name, "kernel_size", kernel_size), _triple(name, "stride", stride)
+        dilation = _triple(name, "dilation", dilation)
+        self.output_padding = _triple(name, "output_padding", output_padding, least=0)
+        for axis in range(3):
+            limit = max(stride[axis], dilation[axis])
+            if self.output_padding[axis] >= limit:
+                raise ValueError(f"For '{name}', 'output_padding' must be in [0, max(stride, "
+                                 f"dilation)) on each axis, but got {self.output_padding} with "
+                                 f"stride {stride} and dilation {dilation}.")
+        if any(self.output_padding) and pad_mode != "pad":
+            raise ValueError(f"For '{name}', a non-zero 'output_padding' needs pad_mode 'pad', "
+                             f"but got pad_mode {pad_mode!r}.")
+        super().__init__(name, in_channels, out_channels, kernel, stride, pad_mode, padding,
+                         dilation, group, has_bias, weight_init, bias_init,
+                         [in_channels, out_channels // group, *kernel], dtype, data_format)
+
+    def construct(self, x):
+        _checks.input_tensor("Conv3dTranspose", x, (5,), "(N, C, D, H, W)")
+        _checks.channels("Conv3dTranspose", x, 1, self.in_channels)
+        return self._transposed(x, self.output_padding)
+
+
+def _triple(layer, name, value, least=1):
+    """An int or a 3-tuple of ints (each at least `least`) as (d, h, w)."""
+    out = _pair(layer, name, value, (3,), 3)
+    if any(v < least for v in out):
+        raise ValueError(f"For '{layer}', '{name}' must be ints of at least {least}, but got "
+                         f"{value!r}.")
+    return out
+
+
+def _ints(layer, **values):
+    for name, value in values.items():
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"For '{layer}', '{name}' must be an int, but got {value!r}.")
+        if value < (0 if name == "padding" else 1):
+            raise ValueError(f"For '{layer}', '{name}' must be "
+                             f"{'non-negative' if name == 'padding' else 'positive'}, but got "
+                             f"{value}.")

@@ -7,8 +7,9 @@ qualname to `module:attr` in this package; `OP_MODULES` names modules with an `O
 OP_MODULES: tuple = ("conv", "transpose", "pool", "pad", "interpolate")
 
 _WHERE = {
-    "conv": "conv1d conv2d Conv2D",
-    "transpose": "conv_transpose2d",
+    "conv": "conv1d conv2d conv3d Conv2D Conv3D",
+    "transpose": "conv_transpose2d conv3d_transpose Conv3DTranspose Conv2DBackpropInput "
+                 "Conv2DTranspose",
     "pool": "max_pool2d avg_pool2d adaptive_avg_pool2d adaptive_max_pool2d MaxPool AvgPool "
             "AdaptiveAvgPool2D AdaptiveMaxPool2D",
     "pad": "pad Pad",

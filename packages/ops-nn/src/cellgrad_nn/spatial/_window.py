@@ -17,7 +17,31 @@ def pair(op, name, value):
     raise TypeError(f"For '{op}', '{name}' must be an int or a tuple of 2 ints, got {value!r}.")
 
 
-def explicit_padding(op, padding):
+def ints_of(op, name, value, rank):
+    """An int or a tuple of `rank` ints as a `rank`-tuple."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return (value,) * rank
+    if isinstance(value, (tuple, list)) and len(value) == rank and \
+            all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return tuple(value)
+    raise TypeError(f"For '{op}', '{name}' must be an int or a tuple of {rank} ints, got "
+                    f"{value!r}.")
+
+
+def explicit_padding(op, padding, rank=2):
+    """MindSpore's `padding` as (before, after) per axis: an int, one int per axis, or a pair
+    per axis ((top, bottom, left, right) in 2-D, (head, tail, top, bottom, left, right) in
+    3-D)."""
+    if rank != 2:
+        if isinstance(padding, (tuple, list)) and len(padding) == rank:
+            padding = tuple(p for p in padding for _ in range(2))
+        if isinstance(padding, int) and not isinstance(padding, bool):
+            padding = (padding,) * (2 * rank)
+        if not isinstance(padding, (tuple, list)) or len(padding) != 2 * rank or \
+                any(not isinstance(p, int) or isinstance(p, bool) or p < 0 for p in padding):
+            raise ValueError(f"For '{op}', 'padding' must be a non-negative int or a tuple of "
+                             f"{rank} or {2 * rank} non-negative ints, got {padding!r}.")
+        return tuple(padding)
     """MindSpore's `padding`: an int, (h, w) or (top, bottom, left, right) -> 4-tuple."""
     if isinstance(padding, int) and not isinstance(padding, bool):
         pads = (padding,) * 4
@@ -41,16 +65,18 @@ def same_padding(size, kernel, stride, dilation):
 
 
 def pads_for(op, pad_mode, padding, hw, kernel, stride, dilation):
-    if pad_mode == "valid":
-        if padding not in (0, (0, 0), (0, 0, 0, 0)):
-            raise ValueError(f"For '{op}', 'padding' must be 0 when pad_mode is 'valid', got "
-                             f"{padding!r}.")
-        return (0, 0, 0, 0)
-    if pad_mode == "same":
-        return same_padding(hw[0], kernel[0], stride[0], dilation[0]) + \
-            same_padding(hw[1], kernel[1], stride[1], dilation[1])
+    """(before, after) per spatial axis, flat, for MindSpore's pad modes."""
+    rank = len(kernel)
+    if pad_mode in ("valid", "same"):
+        if padding != 0 and (not isinstance(padding, (tuple, list)) or any(padding)):
+            raise ValueError(f"For '{op}', 'padding' must be 0 when pad_mode is {pad_mode!r}, "
+                             f"got {padding!r}.")
+        if pad_mode == "valid":
+            return (0, 0) * rank
+        return sum((same_padding(hw[a], kernel[a], stride[a], dilation[a])
+                    for a in range(rank)), ())
     if pad_mode == "pad":
-        return explicit_padding(op, padding)
+        return explicit_padding(op, padding, rank)
     raise ValueError(f"For '{op}', 'pad_mode' must be one of 'same', 'valid', 'pad', got "
                      f"{pad_mode!r}.")
 
@@ -70,6 +96,15 @@ def kernel_dtype(a):
     if a is None or a.dtype.char in "fd":
         return a
     return a.astype(np.float32)
+
+
+def check_rank(op, name, x, rank):
+    """`x` a floating Tensor of `rank` spatial dimensions after (N, C)."""
+    _checks.floating(op, name, x)
+    if x.ndim != rank + 2:
+        layout = ("(N, C, L)", "(N, C, H, W)", "(N, C, D, H, W)")[rank - 1]
+        raise ValueError(f"For '{op}', '{name}' must be {rank + 2}-D {layout}, got "
+                         f"{_checks.describe(x)}.")
 
 
 def check_4d(op, name, x):

@@ -1,5 +1,8 @@
-"""`ops.conv2d`, `ops.conv1d` and `ops.Conv2D`: im2col (Cython) and one matmul per group, the
-bias added in the same pass; the backward's column gradient goes back through col2im."""
+"""`ops.conv1d`, `ops.conv2d`, `ops.conv3d`, `ops.Conv2D` and `ops.Conv3D`: im2col (one Cython
+kernel for 2-D and 3-D) and one matmul per group, the bias added in the same pass; the
+backward's column gradient goes back through col2im. 1-D runs as 2-D over (N, C, 1, L)."""
+
+import math
 
 import numpy as np
 
@@ -21,25 +24,26 @@ def grouped_matmul(a, b, out=None):
     return out
 
 
-def _conv_fwd(x, w, b=None, *, pads, stride, dilation, groups, out_hw):
+def _conv_fwd(x, w, b=None, *, pads, stride, dilation, groups, out_size):
+    """Any rank: `pads` is (before, after) per spatial axis, flat; im2col reads `before`."""
     dtype = x.dtype
     x, w, b = W.kernel_dtype(x), W.kernel_dtype(w), W.kernel_dtype(b)
     n, c = x.shape[:2]
-    o, _, kh, kw = w.shape
-    oh, ow = out_hw
-    # Columns (C*KH*KW, N, OH*OW): weight (O, C*KH*KW) @ columns is the output channel-major.
-    cols = B.empty((c * kh * kw, n, oh * ow), x.dtype)
-    im2col(np.ascontiguousarray(x), cols, (kh, kw), stride, dilation, (pads[0], pads[2]),
-           out_hw)
+    o, kernel = w.shape[0], w.shape[2:]
+    length = math.prod(out_size)
+    # Columns (C*prod(kernel), N, L): weight (O, C*prod(kernel)) @ columns is the output
+    # channel-major.
+    cols = B.empty((c * math.prod(kernel), n, length), x.dtype)
+    im2col(np.ascontiguousarray(x), cols, kernel, stride, dilation, pads[::2], out_size)
     res = grouped_matmul(w.reshape(groups, o // groups, -1),
-                         cols.reshape(groups, -1, n * oh * ow),
-                         B.empty((groups, o // groups, n * oh * ow), x.dtype))
-    by_sample = res.reshape(o, n, oh * ow).transpose(1, 0, 2)
-    out = B.empty((n, o, oh, ow), x.dtype)
+                         cols.reshape(groups, -1, n * length),
+                         B.empty((groups, o // groups, n * length), x.dtype))
+    by_sample = res.reshape(o, n, length).transpose(1, 0, 2)
+    out = B.empty((n, o) + out_size, x.dtype)
     if b is None:
-        np.copyto(out.reshape(n, o, oh * ow), by_sample)
+        np.copyto(out.reshape(n, o, length), by_sample)
     else:
-        np.add(by_sample, b[:, None], out=out.reshape(n, o, oh * ow))
+        np.add(by_sample, b[:, None], out=out.reshape(n, o, length))
     del res, by_sample
     saved = (cols, w, x.shape, pads, stride, dilation, groups, b is not None)
     return out.astype(dtype, copy=False), saved
@@ -48,34 +52,44 @@ def _conv_fwd(x, w, b=None, *, pads, stride, dilation, groups, out_hw):
 def _conv_bwd(ctx, g):
     cols, w, x_shape, pads, stride, dilation, groups, has_bias = ctx.saved
     g = W.kernel_dtype(g)
-    n, o, oh, ow = g.shape
-    # Channel-major (G, O/G, N*OH*OW), as the columns.
-    g2 = B.empty((groups, o // groups, n * oh * ow), g.dtype)
-    np.copyto(g2.reshape(o, n, oh * ow), g.reshape(n, o, oh * ow).transpose(1, 0, 2))
+    n, o = g.shape[:2]
+    out_size = g.shape[2:]
+    length = math.prod(out_size)
+    # Channel-major (G, O/G, N*L), as the columns.
+    g2 = B.empty((groups, o // groups, n * length), g.dtype)
+    np.copyto(g2.reshape(o, n, length), g.reshape(n, o, length).transpose(1, 0, 2))
     needs = ctx.needs_input_grad
     dx = dw = db = None
     if needs[1]:
-        cols_t = cols.reshape(groups, -1, n * oh * ow).transpose(0, 2, 1)
+        cols_t = cols.reshape(groups, -1, n * length).transpose(0, 2, 1)
         dw = grouped_matmul(g2, cols_t).reshape(w.shape)
     if has_bias and needs[2]:
         db = g2.reshape(o, -1).sum(axis=1)
     if needs[0]:
         dcols = grouped_matmul(w.reshape(groups, o // groups, -1).transpose(0, 2, 1), g2,
-                               B.empty((groups, cols.shape[0] // groups, n * oh * ow), g.dtype))
+                               B.empty((groups, cols.shape[0] // groups, n * length), g.dtype))
         dx = B.zeros(x_shape, g.dtype)
-        col2im(dcols.reshape(-1, n, oh * ow), dx, w.shape[2:], stride, dilation,
-               (pads[0], pads[2]), (oh, ow))
+        col2im(dcols.reshape(-1, n, length), dx, w.shape[2:], stride, dilation, pads[::2],
+               out_size)
     return (dx, dw, db) if has_bias else (dx, dw)
 
 
 CONV2D = Op("conv2d", _conv_fwd, _conv_bwd, PROMOTE_ARITH, first_order_only=True)
-OPS = (CONV2D,)
+CONV3D = Op("conv3d", _conv_fwd, _conv_bwd, PROMOTE_ARITH, first_order_only=True)
+OPS = (CONV2D, CONV3D)
+_BY_RANK = {2: CONV2D, 3: CONV3D}
 
 
-def conv2d_checked(op, input, weight, bias, stride, pad_mode, padding, dilation, groups):
-    W.check_4d(op, "input", input)
-    W.check_4d(op, "weight", weight)
-    stride, dilation = W.pair(op, "stride", stride), W.pair(op, "dilation", dilation)
+def conv_checked(op, input, weight, bias, stride, pad_mode, padding, dilation, groups, rank=2):
+    """Checked convolution of `rank` (2 or 3) spatial dimensions; `stride`, `dilation` and
+    `padding` as MindSpore's functional forms take them."""
+    W.check_rank(op, "input", input, rank)
+    W.check_rank(op, "weight", weight, rank)
+    stride = W.ints_of(op, "stride", stride, rank)
+    dilation = W.ints_of(op, "dilation", dilation, rank)
+    if any(v < 1 for v in stride + dilation):
+        raise ValueError(f"For '{op}', 'stride' and 'dilation' must be positive, got stride "
+                         f"{stride}, dilation {dilation}.")
     if isinstance(groups, bool) or not isinstance(groups, int) or groups < 1:
         raise TypeError(f"For '{op}', 'groups' must be a positive int, got {groups!r}.")
     c, o = input.shape[1], weight.shape[0]
@@ -84,26 +98,38 @@ def conv2d_checked(op, input, weight, bias, stride, pad_mode, padding, dilation,
                          f"groups ({weight.shape[1]} * {groups}) and out channels ({o}) must be "
                          f"divisible by groups; got input {_checks.describe(input)}, weight "
                          f"{_checks.describe(weight)}.")
-    kernel = weight.shape[2:]
+    kernel = tuple(weight.shape[2:])
     pads = W.pads_for(op, pad_mode, padding, input.shape[2:], kernel, stride, dilation)
-    out_hw = tuple(W.output_size(op, input.shape[2 + axis], pads[2 * axis] + pads[2 * axis + 1],
-                                 kernel[axis], stride[axis], dilation[axis]) for axis in (0, 1))
+    out_size = tuple(W.output_size(op, input.shape[2 + a], pads[2 * a] + pads[2 * a + 1],
+                                   kernel[a], stride[a], dilation[a]) for a in range(rank))
     attrs = {"pads": pads, "stride": stride, "dilation": dilation, "groups": groups,
-             "out_hw": out_hw}
+             "out_size": out_size}
     if bias is None:
-        return apply(CONV2D, (input, weight), attrs)
+        return apply(_BY_RANK[rank], (input, weight), attrs)
     _checks.tensor(op, "bias", bias)
     if tuple(bias.shape) != (o,):
         raise ValueError(f"For '{op}', 'bias' must have shape ({o},), got "
                          f"{_checks.describe(bias)}.")
-    return apply(CONV2D, (input, weight, bias), attrs)
+    return apply(_BY_RANK[rank], (input, weight, bias), attrs)
+
+
+def conv2d_checked(op, input, weight, bias, stride, pad_mode, padding, dilation, groups):
+    return conv_checked(op, input, weight, bias, stride, pad_mode, padding, dilation, groups)
 
 
 def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1,
            groups=1):
     """Mirrors `mindspore.ops.conv2d`: input (N, C, H, W), weight (O, C / groups, KH, KW)."""
-    return conv2d_checked("conv2d", input, weight, bias, stride, pad_mode, padding, dilation,
-                          groups)
+    return conv_checked("conv2d", input, weight, bias, stride, pad_mode, padding, dilation,
+                        groups)
+
+
+def conv3d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1,
+           groups=1):
+    """Mirrors `mindspore.ops.conv3d`: input (N, C, D, H, W), weight (O, C / groups, KD, KH,
+    KW); `padding` an int, one per axis or (head, tail, top, bottom, left, right)."""
+    return conv_checked("conv3d", input, weight, bias, stride, pad_mode, padding, dilation,
+                        groups, 3)
 
 
 def conv1d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1,
@@ -121,41 +147,67 @@ def conv1d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dila
     pad = padding[0] if isinstance(padding, tuple) and len(padding) == 1 else padding
     pads = (0, 0, pad, pad) if isinstance(pad, int) else (0, 0) + tuple(pad)
     n, c, length = input.shape
-    out = conv2d_checked("conv1d", input.reshape((n, c, 1, length)),
-                         weight.reshape(weight.shape[:2] + (1, weight.shape[2])), bias,
-                         (1, one(stride)), pad_mode, pads if pad_mode == "pad" else 0,
-                         (1, one(dilation)), groups)
+    out = conv_checked("conv1d", input.reshape((n, c, 1, length)),
+                       weight.reshape(weight.shape[:2] + (1, weight.shape[2])), bias,
+                       (1, one(stride)), pad_mode, pads if pad_mode == "pad" else 0,
+                       (1, one(dilation)), groups)
     return out.reshape((out.shape[0], out.shape[1], out.shape[3]))
 
 
-class Conv2D(Primitive):
-    """Mirrors `mindspore.ops.Conv2D(out_channel, kernel_size, ...)`: `(x, weight)`."""
+class _ConvPrimitive(Primitive):
+    """What `ops.Conv2D` and `ops.Conv3D` hold; called as `(x, weight)`."""
+
+    RANK = 2
+    FORMAT = "NCHW"
 
     def __init__(self, out_channel, kernel_size, mode=1, pad_mode="valid", pad=0, stride=1,
                  dilation=1, group=1, data_format="NCHW"):
         super().__init__(type(self).__name__)
-        if data_format != "NCHW":
-            raise ValueError(f"For 'Conv2D', cellgrad supports data_format 'NCHW', got "
+        name, rank = type(self).__name__, self.RANK
+        if data_format != self.FORMAT:
+            raise ValueError(f"For '{name}', cellgrad supports data_format {self.FORMAT!r}, got "
                              f"{data_format!r}.")
+        if not isinstance(pad_mode, str) or pad_mode.lower() not in ("valid", "same", "pad"):
+            raise ValueError(f"For '{name}', 'pad_mode' must be one of 'valid', 'same', 'pad', "
+                             f"got {pad_mode!r}.")
         self.out_channel = out_channel
-        self.kernel_size = W.pair("Conv2D", "kernel_size", kernel_size)
+        self.kernel_size = W.ints_of(name, "kernel_size", kernel_size, rank)
         self.mode, self.group = mode, group
-        self.pad_mode = pad_mode.lower() if isinstance(pad_mode, str) else pad_mode
+        self.pad_mode = pad_mode.lower()
         self.pad = pad
-        self.stride = _two_of("Conv2D", "stride", stride)
-        self.dilation = _two_of("Conv2D", "dilation", dilation)
+        self.stride = _n_of(name, "stride", stride, rank)
+        self.dilation = _n_of(name, "dilation", dilation, rank)
+        self.data_format = data_format
 
     def __call__(self, x, weight):
+        name = type(self).__name__
         if weight.shape[0] != self.out_channel or tuple(weight.shape[2:]) != self.kernel_size:
-            raise ValueError(f"For 'Conv2D', 'weight' must have out_channel={self.out_channel} "
+            raise ValueError(f"For '{name}', 'weight' must have out_channel={self.out_channel} "
                              f"and kernel_size={self.kernel_size}, got "
                              f"{_checks.describe(weight)}.")
-        return conv2d_checked("Conv2D", x, weight, None, self.stride, self.pad_mode, self.pad,
-                              self.dilation, self.group)
+        return conv_checked(name, x, weight, None, self.stride, self.pad_mode, self.pad,
+                            self.dilation, self.group, self.RANK)
 
 
-def _two_of(op, name, value):
-    """MindSpore primitives take an int, (h, w) or (1, 1, h, w)."""
-    if isinstance(value, (tuple, list)) and len(value) == 4:
+class Conv2D(_ConvPrimitive):
+    """Mirrors `mindspore.ops.Conv2D(out_channel, kernel_size, ...)`: `(x, weight)`."""
+
+
+class Conv3D(_ConvPrimitive):
+    """Mirrors `mindspore.ops.Conv3D(out_channel, kernel_size, ...)`: `(x, weight)`, x (N, C,
+    D, H, W); `pad` an int or (head, tail, top, bottom, left, right)."""
+
+    RANK = 3
+    FORMAT = "NCDHW"
+
+    def __init__(self, out_channel, kernel_size, mode=1, pad_mode="valid", pad=0, stride=1,
+                 dilation=1, group=1, data_format="NCDHW"):
+        super().__init__(out_channel, kernel_size, mode, pad_mode, pad, stride, dilation, group,
+                         data_format)
+
+
+def _n_of(op, name, value, rank):
+    """MindSpore primitives take an int, one int per axis or (1, 1, ...) with N and C."""
+    if isinstance(value, (tuple, list)) and len(value) == rank + 2:
         return tuple(value[2:])
-    return W.pair(op, name, value)
+    return W.ints_of(op, name, value, rank)
