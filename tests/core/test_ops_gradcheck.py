@@ -53,6 +53,8 @@ SCATTER = OPS["scatter_along_axis"]
 TAKE = OPS["take_along_axis"]
 ALONG = np.array([[2, 0], [1, 1]])
 ELEMENTS = ms.Tensor(np.array([[1, -1]]))
+ALONG_UNIQUE = ms.Tensor(np.array([[0, 2], [1, 0]]))  # no two writes to one place
+EYE3 = ms.Tensor(np.eye(3) * 4)  # well-conditioned matrices for inverse
 
 
 def _set(x, v, index):
@@ -174,6 +176,15 @@ CASES = [
     Case("take_along_axis", lambda x: apply(TAKE, (x,), {"idx": ALONG, "axis": 1}), [(2, 3)]),
     Case("take_along_axis", lambda x: ops.gather_elements(x, 0, ELEMENTS), [(3, 2)],
          tag="gather_elements"),
+    # Tensor-method ops (ops/_tm_array.py)
+    Case("tm_scatter", lambda x, s: ops.scatter(x, 1, ALONG_UNIQUE, s), [(2, 3), (2, 2)]),
+    Case("tm_scatter", lambda x: ops.scatter(x, 0, ALONG_UNIQUE, 1.5), [(3, 2)], tag="value"),
+    Case("tm_inverse", lambda a: ops.inverse(a + EYE3), [(2, 3, 3)], low=-1.0, high=1.0),
+    # primitive classes with their own ops (more lines in test_primitives_grad.py)
+    Case("Erf", lambda x: ops.Erf()(x), [(2, 3)]),
+    Case("Mod", lambda x, y: ops.Mod()(x, y), [(2, 3), (3,)], low=0.5, high=2.0),
+    Case("Einsum", lambda a, b: ops.Einsum("ij,jk->ik")((a, b)), [(2, 3), (3, 2)]),
+    Case("Einsum", lambda a: ops.Einsum("ii->i")((a,)), [(3, 3)], tag="diagonal"),
 ]
 
 GRADCHECK_OPS = frozenset(c.op for c in CASES)
