@@ -248,6 +248,8 @@ CASES = [
      np.rollaxis(np.zeros((3, 4, 5, 6)), 3, 1), "Float64"),
     ("rollaxis_forward", lambda: mnp.rollaxis(t(np.arange(24).reshape(2, 3, 4)), 0, 3),
      np.rollaxis(np.arange(24).reshape(2, 3, 4), 0, 3), "Int64"),
+    ("rollaxis_negative_start", lambda: mnp.rollaxis(t(np.zeros((2, 3, 4))), -1, -3),
+     np.rollaxis(np.zeros((2, 3, 4)), -1, -3), "Float64"),
     ("swapaxes", lambda: mnp.swapaxes(a(), 0, 1), np.swapaxes(F, 0, 1), "Float32"),
     ("moveaxis", lambda: mnp.moveaxis(t(np.arange(24).reshape(2, 3, 4)), (0, 1), (-1, -2)),
      np.moveaxis(np.arange(24).reshape(2, 3, 4), (0, 1), (-1, -2)), "Int64"),

@@ -75,7 +75,7 @@ def rollaxis(x, axis, start=0):
     if not -x.ndim <= start <= x.ndim:
         raise ValueError(f"For 'rollaxis', start {start} is out of bounds. Ranging from "
                          f"{-x.ndim} to {x.ndim} is allowed.")
-    start %= x.ndim + 1
+    start += x.ndim if start < 0 else 0
     if 0 <= start - axis <= 1:
         return x
     perm = [i for i in range(x.ndim) if i != axis]
