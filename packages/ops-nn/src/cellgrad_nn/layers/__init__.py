@@ -13,7 +13,7 @@ _WHERE = {
                   "FastGelu HShrink SoftShrink Hardtanh Threshold CELU GLU Softmin Softmax2d "
                   "PReLU RReLU",
     "conv": "Conv1d Conv2d Conv3d Conv1dTranspose Conv2dTranspose Conv3dTranspose",
-    "norm": "BatchNorm1d BatchNorm2d LayerNorm GroupNorm",
+    "norm": "BatchNorm1d BatchNorm2d BatchNorm3d LayerNorm GroupNorm",
     "pool": "MaxPool2d AvgPool2d AdaptiveMaxPool2d AdaptiveAvgPool2d",
     "dropout": "Dropout Dropout2d",
     "embedding": "Embedding ClipByNorm",

@@ -70,6 +70,26 @@ class BatchNorm2d(_BatchNorm):
     LAYOUT = "(N, C, H, W)"
 
 
+class BatchNorm3d(Cell):
+    """Mirrors `mindspore.nn.BatchNorm3d`: inputs (N, C, D, H, W), normalised by a BatchNorm2d
+    child `bn2d` over (N, C, D * H, W), so its Parameters are `bn2d.gamma`, ... as in
+    MindSpore."""
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init="ones",
+                 beta_init="zeros", moving_mean_init="zeros", moving_var_init="ones",
+                 use_batch_statistics=None, dtype=float32):
+        super().__init__()
+        self.bn2d = BatchNorm2d(num_features, eps, momentum, affine, gamma_init, beta_init,
+                                moving_mean_init, moving_var_init, use_batch_statistics, "NCHW",
+                                dtype)
+
+    def construct(self, x):
+        _checks.input_tensor("BatchNorm3d", x, (5,), "(N, C, D, H, W)")
+        _checks.channels("BatchNorm3d", x, 1, self.bn2d.num_features, "num_features")
+        n, c, d, h, w = x.shape
+        return self.bn2d(x.reshape((n, c, d * h, w))).reshape((n, c, d, h, w))
+
+
 class LayerNorm(Cell):
     """Mirrors `mindspore.nn.LayerNorm`: normalise over the axes from `begin_norm_axis`."""
 
