@@ -78,30 +78,38 @@ def bincount(x, weights=None, minlength=0, length=None):
 
 
 def _bin_edges(op, a, bins, range):
-    """numpy's `histogram_bin_edges` on `a`, as a Float32 Tensor (MindSpore's edges)."""
+    """MindSpore's `histogram_bin_edges`: `bins` as given when a sequence, else `bins + 1`
+    edges spaced in Float32 arithmetic (start + i * step, the last edge exactly the end)."""
     if isinstance(bins, (TensorBuffer, list, tuple)):
-        edges = np.asarray(to_tensor(bins, op=op)._data, np.float32)
-        if edges.ndim != 1 or np.any(np.diff(edges) < 0):
-            raise ValueError(f"For '{op}', bins must increase monotonically.")
-        return make_tensor(edges)
+        edges = to_tensor(bins, op=op)
+        if edges.ndim != 1:
+            raise ValueError(f"For '{op}', `bins` must be 1d, when an array, got shape "
+                             f"{edges.shape}.")
+        return edges
     if not isinstance(bins, (int, np.integer)) or isinstance(bins, bool) or bins < 1:
         raise ValueError(f"For '{op}', `bins` should be a positive int or a sequence, got "
                          f"{bins!r}.")
-    data = a._data.astype(np.float64)
     if range is None:
-        lo, hi = (float(data.min()), float(data.max())) if data.size else (0.0, 1.0)
+        data = a._data.astype(np.float32)
+        lo, hi = (data.min(), data.max()) if data.size else (np.float32(0), np.float32(1))
     else:
-        lo, hi = float(range[0]), float(range[1])
+        if not isinstance(range, (list, tuple)) or len(range) != 2:
+            raise ValueError(f"For '{op}', `range` should take the form (start, end), got "
+                             f"{range!r}.")
+        lo, hi = np.float32(range[0]), np.float32(range[1])
         if lo > hi:
             raise ValueError(f"For '{op}', max must be larger than min in range parameter.")
-    if lo == hi:
-        lo, hi = lo - 0.5, hi + 0.5
-    return make_tensor(np.linspace(lo, hi, int(bins) + 1).astype(np.float32))
+    if hi - lo == 0:
+        lo, hi = lo - np.float32(0.5), hi + np.float32(0.5)
+    step = np.float32((hi - lo) / np.float32(bins))
+    edges = (lo + np.arange(bins + 1, dtype=np.float32) * step).astype(np.float32)
+    edges[-1] = hi
+    return make_tensor(edges)
 
 
 def _bin_index(a, edges):
     """The bin (1-based, 0 below, len(edges) above) of each value; the last edge is closed."""
-    e = edges._data
+    e = edges._data.astype(np.float32)
     pos = np.searchsorted(e, a._data.astype(np.float32), side="right")
     return np.where(a._data == e[-1], e.size - 1, pos)
 
@@ -120,7 +128,7 @@ def histogram(a, bins=10, range=None, weights=None, density=False):
     edges = _bin_edges(op, a, bins, range)
     count = bincount(_int32(_bin_index(a, edges)), weights, length=edges.size)[1:]
     if count.size and density:
-        count = count / make_tensor(np.diff(edges._data)) / F.sum(count)
+        count = count / make_tensor(np.diff(edges._data).astype(np.float32)) / F.sum(count)
     return count, edges
 
 
@@ -164,7 +172,7 @@ def histogramdd(sample, bins=10, range=None, weights=None, density=False):
         total = F.sum(count)
         for i, e in enumerate(edges):
             shape = tuple(e.size - 1 if j == i else 1 for j in builtins.range(ndim))
-            count = count / make_tensor(np.diff(e._data).reshape(shape))
+            count = count / make_tensor(np.diff(e._data).astype(np.float32).reshape(shape))
         count = count / total
     return count, edges
 

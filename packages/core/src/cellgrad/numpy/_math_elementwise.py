@@ -182,20 +182,20 @@ def sign(x, dtype=None):
     return cast(F.sign(x if x.dtype.kind == 2 else cast(x, float32)), dtype)
 
 
-def _degrees(scale, name):
+def _degrees(mul, div, name):
     op = f"mindspore.numpy.{name}"
 
     def public(x, dtype=None):
         need_tensor(op, x)
-        return cast(x * scale, dtype)
+        return cast(x * mul / div, dtype)  # two roundings, as MindSpore's (Float16 shows it)
     public.__name__ = name
     public.__doc__ = f"Mirrors `mindspore.numpy.{name}` (integers give Float32)."
     return public
 
 
-deg2rad = _degrees(_PI / 180.0, "deg2rad")
-radians = _degrees(_PI / 180.0, "radians")
-rad2deg = _degrees(180.0 / _PI, "rad2deg")
+deg2rad = _degrees(_PI, 180.0, "deg2rad")
+radians = _degrees(_PI, 180.0, "radians")
+rad2deg = _degrees(180.0, _PI, "rad2deg")
 
 
 def exp2(x, dtype=None):

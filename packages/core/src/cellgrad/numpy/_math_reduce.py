@@ -316,7 +316,9 @@ def _arg(name, fn):
 
 
 argmax = _arg("argmax", F.argmax)  # Int64 indices
-argmin = _arg("argmin", F.argmin)  # Int32 indices, as MindSpore's
+# Int32 indices, as MindSpore's (Int64 for a 0-d input, as its 0-d path)
+argmin = _arg("argmin", lambda a, axis: cast(F.argmin(a, axis), int64) if a.ndim == 0
+              else F.argmin(a, axis))
 
 
 _SCAN_DTYPE = {bool_: int32, int8: int32, int16: int32, uint8: int32}
