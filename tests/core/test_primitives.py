@@ -217,3 +217,19 @@ def test_constexpr_runs_eagerly_on_python_values():
     assert inst.name == "shape_of" and inst.attrs["forbid_reuse_result"] is True
     assert inst(Tensor(np.zeros((2, 3)))) == (2, 3)
     assert ms.ops.constexpr is constexpr
+
+
+def test_deepcopy_rebuilds_registered_primitives_and_copies_the_others():
+    m = ops.MatMul(transpose_b=True).add_prim_attr("extra", 1)
+    clone = copy.deepcopy(m)
+    assert clone.attrs == {"transpose_a": False, "transpose_b": True}  # as MindSpore: rebuilt
+
+    class Stateful(Primitive):
+        def __init__(self, scale):
+            super().__init__("Stateful")
+            self.scale = [scale]
+
+    s = Stateful(2.0)
+    c = copy.deepcopy(s)
+    assert type(c) is Stateful and c.scale == [2.0] and c.scale is not s.scale
+    assert c.name == "Stateful"

@@ -6,6 +6,7 @@ does not call `infer_shape`/`infer_dtype` then either); a primitive without its 
 runs the cellgrad primitive of the same name (`Primitive('Add')(x, y)`) with its attributes.
 """
 
+import copy
 import functools
 import inspect
 
@@ -117,7 +118,14 @@ class Primitive:
         return _run_by_name(self, args)
 
     def __deepcopy__(self, memo):
-        return type(self)(**self.init_attrs)
+        init = type(self).__init__
+        if hasattr(init, "decorated_func") or init is _named_after_class or type(self) in _BASES:
+            return type(self)(**self.init_attrs)  # MindSpore's: rebuilt from its arguments
+        # an __init__ that does not record its arguments: copy the state
+        clone = object.__new__(type(self))
+        memo[id(self)] = clone
+        clone.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        return clone
 
     def __repr__(self):
         attr = ", ".join(f"{k}={v}" for k, v in self.attrs.items()
