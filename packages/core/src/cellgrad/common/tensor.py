@@ -6,13 +6,14 @@ from cellgrad import _format
 from cellgrad._construct import infer_array
 from cellgrad._core import _buffer, _tape
 from cellgrad._core._buffer import TensorBuffer, make_tensor
+from cellgrad.common import _tensor_methods
 from cellgrad.dtype import float32, to_dtype
 from cellgrad.ops import _elementwise, _index, _xp_numpy, _xp_tensor
 from cellgrad.ops import functional as F
 from cellgrad.ops._registry import apply
 
 
-class Tensor(TensorBuffer):
+class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
     """Mirrors `mindspore.Tensor`: an n-d array with a dtype, usable in gradient transforms.
 
     `Tensor(input_data=None, dtype=None, shape=None, init=None)`: Python floats become
@@ -187,11 +188,6 @@ class Tensor(TensorBuffer):
     def view(self, *shape):
         return F.reshape(self, _shape_args(shape))
 
-    def expand_dims(self, axis):
-        return F.expand_dims(self, axis)
-
-    unsqueeze = expand_dims
-
     def squeeze(self, axis=None):
         return F.squeeze(self, axis)
 
@@ -203,9 +199,6 @@ class Tensor(TensorBuffer):
     def permute(self, *axis):
         return F.permute(self, _shape_args(axis))
 
-    def swapaxes(self, axis0, axis1):
-        return F.swapaxes(self, axis0, axis1)
-
     @property
     def T(self):
         return F.transpose(self, tuple(range(self.ndim))[::-1])
@@ -216,14 +209,8 @@ class Tensor(TensorBuffer):
     def ravel(self):
         return F.reshape(self, (-1,))
 
-    def broadcast_to(self, shape):
-        return F.broadcast_to(self, shape)
-
     def expand_as(self, other):
         return F.broadcast_to(self, other.shape)
-
-    def tile(self, reps):
-        return F.tile(self, reps)
 
     def split(self, split_size_or_sections, axis=0):
         return F.split(self, split_size_or_sections, axis)
@@ -263,104 +250,11 @@ class Tensor(TensorBuffer):
     def all(self, axis=None, keep_dims=False):
         return F.all(self, axis, keep_dims)
 
-    # ---- elementwise ----
-    def abs(self):
-        return F.abs(self)
-
-    def exp(self):
-        return F.exp(self)
-
-    def log(self):
-        return F.log(self)
-
-    def sqrt(self):
-        return F.sqrt(self)
-
-    def square(self):
-        return F.square(self)
-
-    def tanh(self):
-        return F.tanh(self)
-
-    def sigmoid(self):
-        return F.sigmoid(self)
-
-    def pow(self, exponent):
-        return F.pow(self, exponent)
-
-    def sin(self):
-        return F.sin(self)
-
-    def cos(self):
-        return F.cos(self)
-
-    def neg(self):
-        return F.neg(self)
-
-    def rsqrt(self):
-        return F.rsqrt(self)
-
-    def sign(self):
-        return F.sign(self)
-
-    def floor(self):
-        return F.floor(self)
-
-    def ceil(self):
-        return F.ceil(self)
-
-    def add(self, other):
-        return F.add(self, other)
-
-    def sub(self, other):
-        return F.sub(self, other)
-
-    def mul(self, other):
-        return F.mul(self, other)
-
-    def div(self, other):
-        return F.div(self, other)
-
-    def maximum(self, other):
-        return F.maximum(self, other)
-
-    def minimum(self, other):
-        return F.minimum(self, other)
-
-    def gt(self, other):
-        return F.gt(self, other)
-
-    def ge(self, other):
-        return F.ge(self, other)
-
-    def lt(self, other):
-        return F.lt(self, other)
-
-    def le(self, other):
-        return F.le(self, other)
-
-    def eq(self, other):
-        return F.eq(self, other)
-
-    def ne(self, other):
-        return F.ne(self, other)
-
+    # ---- elementwise (the thin ones: _tensor_methods.THIN) ----
     def cumsum(self, axis=None, dtype=None):
         if axis is None:
             return F.cumsum(self.reshape(-1), 0, dtype)
         return F.cumsum(self, axis, dtype)
-
-    def flip(self, dims):
-        return F.flip(self, dims)
-
-    def var(self, axis=None, ddof=0, keepdims=False):
-        return F.var(self, axis, ddof, keepdims)
-
-    def std(self, axis=None, ddof=0, keepdims=False):
-        return F.std(self, axis, ddof, keepdims)
-
-    def norm(self, ord=None, dim=None, keepdim=False, *, dtype=None):
-        return F.norm(self, ord, dim, keepdim, dtype=dtype)
 
     def fill(self, value):
         """A new tensor of this shape and dtype filled with `value`."""
@@ -409,20 +303,8 @@ class Tensor(TensorBuffer):
 
     clamp = clip
 
-    def matmul(self, other):
-        return F.matmul(self, other)
-
-    def masked_fill(self, mask, value):
-        return F.masked_fill(self, mask, value)
-
     def sort(self, axis=-1, descending=False):
         return F.sort(self, axis, descending)
-
-    def topk(self, k, dim=None, largest=True, sorted=True):
-        return F.topk(self, k, dim, largest, sorted)
-
-    def gather(self, input_indices, axis, batch_dims=0):
-        return F.gather(self, input_indices, axis, batch_dims)
 
     # ---- indexing ----
     def __getitem__(self, index):
@@ -474,6 +356,7 @@ def _install():
     ops["matmul"] = _linalg.MATMUL
     _buffer.set_tensor_class(Tensor, {name: ops[name] for name in _buffer.DUNDER_OPS})
     _tape.configure(make_tensor, _xp_numpy, _xp_tensor)
+    _tensor_methods.install(Tensor)
 
 
 _install()

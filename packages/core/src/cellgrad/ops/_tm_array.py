@@ -86,17 +86,17 @@ def tensor_split(input, indices_or_sections, axis=0):
 # ---- scattering and indexing ----
 def _scatter_fwd(x, src, index, axis):
     out = x.copy()
-    written = np.zeros(x.shape, np.bool_)
-    np.put_along_axis(written, index, True, axis)
+    keep = np.ones(x.shape, x.dtype)
+    np.put_along_axis(keep, index, 0, axis)
     part = src[tuple(slice(0, s) for s in index.shape)] if np.ndim(src) else src
     np.put_along_axis(out, index, part, axis)
-    return out, (written, index, axis, np.shape(src))
+    return out, (keep, index, axis, np.shape(src))
 
 
 def _scatter_bwd(ctx, g):
-    written, index, axis, src_shape = ctx.saved
+    keep, index, axis, src_shape = ctx.saved
     xp = ctx.xp
-    gx = xp.where(written, xp.zeros_like(g), g)
+    gx = g * (make_tensor(keep) if xp.IS_TENSOR else keep)
     if not src_shape:
         return gx, None
     gsrc = xp.take_along_axis(g, index, axis)
