@@ -4,8 +4,8 @@ from cellgrad.autodiff import GradOperation, grad, value_and_grad
 from cellgrad.ops import composite  # noqa: F401  (MindSpore's path: mindspore.ops.composite)
 from cellgrad.ops._random import *  # noqa: F403
 from cellgrad.ops._random import __all__ as _random_names
-from cellgrad.ops.composite import HyperMap, Map, MultitypeFuncGraph, add_flags
 from cellgrad.ops._tm_array import *  # noqa: F403  (functional's own spellings override these)
+from cellgrad.ops.composite import HyperMap, Map, MultitypeFuncGraph, add_flags
 from cellgrad.ops.functional import *  # noqa: F403
 from cellgrad.ops.functional import __all__ as _functional_names
 from cellgrad.ops.primitives import *  # noqa: F403

@@ -196,11 +196,6 @@ def _zeros_like_same(x):
     return x
 
 
-@_zeros_like_leaf.register("Dictionary")
-def _zeros_like_dict(x):
-    return {k: _zeros_like_leaf(v) for k, v in x.items()}
-
-
 def zeros_like(x):
     """Mirrors `mindspore.ops.composite.zeros_like`: the zero of one value, by its type (a
     Tensor of zeros, 0 for a number, a string or a tuple, False for a bool)."""
