@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import cellgrad as ms
+import cellgrad.numpy as mnp
 from cellgrad import ops
 from cellgrad.ops._registry import OPS, apply
 from cellgrad.testing import GradcheckError, gradcheck, gradgradcheck
@@ -185,6 +186,12 @@ CASES = [
     Case("Mod", lambda x, y: ops.Mod()(x, y), [(2, 3), (3,)], low=0.5, high=2.0),
     Case("Einsum", lambda a, b: ops.Einsum("ij,jk->ik")((a, b)), [(2, 3), (3, 2)]),
     Case("Einsum", lambda a: ops.Einsum("ii->i")((a,)), [(3, 3)], tag="diagonal"),
+    # cellgrad.numpy's own ops (cellgrad/numpy/_math_prims.py)
+    Case("mnp_tan", mnp.tan, [(2, 3)], low=-1.2, high=1.2),
+    Case("mnp_asinh", mnp.arcsinh, [(2, 3)]),
+    Case("mnp_acosh", mnp.arccosh, [(2, 3)], low=1.2, high=3.0),
+    Case("mnp_atanh", mnp.arctanh, [(2, 3)], low=-0.8, high=0.8),
+    Case("mnp_cumprod", lambda x: mnp.cumprod(x, 1), [(2, 4)], low=0.5, high=2.0),
 ]
 
 GRADCHECK_OPS = frozenset(c.op for c in CASES)
