@@ -71,6 +71,14 @@ _OPS_NN_IMAGE_DETECTION = """
     ROIAlign CropAndResize crop_and_resize CTCLoss ctc_loss FloatStatus NPUAllocFloatStatus
     NPUGetFloatStatus NPUClearFloatStatus DropoutGenMask DropoutDoMask AdamWeightDecay
 """
+_METRICS = """
+    Metric Accuracy Loss Precision Recall F1 Fbeta TopKCategoricalAccuracy
+    Top1CategoricalAccuracy Top5CategoricalAccuracy ConfusionMatrix get_metric_fn names
+"""
+_TRAIN = """
+    Model Callback RunContext LossMonitor TimeMonitor History LambdaCallback ModelCheckpoint
+    CheckpointConfig EarlyStopping ReduceLROnPlateau
+""" + _METRICS
 _COMMUNICATION = """
     init release get_rank get_group_size get_local_rank get_local_rank_size
     get_world_rank_from_group_rank get_group_rank_from_world_rank create_group destroy_group
@@ -86,7 +94,10 @@ _CHECKPOINT = """
 # distribution -> namespace ("" is the top level) -> names
 PROVIDES = {
     OPS_NN: {
-        "nn": (_NN_LAYERS + _NN_ACTIVATIONS + _NN_LOSSES + _NN_OPTIMIZERS + _NN_TRAINING).split(),
+        "nn": (_NN_LAYERS + _NN_ACTIVATIONS + _NN_LOSSES + _NN_OPTIMIZERS + _NN_TRAINING
+               + _METRICS).split(),
+        "train": (_TRAIN + "ProgressBar").split(),
+        "": _TRAIN.split(),
         "ops": (_OPS_NN_FUNCTIONAL + _OPS_NN_PRIMITIVES + _OPS_NN_IMAGE_DETECTION).split(),
     },
     HOOKS: {"ops": ["HookBackward", "InsertGradientOf"]},

@@ -19,6 +19,7 @@ from cellgrad.dtype import (
     to_dtype,
     uint8,
 )
+from cellgrad.ops import functional as F
 
 ARRAY_TYPES = (int, float, bool, list, tuple, TensorBuffer)
 MAX_NUMPY_DIMS = 32
@@ -145,3 +146,66 @@ def check_int(op, name, value):
         raise TypeError(f"For '{op}', '{name}' must be an int, but got "
                         f"{type(value).__name__} {value!r}.")
     return int(value)
+
+
+def const_array(a, dtype, op):
+    """MindSpore's `asarray_const`: Python data as a Tensor; sequences of Python ints and
+    floats are Int32 and Float32 unless `dtype` says otherwise. Numpy arrays are refused."""
+    if not isinstance(a, (TensorBuffer, list, tuple, int, float, bool)):
+        raise TypeError(f"For '{op}', input data must be `int`, `float`, `bool`, `Tensor`, "
+                        f"`list`, `tuple`, but got {type(a).__name__}.")
+    if isinstance(a, TensorBuffer):
+        return a if dtype is None else a.astype(dtype)
+    if isinstance(a, (list, tuple)):
+        arr = _deep_array(a, op)
+        t = narrow(new(arr)) if dtype is None else new(arr.astype(dtype.np_dtype), dtype)
+        return t
+    d = scalar_dtype(a) if dtype is None else dtype
+    return new(np.asarray(a, d.np_dtype), d)
+
+def _deep_array(a, op):
+    def plain(v):
+        if isinstance(v, TensorBuffer):
+            return v.asnumpy()
+        return [plain(e) for e in v] if isinstance(v, (list, tuple)) else v
+
+    try:
+        arr = np.asarray(plain(a))
+    except ValueError:
+        arr = np.empty(0, object)
+    if arr.dtype == object:
+        raise ValueError(f"For '{op}', input array must have the same size across all "
+                         f"dimensions, got {a!r}.")
+    return arr
+
+def check_shape(op, shape):
+    if isinstance(shape, TensorBuffer):
+        shape = shape.asnumpy().tolist()
+    if isinstance(shape, int) and not isinstance(shape, bool):
+        shape = (shape,)
+    if not isinstance(shape, (tuple, list)):
+        raise TypeError(f"For '{op}', only int, tuple, list and tensor are allowed for shape, "
+                        f"but got {type(shape).__name__}.")
+    for s in shape:
+        if not isinstance(s, int) or isinstance(s, bool):
+            raise TypeError(f"For '{op}', each entry in shape should be int, got {shape!r}.")
+        if s < 0:
+            raise ValueError(f"For '{op}', each entry in shape should no less than 0, got "
+                             f"{tuple(shape)}.")
+    return tuple(shape)
+
+
+def iota(n, dtype=float32, increasing=True):
+    if n <= 0:
+        raise ValueError("zero shape Tensor is not currently supported.")
+    r = np.arange(n) if increasing else np.arange(n - 1, -1, -1)
+    return new(r.astype(dtype.np_dtype), dtype)
+
+
+def expand(x, ndim):
+    """Leading unit axes up to `ndim` dimensions."""
+    return F.reshape(x, (1,) * (ndim - x.ndim) + tuple(x.shape)) if x.ndim < ndim else x
+
+def promote_all(tensors):
+    d = promote(*(t.dtype for t in tensors))
+    return tuple(t if t.dtype is d else t.astype(d) for t in tensors)

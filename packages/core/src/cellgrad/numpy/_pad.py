@@ -9,7 +9,10 @@ import numpy as np
 
 from cellgrad._core._buffer import TensorBuffer
 from cellgrad.numpy._common import new
-from cellgrad.numpy.array_ops import apply_along_axis, concatenate, moveaxis
+from cellgrad.numpy._joining import concatenate
+from cellgrad.numpy._ranges import linspace
+from cellgrad.numpy._shapes import moveaxis
+from cellgrad.numpy.array_ops import apply_along_axis
 from cellgrad.ops import functional as F
 
 MODES = ("constant", "maximum", "minimum", "mean", "median", "edge", "wrap", "linear_ramp",
@@ -93,8 +96,6 @@ def _linear_map(arr, widths, mode, reflect_type):
 
 
 def _linear_ramp(arr, widths, end_values):
-    from cellgrad.numpy.array_creations import linspace
-
     ends = to_nd("end_values", end_values, arr.ndim)
     for i, ((b, a), (eb, ea)) in enumerate(zip(widths, ends)):
         n = arr.shape[i]
