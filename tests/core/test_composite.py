@@ -144,6 +144,14 @@ def test_ones_like_and_zeros_like():
         C.zeros_like([x])
 
 
+def test_hyper_add_adds_nested_leaves():
+    out = C.hyper_add((1, (Tensor([1.0]), None)), (2, [Tensor([2.0]), None]))
+    assert out[0] == 3 and out[1][0].asnumpy().tolist() == [3.0] and out[1][1] is None
+    with pytest.raises(ValueError, match="cannot find fn match"):
+        C.hyper_add(("a",), ("b",))
+    assert C.repeat_interleave is ops.repeat_interleave
+
+
 def test_add_flags():
     def fn(x):
         return x

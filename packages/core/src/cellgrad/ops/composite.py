@@ -14,13 +14,14 @@ from cellgrad.ops._fn_array import count_nonzero, cummin, repeat_elements, seque
 from cellgrad.ops._fn_products import batch_dot, dot, tensor_dot, vecdot
 from cellgrad.ops._fn_random import gamma, laplace, poisson
 from cellgrad.ops._random import multinomial, normal, uniform
+from cellgrad.ops._tm_array import repeat_interleave
 from cellgrad.ops.functional import cast, mm
 from cellgrad.ops.functional import matmul as _matmul
 
 __all__ = ["add_flags", "Map", "MultitypeFuncGraph", "GradOperation", "HyperMap", "zeros_like",
            "ones_like", "normal", "laplace", "uniform", "gamma", "poisson", "multinomial",
            "cummin", "repeat_elements", "sequence_mask", "matmul", "mm", "count_nonzero",
-           "tensor_dot", "vecdot", "dot", "batch_dot"]
+           "tensor_dot", "vecdot", "dot", "batch_dot", "hyper_add", "repeat_interleave"]
 
 
 class MultitypeFuncGraph:
@@ -200,6 +201,24 @@ def zeros_like(x):
     """Mirrors `mindspore.ops.composite.zeros_like`: the zero of one value, by its type (a
     Tensor of zeros, 0 for a number, a string or a tuple, False for a bool)."""
     return _zeros_like_leaf(x)
+
+
+_add = MultitypeFuncGraph("add")
+
+
+@_add.register("Number", "Number")
+@_add.register("Tensor", "Tensor")
+def _add_values(x, y):
+    return x + y
+
+
+@_add.register("None", "None")
+def _add_none(x, y):
+    return None
+
+
+hyper_add = HyperMap(_add)
+"""Mirrors `mindspore.ops.composite.hyper_add`: adds two (nested) sequences leaf by leaf."""
 
 
 def matmul(x1, x2, dtype=None):
