@@ -90,16 +90,29 @@ def _scatter_fwd(x, src, index, axis):
     np.put_along_axis(keep, index, 0, axis)
     part = src[tuple(slice(0, s) for s in index.shape)] if np.ndim(src) else src
     np.put_along_axis(out, index, part, axis)
-    return out, (keep, index, axis, np.shape(src))
+    return out, (keep, index, axis, np.shape(src), _last_writes(x.shape, index, axis, x.dtype))
+
+
+def _last_writes(shape, index, axis, dtype):
+    """1 for each element of `index` whose write stays (the last one to a place), else 0."""
+    where = list(np.indices(index.shape))
+    where[axis] = index
+    ids = np.ravel_multi_index(tuple(where), shape).reshape(-1)
+    last = np.zeros(ids.size, dtype)
+    _, first_from_end = np.unique(ids[::-1], return_index=True)
+    last[ids.size - 1 - first_from_end] = 1
+    return last.reshape(index.shape)
 
 
 def _scatter_bwd(ctx, g):
-    keep, index, axis, src_shape = ctx.saved
+    keep, index, axis, src_shape, live = ctx.saved
     xp = ctx.xp
-    gx = g * (make_tensor(keep) if xp.IS_TENSOR else keep)
+    if xp.IS_TENSOR:
+        keep, live = make_tensor(keep), make_tensor(live)
+    gx = g * keep
     if not src_shape:
         return gx, None
-    gsrc = xp.take_along_axis(g, index, axis)
+    gsrc = xp.take_along_axis(g, index, axis) * live
     if gsrc.shape != src_shape:
         gsrc = xp.index_add_zeros(src_shape, tuple(slice(0, s) for s in index.shape), gsrc)
     return gx, gsrc
