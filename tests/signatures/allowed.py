@@ -10,4 +10,6 @@ ALLOWED = {
                            "(and reports) shape/dtype mismatches instead of raising",
     "train.load_param_into_net": "the same function as `load_param_into_net` (keyword-only "
                                  "`prefix`, `name_map`, `on_mismatch`)",
+    "train.serialization.load_param_into_net": "the same function as `load_param_into_net` at "
+                                               "MindSpore 1.x's module path",
 }

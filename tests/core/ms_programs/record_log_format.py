@@ -4,8 +4,9 @@ tests/core/log_format-2.10.json (`tests/core/test_log.py` replays it on cellgrad
 Run under real MindSpore:
     GLOG_v=3 /path/to/ms-venv/bin/python tests/core/ms_programs/record_log_format.py
 Each case runs PROBE in a fresh interpreter with the case's variables; the lines the probe
-logged (stderr, the log file), its stdout and a ValueError's last line are kept, with the process and thread ids, the time stamp and the
-log folder replaced by fixed words (`normalize`), so both sides compare exactly.
+logged (stderr, the log file), its stdout and a ValueError's last line are kept, with the
+process and thread ids, the time stamp and the log folder replaced by fixed words
+(`normalize`), so both sides compare exactly.
 """
 
 import json

@@ -51,7 +51,7 @@ def public(module):
 
 def canonical(path, name, obj):
     first = path.split(".")[0]
-    for ns in [first] + [m for m in MAIN if m != first]:
+    for ns in sorted(MAIN, key=lambda m: m != first):  # the path's own namespace first
         if ns == path:
             continue
         module = importlib.import_module(f"mindspore.{ns}" if ns else "mindspore")

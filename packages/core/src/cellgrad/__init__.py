@@ -12,12 +12,22 @@ from cellgrad._core._tape import is_grad_enabled
 from cellgrad._namespace import plugin_names as _plugin_names
 from cellgrad.autodiff import GradOperation, grad, value_and_grad
 from cellgrad.context import (
+    COMPATIBLE,
     GRAPH_MODE,
+    LAX,
     PYNATIVE_MODE,
+    STRICT,
+    ParallelMode,
+    get_auto_parallel_context,
     get_context,
+    get_ps_context,
     get_seed,
     jit,
+    reset_auto_parallel_context,
+    reset_ps_context,
+    set_auto_parallel_context,
     set_context,
+    set_ps_context,
     set_seed,
 )
 from cellgrad.dtype import (
@@ -51,6 +61,9 @@ __all__ = [
     "ops", "nn", "common", "context",
     "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
     "set_context", "get_context", "PYNATIVE_MODE", "GRAPH_MODE", "set_seed", "get_seed", "jit",
+    "STRICT", "COMPATIBLE", "LAX", "ParallelMode", "set_auto_parallel_context",
+    "get_auto_parallel_context", "reset_auto_parallel_context", "set_ps_context",
+    "get_ps_context", "reset_ps_context",
     "bfloat16", "bool_", "float16", "float32", "float64", "int8", "int16", "int32", "int64",
     "uint8", "half", "single", "double", "float_", "int_",
 ]

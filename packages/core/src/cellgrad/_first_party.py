@@ -114,7 +114,8 @@ _by_qualname = None
 
 
 def provider(qualname):
-    """The first-party distribution that provides `qualname` ("nn.Dense"), or None."""
+    """The first-party distribution that provides `qualname` ("nn.Dense"), or None; at an
+    alias path ("nn.optim.momentum.Momentum", see `cellgrad._paths`), the name it stands for."""
     global _by_qualname
     if _by_qualname is None:
         _by_qualname = {
@@ -123,4 +124,10 @@ def provider(qualname):
             for ns, names in namespaces.items()
             for name in names
         }
-    return _by_qualname.get(qualname)
+    found = _by_qualname.get(qualname)
+    if found is None:
+        from cellgrad._namespace import source_of
+
+        source = source_of(qualname)
+        found = None if source is None else _by_qualname.get(source)
+    return found

@@ -24,7 +24,7 @@ NAMESPACES = tuple(dict.fromkeys((
     "", "nn", "ops", "common.initializer", "train", "dataset", "communication",
     "communication.comm_func", *PATHS, *EVERY_PRIMITIVE)))
 # Core modules that MindSpore's top level holds as attributes (`ms.log`), imported on first use.
-MODULES = ("log",)
+MODULES = ("log", "version")
 
 
 def plugin_names(module_name):
@@ -103,7 +103,7 @@ def names(module_name, namespace):
 
     result.update(plugins.state().names.get(namespace, ()))
     for source_namespace, listed in PATHS.get(namespace, {}).items():
-        result.update(set(listed.split()) & set(dir(_source_module(source_namespace))))
+        result.update(set(listed.split()) & set(dir(_source_module(source_namespace) or ())))
     if namespace in EVERY_PRIMITIVE:
         ops = _source_module("ops")
         result.update(n for n in dir(ops) if n[:1].isupper() and _is_primitive(ops, n))
@@ -111,6 +111,12 @@ def names(module_name, namespace):
 
 
 # ---- names of other namespaces (cellgrad._paths) ----
+
+
+def source_of(qualname):
+    """The qualname that the alias `qualname` stands for ("nn.Momentum"), or None."""
+    namespace, _, name = qualname.rpartition(".")
+    return _source(namespace, name)
 
 
 def _source(namespace, name):
@@ -124,7 +130,14 @@ def _source(namespace, name):
 
 
 def _source_module(namespace):
-    return importlib.import_module(f"cellgrad.{namespace}" if namespace else "cellgrad")
+    """`cellgrad.<namespace>`, or None while cellgrad has no such namespace (`amp` today)."""
+    name = f"cellgrad.{namespace}" if namespace else "cellgrad"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise
+        return None
 
 
 def _from_source(module, qualname, source, from_import):
@@ -137,7 +150,7 @@ def _from_source(module, qualname, source, from_import):
     source_namespace, _, name = source.rpartition(".")
     namespace = qualname.rpartition(".")[0]
     try:
-        obj = getattr(_source_module(source_namespace), name)
+        obj = getattr(_source_module(source_namespace), name)  # None.name: no such namespace
     except plugins.PluginNameError as exc:
         error = plugins.PluginNameImportError if from_import else plugins.PluginNameAttributeError
         message = str(exc)
@@ -169,11 +182,19 @@ def _primitive_class(obj):
 
 
 def moved_module(module_name):
-    """Warn that the module path `module_name` is MindSpore 1.x's (`cellgrad._paths.MOVED`)."""
+    """Warn that the module path `module_name` is MindSpore 1.x's (`cellgrad._paths.MOVED`),
+    pointing at the statement that imports it."""
     qualname = module_name[len("cellgrad."):]
-    warnings.warn(f"mindspore.{qualname} is MindSpore 1.x's module; MindSpore 2.10 has its "
-                  f"names in mindspore.{MOVED[qualname]}: use cellgrad.{MOVED[qualname]}",
-                  DeprecationWarning, stacklevel=3)  # importlib's frames are skipped
+    frame = sys._getframe(1)
+    while frame.f_back is not None and (
+            frame.f_globals.get("__name__") in (module_name, __name__, "importlib")
+            or frame.f_code.co_filename.startswith("<frozen importlib")):
+        frame = frame.f_back
+    warnings.warn_explicit(
+        f"mindspore.{qualname} is MindSpore 1.x's module; MindSpore 2.10 has its names in "
+        f"mindspore.{MOVED[qualname]}: use cellgrad.{MOVED[qualname]}", DeprecationWarning,
+        frame.f_code.co_filename, frame.f_lineno, module=frame.f_globals.get("__name__"),
+        registry=frame.f_globals.setdefault("__warningregistry__", {}))
 
 
 def _moved(qualname, target):

@@ -276,14 +276,16 @@ PATHS = {
 
 # Paths holding every Primitive class of `cellgrad.ops` (those plugins provide included), as
 # MindSpore's `ops.operations` does; cellgrad does not keep the split into nn_ops, math_ops, ...
-# PATHS adds the other names they have.
+# PATHS adds the other names of `ops` they have.
 EVERY_PRIMITIVE = ("ops.operations", "ops.operations.nn_ops", "ops.operations.math_ops",
                    "ops.operations.array_ops", "ops.operations.comm_ops",
                    "ops.operations.other_ops", "ops.operations.random_ops",
                    "ops.operations.image_ops")
+PATHS.update({path: {"ops": "prim_attr_register"} for path in EVERY_PRIMITIVE[1:]})
 PATHS.update({
     "ops.operations": {"ops": "ReduceOp"},
-    "ops.operations.comm_ops": {"ops": "ReduceOp"},
+    "ops.operations.comm_ops": {"ops": "ReduceOp prim_attr_register"},
+    "ops.operations.other_ops": {"ops": "prim_arg_register prim_attr_register"},
 })
 
 # MindSpore 1.x names that MindSpore 2.10 no longer has, where the object is unambiguous:

@@ -10,19 +10,42 @@ import warnings
 import numpy as np
 
 from cellgrad import seeding
+from cellgrad.parallel_context import (
+    ParallelMode,
+    get_auto_parallel_context,
+    get_ps_context,
+    reset_auto_parallel_context,
+    reset_ps_context,
+    set_auto_parallel_context,
+    set_ps_context,
+)
 
 __all__ = [
+    "COMPATIBLE",
     "GRAPH_MODE",
+    "LAX",
     "PYNATIVE_MODE",
+    "STRICT",
+    "ParallelMode",
+    "get_auto_parallel_context",
     "get_context",
+    "get_ps_context",
     "get_seed",
     "jit",
+    "reset_auto_parallel_context",
+    "reset_ps_context",
+    "set_auto_parallel_context",
     "set_context",
+    "set_ps_context",
     "set_seed",
 ]
 
 GRAPH_MODE = 0
 PYNATIVE_MODE = 1
+# jit_syntax_level values (MindSpore's graph compiler; stored, nothing is compiled here)
+STRICT = 0
+COMPATIBLE = 1
+LAX = 2
 
 # MindSpore's set_context keywords with cellgrad's defaults. Only mode and device_target mean
 # something here; the others are stored so programs written for MindSpore keep running.

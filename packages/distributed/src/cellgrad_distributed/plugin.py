@@ -16,13 +16,10 @@ _MANAGEMENT = """init release get_rank get_group_size get_local_rank get_local_r
     NCCL_WORLD_COMM_GROUP MCCL_WORLD_COMM_GROUP"""
 _COMM_FUNC = """all_reduce all_gather_into_tensor reduce_scatter_tensor broadcast barrier
     CommHandle"""
-_CONTEXT = """set_auto_parallel_context get_auto_parallel_context reset_auto_parallel_context
-    ParallelMode"""
 
 EXPORTS = {
     **{f"communication.{n}": f"management:{n}" for n in _MANAGEMENT.split()},
     **{f"communication.comm_func.{n}": f"comm_func:{n}" for n in _COMM_FUNC.split()},
-    **{n: f"parallel_context:{n}" for n in _CONTEXT.split()},
     **{f"ops.{n}": f"primitives:{n}"
        for n in ("AllReduce", "AllGather", "ReduceScatter", "Broadcast", "ReduceOp")},
     "nn.DistributedGradReducer": "grad_reducer:DistributedGradReducer",

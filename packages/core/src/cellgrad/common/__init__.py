@@ -1,6 +1,6 @@
 """`cellgrad.common`, mirroring `mindspore.common`: dtypes, initializers, Tensor, Parameter."""
 
-from cellgrad.common import dtype, initializer
+from cellgrad.common import dtype, initializer, parameter  # noqa: F401
 from cellgrad.context import get_seed, set_seed
 from cellgrad.parameter import Parameter, ParameterTuple
 from cellgrad.common.tensor import Tensor
