@@ -121,7 +121,10 @@ def _contract(x, lx, y, ly, keep):
     dims = [math.prod(size[c] for c in group) for group in (batch, left, summed, right)]
     x = F.reshape(x, (dims[0], dims[1], dims[2]))
     y = F.reshape(y, (dims[0], dims[2], dims[3]))
-    out = F.matmul(x, y)
+    if dims[1] == 1 and dims[3] == 1:  # a row-wise dot: many 1xK @ Kx1 products are slow
+        out = F.sum(x * F.transpose(y, (0, 2, 1)), -1, True)
+    else:
+        out = F.matmul(x, y)
     new = batch + left + right
     return F.reshape(out, tuple(size[c] for c in new)), new
 
