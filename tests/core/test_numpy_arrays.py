@@ -84,6 +84,8 @@ CASES = [
     ("arange_float", lambda: mnp.arange(0, 1, 0.1), np.arange(0, 1, 0.1), "Float32"),
     ("arange_float_stop", lambda: mnp.arange(0.5, 3), np.arange(0.5, 3), "Float32"),
     ("arange_dtype", lambda: mnp.arange(4, dtype=ms.float64), np.arange(4.0), "Float64"),
+    ("arange_tensor", lambda: mnp.arange(1, t(4)), np.arange(1.0, 4.0), "Float32"),
+    ("arange_numpy_int", lambda: mnp.arange(np.int64(3)), np.arange(3.0), "Float32"),
     ("linspace", lambda: mnp.linspace(0, 1, 5), np.linspace(0, 1, 5), "Float32"),
     ("linspace_open", lambda: mnp.linspace(2, 3, 4, endpoint=False),
      np.linspace(2, 3, 4, endpoint=False), "Float32"),

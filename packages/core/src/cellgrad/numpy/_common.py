@@ -91,9 +91,9 @@ def scalar_dtype(*numbers):
     """MindSpore's `_get_dtype_from_scalar`: Bool if all bools, Int32 if all ints, else
     Float32 (None entries are skipped)."""
     present = [n for n in numbers if n is not None]
-    if all(isinstance(n, (bool, np.bool_)) for n in present):
+    if all(isinstance(n, bool) for n in present):
         return bool_
-    if all(isinstance(n, (int, np.integer)) for n in present):
+    if all(isinstance(n, int) for n in present):  # numpy ints and Tensors give Float32 too
         return int32
     return float32
 
