@@ -200,8 +200,8 @@ def _ctc_v2_fwd(log_probs, *, targets, in_lens, tg_lens, blank, zero_infinity):
         log_alpha[b, :n, :alpha.shape[1]] = alpha
         loss[b] = -log_p
         grad[:n, b] = _posterior_grad(lp[:n, b], alpha, beta, log_p, _extended(labels, blank))
-        if zero_infinity and not np.isfinite(log_p):
-            loss[b] = 0.0
+        if not (zero_infinity or np.isfinite(log_p)):
+            grad[:n, b] = np.nan  # as MindSpore and PyTorch: 0 * inf
     dtype = log_probs.dtype
     return (loss.astype(dtype), log_alpha.astype(dtype)), (grad.astype(dtype),)
 
@@ -220,7 +220,9 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     """Mirrors `mindspore.ops.ctc_loss`: log_probs (T, N, C) (log-softmax output), targets
     (N, S) padded; returns (loss, log_alpha (N, T, 2S + 1)). 'mean' divides each loss by its
     target length, then averages. The gradient is PyTorch's and MindSpore's: exp(log_probs)
-    minus the label posteriors, the gradient through a log_softmax."""
+    minus the label posteriors, the gradient through a log_softmax. An impossible alignment
+    has an infinite loss and a NaN gradient; `zero_infinity` makes that gradient zero (and,
+    as in MindSpore 2.10, leaves the loss infinite)."""
     op = "ctc_loss"
     _checks.floating(op, "log_probs", log_probs)
     _checks.integer(op, "targets", targets)
