@@ -163,6 +163,7 @@ def const_array(a, dtype, op):
     d = scalar_dtype(a) if dtype is None else dtype
     return new(np.asarray(a, d.np_dtype), d)
 
+
 def _deep_array(a, op):
     def plain(v):
         if isinstance(v, TensorBuffer):
@@ -177,6 +178,7 @@ def _deep_array(a, op):
         raise ValueError(f"For '{op}', input array must have the same size across all "
                          f"dimensions, got {a!r}.")
     return arr
+
 
 def check_shape(op, shape):
     if isinstance(shape, TensorBuffer):
@@ -205,6 +207,7 @@ def iota(n, dtype=float32, increasing=True):
 def expand(x, ndim):
     """Leading unit axes up to `ndim` dimensions."""
     return F.reshape(x, (1,) * (ndim - x.ndim) + tuple(x.shape)) if x.ndim < ndim else x
+
 
 def promote_all(tensors):
     d = promote(*(t.dtype for t in tensors))

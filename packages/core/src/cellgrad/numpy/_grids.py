@@ -46,6 +46,7 @@ def meshgrid(*xi, sparse=False, indexing="xy"):
         res.append(x)
     return res
 
+
 class NdGrid:
     """MindSpore's `NdGrid`: `grid[a:b:step, ...]` builds coordinate grids (`mgrid`/`ogrid`);
     a complex step is a number of points, as in numpy."""
@@ -75,11 +76,13 @@ class NdGrid:
             return grids
         return stack(grids)
 
+
 class MGridClass(NdGrid):
     """Mirrors `mindspore.numpy.mgrid`'s class: dense grids."""
 
     def __init__(self):
         super().__init__(sparse=False)
+
 
 class OGridClass(NdGrid):
     """Mirrors `mindspore.numpy.ogrid`'s class: open (sparse) grids."""
@@ -87,9 +90,10 @@ class OGridClass(NdGrid):
     def __init__(self):
         super().__init__(sparse=True)
 
-mgrid = MGridClass()
 
+mgrid = MGridClass()
 ogrid = OGridClass()
+
 
 def indices(dimensions, dtype=int32, sparse=False):
     """Mirrors `mindspore.numpy.indices`: a list of index grids (not one stacked Tensor)."""
@@ -98,6 +102,7 @@ def indices(dimensions, dtype=int32, sparse=False):
                         f"{type(dimensions).__name__}.")
     d = check_dtype(dtype, "indices")
     return meshgrid(*(arange(n, dtype=d) for n in dimensions), sparse=sparse, indexing="ij")
+
 
 def ix_(*args):
     """Mirrors `mindspore.numpy.ix_`: open-mesh index Tensors from 1-D Tensors."""
@@ -110,6 +115,7 @@ def ix_(*args):
         res += (F.reshape(arr, tuple(arr.size if j == i else 1 for j in range(len(args)))),)
     return res
 
+
 def diag_indices(n, ndim=2):
     """Mirrors `mindspore.numpy.diag_indices`: `ndim` copies of `arange(n)` (Int32)."""
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in (n, ndim)):
@@ -117,6 +123,7 @@ def diag_indices(n, ndim=2):
                         f"ndim={ndim!r}.")
     r = arange(0, n)
     return (r,) * ndim
+
 
 def _tri_indices(op, n, k, m, upper):
     for name, v in (("n", n), ("k", k), ("m", m)):
@@ -132,13 +139,16 @@ def _tri_indices(op, n, k, m, upper):
                 cols.append(j)
     return new(np.asarray(rows, np.int32), int32), new(np.asarray(cols, np.int32), int32)
 
+
 def triu_indices(n, k=0, m=None):
     """Mirrors `mindspore.numpy.triu_indices` (Int32 row and column indices)."""
     return _tri_indices("triu_indices", n, k, m, True)
 
+
 def tril_indices(n, k=0, m=None):
     """Mirrors `mindspore.numpy.tril_indices`."""
     return _tri_indices("tril_indices", n, k, m, False)
+
 
 def _from(op, arr):
     arr = arr if isinstance(arr, TensorBuffer) else const_array(arr, None, op)
@@ -146,10 +156,12 @@ def _from(op, arr):
         raise ValueError(f"For '{op}', input array must be 2-d, got shape {tuple(arr.shape)}.")
     return arr.shape
 
+
 def triu_indices_from(arr, k=0):
     """Mirrors `mindspore.numpy.triu_indices_from`."""
     rows, cols = _from("triu_indices_from", arr)
     return triu_indices(rows, k, cols)
+
 
 def tril_indices_from(arr, k=0):
     """Mirrors `mindspore.numpy.tril_indices_from`."""

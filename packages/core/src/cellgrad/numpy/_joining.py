@@ -39,6 +39,7 @@ def concatenate(arrays, axis=0):
         return arrays[0]
     return F.concat(promote_all(arrays), axis)
 
+
 def append(arr, values, axis=None):
     """Mirrors `mindspore.numpy.append`."""
     check_tensor("append", arr, values)
@@ -50,6 +51,7 @@ def append(arr, values, axis=None):
         raise ValueError(f"For 'append', all tensors must have same number of dimensions, got "
                          f"{arr.ndim} and {values.ndim}.")
     return concatenate((arr, values), axis)
+
 
 def _stack_sequence(op, tup, widen, axis):
     """column_stack/vstack/hstack/dstack: a Tensor passes through; a sequence is widened
@@ -65,19 +67,23 @@ def _stack_sequence(op, tup, widen, axis):
     parts = [widen(t) for t in tup]
     return F.concat(parts, axis(parts) if callable(axis) else axis)
 
+
 def column_stack(tup):
     """Mirrors `mindspore.numpy.column_stack`: 1-D inputs become columns."""
     return _stack_sequence("column_stack", tup,
                            lambda t: F.reshape(t, (-1, 1)) if t.ndim < 2 else t, 1)
 
+
 def vstack(tup):
     """Mirrors `mindspore.numpy.vstack`."""
     return _stack_sequence("vstack", tup, lambda t: expand(t, 2), 0)
+
 
 def hstack(tup):
     """Mirrors `mindspore.numpy.hstack`."""
     return _stack_sequence("hstack", tup, lambda t: expand(t, 1),
                            lambda parts: 0 if parts[0].ndim <= 1 else 1)
+
 
 def dstack(tup):
     """Mirrors `mindspore.numpy.dstack`: 1-D (N,) becomes (1, N, 1), 2-D (M, N) (M, N, 1)."""
@@ -86,6 +92,7 @@ def dstack(tup):
         return F.expand_dims(t, 2) if t.ndim == 2 else t
 
     return _stack_sequence("dstack", tup, widen, 2)
+
 
 def stack(arrays, axis=0):
     """Mirrors `mindspore.numpy.stack` (dtypes promote; a Tensor stacks its rows)."""
@@ -107,6 +114,7 @@ def stack(arrays, axis=0):
     ndim = arrays[0].ndim + 1
     axis = axis_in_range("stack", axis, ndim)
     return concatenate(tuple(F.expand_dims(a, axis) for a in arrays), axis)
+
 
 def _split(x, indices_or_sections, op, axis):
     check_tensor(op, x)
@@ -140,21 +148,26 @@ def _split(x, indices_or_sections, op, axis):
     raise TypeError(f"For '{op}', 'indices_or_sections' should be integer, tuple(int) or "
                     f"list(int), but got {ios!r}.")
 
+
 def split(x, indices_or_sections, axis=0):
     """Mirrors `mindspore.numpy.split`: equal sections (a tuple) or cut points (a list)."""
     return _split(x, indices_or_sections, "split", axis)
+
 
 def array_split(x, indices_or_sections, axis=0):
     """Mirrors `mindspore.numpy.array_split`: like split, sections may differ by one."""
     return _split(x, indices_or_sections, "array_split", axis)
 
+
 def vsplit(x, indices_or_sections):
     """Mirrors `mindspore.numpy.vsplit` (axis 0)."""
     return _split(x, indices_or_sections, "split", 0)
 
+
 def hsplit(x, indices_or_sections):
     """Mirrors `mindspore.numpy.hsplit` (axis 1)."""
     return _split(x, indices_or_sections, "split", 1)
+
 
 def dsplit(x, indices_or_sections):
     """Mirrors `mindspore.numpy.dsplit` (axis 2)."""

@@ -30,6 +30,7 @@ def eye(N, M=None, k=0, dtype=float32):
                         f"M={M!r}, k={k!r}.")
     return new(np.eye(N, M, k, d.np_dtype), d)
 
+
 def identity(n, dtype=float32):
     """Mirrors `mindspore.numpy.identity`."""
     if not isinstance(n, int) or isinstance(n, bool):
@@ -37,10 +38,12 @@ def identity(n, dtype=float32):
                         f"{n!r}.")
     return eye(n, dtype=check_dtype(dtype, "identity"))
 
+
 def tri(N, M=None, k=0, dtype=float32):
     """Mirrors `mindspore.numpy.tri`: ones at and below the `k`-th diagonal."""
     d = check_dtype(dtype, "tri")
     return new(np.tri(N, N if M is None else M, check_int("tri", "k", k), d.np_dtype), d)
+
 
 def _band(op, m, k, lower):
     m = m if isinstance(m, TensorBuffer) else const_array(m, None, op)
@@ -56,13 +59,16 @@ def _band(op, m, k, lower):
         return where(mask, m, zero) if lower else where(mask, zero, m)
     return F.tril(m, k) if lower else F.triu(m, k)
 
+
 def tril(m, k=0):
     """Mirrors `mindspore.numpy.tril` (a 1-D input is the row of a square matrix)."""
     return _band("tril", m, k, True)
 
+
 def triu(m, k=0):
     """Mirrors `mindspore.numpy.triu`."""
     return _band("triu", m, k, False)
+
 
 def diagonal(a, offset=0, axis1=0, axis2=1):
     """Mirrors `mindspore.numpy.diagonal`: the diagonal as the last axis."""
@@ -81,6 +87,7 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     r = np.arange(n) + max(0, -offset)
     return moved[(Ellipsis, r, r + offset)]
 
+
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None):
     """Mirrors `mindspore.numpy.trace`: integer inputs sum to Int64, floats keep their dtype,
     Bool stays Bool (any true on the diagonal)."""
@@ -91,6 +98,7 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None):
     elif a.dtype.kind == 2 and res.dtype is not a.dtype:
         res = res.astype(a.dtype)
     return res if dtype is None else res.astype(check_dtype(dtype, "trace"))
+
 
 def diagflat(v, k=0):
     """Mirrors `mindspore.numpy.diagflat`: the flattened input on the `k`-th diagonal."""
@@ -104,6 +112,7 @@ def diagflat(v, k=0):
     index = (r + max(0, -k), r + max(0, k))
     return apply(INDEX_ADD_ZEROS, (flat,), {"shape": (n, n), "index": index})
 
+
 def diag(v, k=0):
     """Mirrors `mindspore.numpy.diag`: a 1-D input gives a matrix, a 2-D input its diagonal."""
     check_tensor("diag", v)
@@ -114,6 +123,7 @@ def diag(v, k=0):
             return new(np.zeros((0,), v.dtype.np_dtype), v.dtype)
         return diagonal(v, k)
     raise ValueError(f"For 'diag', input must be 1- or 2-d, got shape {tuple(v.shape)}.")
+
 
 def vander(x, N=None, increasing=False):
     """Mirrors `mindspore.numpy.vander`: columns are powers of `x` (decreasing by default)."""

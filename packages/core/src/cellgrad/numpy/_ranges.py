@@ -41,6 +41,7 @@ def arange(start, stop=None, step=None, dtype=None):
     out = iota(num).asnumpy() * np.float32(step) + np.float32(base)
     return new(out.astype(d.np_dtype), d)
 
+
 def _xspace_args(op, start, stop, num, endpoint, dtype):
     for name, v in (("start", start), ("stop", stop)):
         if not isinstance(v, ARRAY_TYPES):
@@ -57,8 +58,10 @@ def _xspace_args(op, start, stop, num, endpoint, dtype):
     start, stop = broadcast_arrays(start, stop)
     return start, stop, d
 
+
 def _bounds_shape(t, axis):
     return tuple(t.shape[:axis]) + (1,) + tuple(t.shape[axis:])
+
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
     """Mirrors `mindspore.numpy.linspace` (Tensor bounds broadcast; `axis` places the samples;
@@ -85,6 +88,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     out = out.astype(d)
     return (out, delta) if retstep else out
 
+
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     """Mirrors `mindspore.numpy.logspace`: `base ** linspace(start, stop)`."""
     start, stop, d = _xspace_args("logspace", start, stop, num, endpoint, dtype)
@@ -94,6 +98,7 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
                         f"{type(base).__name__}.")
     exps = linspace(start, stop, num, endpoint=endpoint, axis=axis)
     return F.pow(new(np.asarray(base, np.float32), float32), exps).astype(d)
+
 
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     """Mirrors `mindspore.numpy.geomspace`: `start * (stop / start) ** (i / root)`."""
@@ -109,6 +114,7 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     bounds = _bounds_shape(bases, axis)
     res = F.pow(F.reshape(bases, bounds), exps) * F.reshape(start, bounds)
     return res if dtype is None else res.astype(d)
+
 
 def histogram_bin_edges(a, bins=10, range=None, weights=None):
     """Mirrors `mindspore.numpy.histogram_bin_edges`: `bins + 1` Float32 edges over the data's
@@ -140,6 +146,7 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):
     end = where(flat, end + 0.5, end)
     return linspace(start, end, check_int("histogram_bin_edges", "bins", bins) + 1)
 
+
 def _window(op, M, fn):
     if not isinstance(M, int) or isinstance(M, bool):
         raise TypeError(f"For '{op}', the number of points should be an int, got {M!r}.")
@@ -148,9 +155,11 @@ def _window(op, M, fn):
     return new(fn(np.arange(M, dtype=np.float32), np.float32(M - 1)).astype(np.float32),
                float32)
 
+
 def bartlett(M):
     """Mirrors `mindspore.numpy.bartlett` (triangular window)."""
     return _window("bartlett", M, lambda n, m1: np.float32(1) - np.abs(2 * n - m1) / m1)
+
 
 def blackman(M):
     """Mirrors `mindspore.numpy.blackman`."""
@@ -161,10 +170,12 @@ def blackman(M):
 
     return _window("blackman", M, fn)
 
+
 def hamming(M):
     """Mirrors `mindspore.numpy.hamming`."""
     return _window("hamming", M, lambda n, m1: np.float32(0.54) - np.float32(0.46) * np.cos(
         np.float32(2 * math.pi / m1) * n))
+
 
 def hanning(M):
     """Mirrors `mindspore.numpy.hanning`."""

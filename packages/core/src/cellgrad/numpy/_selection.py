@@ -31,6 +31,7 @@ def _index_array(op, indices):
                         f"{idx.dtype}.")
     return idx
 
+
 def _bounded(op, idx, n, mode, negative=False):
     """Indices wrapped into [0, n), or clipped: to [-n, n - 1] (negatives count from the end)
     when `negative`, else to [0, n - 1], as MindSpore's take and choose do."""
@@ -46,6 +47,7 @@ def _bounded(op, idx, n, mode, negative=False):
         return np.mod(np.clip(idx, -n, n - 1), n)
     return np.clip(idx, 0, n - 1)
 
+
 def take(a, indices, axis=None, mode="clip"):
     """Mirrors `mindspore.numpy.take`: 'clip' (the default) clamps indices to [-n, n - 1]
     (negatives count from the end, as MindSpore's); 'wrap' takes them modulo n."""
@@ -58,6 +60,7 @@ def take(a, indices, axis=None, mode="clip"):
     axis = axis_in_range("take", axis, a.ndim)
     idx = _bounded("take", _index_array("take", indices), a.shape[axis], mode, negative=True)
     return F.gather(a, new(idx), axis)
+
 
 def take_along_axis(arr, indices, axis):
     """Mirrors `mindspore.numpy.take_along_axis` (the two broadcast outside `axis`)."""
@@ -75,6 +78,7 @@ def take_along_axis(arr, indices, axis):
     idx = np.broadcast_to(_index_array("take_along_axis", indices), idx_shape)
     return F.gather_elements(broadcast_to(arr, arr_shape), axis, new(np.ascontiguousarray(idx)))
 
+
 def repeat(a, repeats, axis=None):
     """Mirrors `mindspore.numpy.repeat`: each element repeated (an int, or one count each)."""
     a = to_tensor(a, op="repeat")
@@ -90,6 +94,7 @@ def repeat(a, repeats, axis=None):
     idx = np.repeat(np.arange(a.shape[axis]), counts.reshape(-1) if counts.ndim else counts)
     return F.gather(a, new(idx), axis)
 
+
 def where(condition, x=None, y=None):
     """Mirrors `mindspore.numpy.where(condition, x, y)`: `x` where `condition`, else `y`
     (broadcast, dtypes promoted; MindSpore has no one-argument form)."""
@@ -102,6 +107,7 @@ def where(condition, x=None, y=None):
     condition = broadcast_to(condition, shape)
     return apply(WHERE, (condition, broadcast_to(x, shape), broadcast_to(y, shape)))
 
+
 def _as_stacked(op, value):
     """A Tensor from a Tensor, or from a (nested) sequence; sequences holding Tensors are
     stacked with `stack`, so gradients reach them (and narrowed to 32 bits, as MindSpore's
@@ -109,6 +115,7 @@ def _as_stacked(op, value):
     if isinstance(value, (list, tuple)) and any(isinstance(v, TensorBuffer) for v in value):
         return narrow(stack([_as_stacked(op, v) for v in value]))
     return to_tensor(value, op=op)
+
 
 def select(condlist, choicelist, default=0):
     """Mirrors `mindspore.numpy.select`: per element, the choice of the first true condition,
@@ -131,6 +138,7 @@ def select(condlist, choicelist, default=0):
         res = where(cond[i], choicelist[i], res)
     return res
 
+
 def choose(a, choices, mode="clip"):
     """Mirrors `mindspore.numpy.choose`: `choices[a[i], i]` for every position i."""
     a = to_tensor(a, op="choose")
@@ -150,6 +158,7 @@ def choose(a, choices, mode="clip"):
         raise ValueError("For 'choose', input cannot be scalars.")
     idx = _bounded("choose", np.broadcast_to(a.asnumpy(), shape), choices.shape[0], mode)
     return choices[(idx,) + tuple(np.indices(shape, sparse=True))]
+
 
 def piecewise(x, condlist, funclist, *args, **kw):
     """Mirrors `mindspore.numpy.piecewise`: `funclist[i]` (a function of x, or a value) where
@@ -172,11 +181,13 @@ def piecewise(x, condlist, funclist, *args, **kw):
                          f"conditions or {n1 + 1}, but got {n2}.")
     return select(conds, choices, default)
 
+
 def _stack_conditions(values):
     if isinstance(values, (tuple, list)):
         parts = [to_tensor(v, op="piecewise") for v in values]
         return stack(promote_all(parts)) if parts else new(np.zeros((0,), np.float32))
     return expand(to_tensor(values, op="piecewise"), 1)
+
 
 def unravel_index(indices, shape, order="C"):
     """Mirrors `mindspore.numpy.unravel_index`: a tuple of coordinate Tensors (out-of-range
@@ -197,6 +208,7 @@ def unravel_index(indices, shape, order="C"):
         return ravel(res[0])
     return tuple(res[::-1] if order == "F" else res)
 
+
 def unique(x, return_inverse=False):
     """Mirrors `mindspore.numpy.unique`: the distinct values of the flattened input in order of
     first appearance (MindSpore's Unique kernel; numpy sorts), and optionally, for each
@@ -213,6 +225,7 @@ def unique(x, return_inverse=False):
     idx_dtype = np.int64 if flat.dtype.np_dtype == np.int64 else np.int32
     return values, new(rank[inverse.reshape(-1)].astype(idx_dtype))
 
+
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
     """Mirrors `mindspore.numpy.intersect1d`: the sorted common values; with
     `return_indices`, Int32 positions of their first occurrences in each input."""
@@ -225,6 +238,7 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
         return new(np.intersect1d(a1, a2, assume_unique), d)
     vals, i1, i2 = np.intersect1d(a1, a2, assume_unique, return_indices=True)
     return new(vals, d), new(i1.astype(np.int32), int32), new(i2.astype(np.int32), int32)
+
 
 def argwhere(a):
     """Mirrors `mindspore.numpy.argwhere`: (N, ndim) Int64 indices of the non-zero elements."""

@@ -27,6 +27,7 @@ def expand_dims(a, axis):
         a = F.expand_dims(a, ax)
     return a
 
+
 def squeeze(a, axis=None):
     """Mirrors `mindspore.numpy.squeeze`: a named axis whose size is not 1 is left in place (as
     MindSpore 2.10 does; numpy raises)."""
@@ -37,12 +38,14 @@ def squeeze(a, axis=None):
     ones = tuple(ax for ax in axes if a.shape[ax] == 1)
     return F.squeeze(a, ones) if ones else a
 
+
 def transpose(a, axes=None):
     """Mirrors `mindspore.numpy.transpose` (None reverses the axes)."""
     check_tensor("transpose", a)
     if axes is None:
         axes = tuple(range(a.ndim))[::-1]
     return F.transpose(a, tuple(axes))
+
 
 def rollaxis(x, axis, start=0):
     """Mirrors `mindspore.numpy.rollaxis`: `axis` moves to before `start`."""
@@ -59,6 +62,7 @@ def rollaxis(x, axis, start=0):
     perm.insert(start - 1 if start > axis else start, axis)
     return F.transpose(x, tuple(perm))
 
+
 def swapaxes(x, axis1, axis2):
     """Mirrors `mindspore.numpy.swapaxes`."""
     check_tensor("swapaxes", x)
@@ -66,15 +70,18 @@ def swapaxes(x, axis1, axis2):
     axis2 = axis_in_range("swapaxes", axis2, x.ndim)
     return F.swapaxes(x, axis1, axis2)
 
+
 def reshape(x, new_shape):
     """Mirrors `mindspore.numpy.reshape` (one -1 allowed)."""
     check_tensor("reshape", x)
     return F.reshape(x, (new_shape,) if isinstance(new_shape, int) else tuple(new_shape))
 
+
 def ravel(x):
     """Mirrors `mindspore.numpy.ravel`."""
     check_tensor("ravel", x)
     return F.reshape(x, (-1,))
+
 
 def moveaxis(a, source, destination):
     """Mirrors `mindspore.numpy.moveaxis`."""
@@ -89,18 +96,22 @@ def moveaxis(a, source, destination):
         perm.insert(dest, src)
     return F.transpose(a, tuple(perm))
 
+
 def _one_or_list(res):
     return res[0] if len(res) == 1 else res
+
 
 def atleast_1d(*arys):
     """Mirrors `mindspore.numpy.atleast_1d`: one Tensor, or a list for several."""
     check_tensor("atleast_1d", *arys)
     return _one_or_list([expand(a, 1) for a in arys])
 
+
 def atleast_2d(*arys):
     """Mirrors `mindspore.numpy.atleast_2d`."""
     check_tensor("atleast_2d", *arys)
     return _one_or_list([expand(a, 2) for a in arys])
+
 
 def atleast_3d(*arys):
     """Mirrors `mindspore.numpy.atleast_3d`: (N,) becomes (1, N, 1), (M, N) becomes (M, N, 1)."""
@@ -108,6 +119,7 @@ def atleast_3d(*arys):
     shapes = {0: lambda s: (1, 1, 1), 1: lambda s: (1, s[0], 1), 2: lambda s: s + (1,)}
     res = [F.reshape(a, shapes[a.ndim](tuple(a.shape))) if a.ndim < 3 else a for a in arys]
     return _one_or_list(res)
+
 
 def broadcast_to(array, shape):
     """Mirrors `mindspore.numpy.broadcast_to`."""
@@ -120,17 +132,20 @@ def broadcast_to(array, shape):
                          f"{tuple(array.shape)} with {shape}.")
     return array if tuple(array.shape) == shape else F.broadcast_to(array, shape)
 
+
 def broadcast_arrays(*args):
     """Mirrors `mindspore.numpy.broadcast_arrays`: a list of Tensors of the common shape."""
     check_tensor("broadcast_arrays", *args)
     shape = broadcast_shape("broadcast_arrays", *(tuple(a.shape) for a in args))
     return [broadcast_to(a, shape) for a in args]
 
+
 def tile(a, reps):
     """Mirrors `mindspore.numpy.tile`."""
     check_tensor("tile", a)
     reps = (reps,) if isinstance(reps, int) else tuple(reps)
     return F.tile(a, reps)
+
 
 def flip(m, axis=None):
     """Mirrors `mindspore.numpy.flip` (None flips every axis)."""
@@ -140,13 +155,16 @@ def flip(m, axis=None):
         return m
     return F.flip(m, axes)
 
+
 def flipud(m):
     """Mirrors `mindspore.numpy.flipud`."""
     return flip(m, 0)
 
+
 def fliplr(m):
     """Mirrors `mindspore.numpy.fliplr`."""
     return flip(m, 1)
+
 
 def rot90(a, k=1, axes=(0, 1)):
     """Mirrors `mindspore.numpy.rot90`: `k` quarter turns from `axes[0]` towards `axes[1]`."""
@@ -168,6 +186,7 @@ def rot90(a, k=1, axes=(0, 1)):
     perm[axis1], perm[axis2] = perm[axis2], perm[axis1]
     return flip(F.transpose(a, tuple(perm)), axis1 if k == 1 else axis2)
 
+
 def _roll_axis(a, shift, axis):
     n = a.shape[axis]
     cut = n - shift % n if n else n
@@ -175,6 +194,7 @@ def _roll_axis(a, shift, axis):
         return a
     lead = (slice(None),) * axis
     return F.concat((a[lead + (slice(cut, None),)], a[lead + (slice(0, cut),)]), axis)
+
 
 def roll(a, shift, axis=None):
     """Mirrors `mindspore.numpy.roll` (shifts and axes broadcast against each other)."""

@@ -79,6 +79,7 @@ def asarray(a, dtype=None):
         return a if d is None or d is a.dtype else a.astype(d)
     return const_array(a, d, "asarray")
 
+
 def array(obj, dtype=None, copy=True, ndmin=0):
     """Mirrors `mindspore.numpy.array`: a copy of a Tensor (gradients pass through it)."""
     d = None if dtype is None else check_dtype(dtype, "array")
@@ -92,6 +93,7 @@ def array(obj, dtype=None, copy=True, ndmin=0):
         res = apply(IDENTITY, (res,))
     return res
 
+
 def asfarray(a, dtype=float32):
     """Mirrors `mindspore.numpy.asfarray`: a non-float `dtype` means Float32."""
     if dtype is None:
@@ -103,20 +105,24 @@ def asfarray(a, dtype=float32):
         return a.astype(d)
     return const_array(a, d, "asfarray")
 
+
 def ones(shape, dtype=float32):
     """Mirrors `mindspore.numpy.ones` (Float32 by default)."""
     d = check_dtype(dtype, "ones")
     return new(np.ones(check_shape("ones", shape), d.np_dtype), d)
+
 
 def zeros(shape, dtype=float32):
     """Mirrors `mindspore.numpy.zeros` (Float32 by default)."""
     d = check_dtype(dtype, "zeros")
     return new(np.zeros(check_shape("zeros", shape), d.np_dtype), d)
 
+
 def empty(shape, dtype=float32):
     """Mirrors `mindspore.numpy.empty`: zeros, as MindSpore's."""
     d = check_dtype(dtype, "empty")
     return new(np.zeros(check_shape("empty", shape), d.np_dtype), d)
+
 
 def full(shape, fill_value, dtype=None):
     """Mirrors `mindspore.numpy.full`: the dtype of a scalar is Bool/Int32/Float32 unless
@@ -142,6 +148,7 @@ def full(shape, fill_value, dtype=None):
         return new(np.zeros(shape, d.np_dtype), narrow(new(np.zeros(0, d.np_dtype), d)).dtype)
     return broadcast_to(fill, shape)
 
+
 def _like(op, prototype, dtype, shape):
     if not isinstance(prototype, ARRAY_TYPES):
         raise TypeError(f"For '{op}', prototype should be int, float, bool, list, tuple, "
@@ -152,22 +159,27 @@ def _like(op, prototype, dtype, shape):
         shape = tuple(proto.shape)
     return d, shape
 
+
 def empty_like(prototype, dtype=None, shape=None):
     """Mirrors `mindspore.numpy.empty_like` (zeros)."""
     return empty(*reversed(_like("empty_like", prototype, dtype, shape)))
+
 
 def ones_like(a, dtype=None, shape=None):
     """Mirrors `mindspore.numpy.ones_like`."""
     return ones(*reversed(_like("ones_like", a, dtype, shape)))
 
+
 def zeros_like(a, dtype=None, shape=None):
     """Mirrors `mindspore.numpy.zeros_like`."""
     return zeros(*reversed(_like("zeros_like", a, dtype, shape)))
+
 
 def full_like(a, fill_value, dtype=None, shape=None):
     """Mirrors `mindspore.numpy.full_like` (the fill takes `a`'s dtype by default)."""
     d, shape = _like("full_like", a, dtype, shape)
     return full(shape, fill_value, d)
+
 
 def _rand_shape(op, shape):
     if not shape:
@@ -188,6 +200,7 @@ def _rand_shape(op, shape):
                             f"{type(s).__name__}.")
     return tuple(shape)
 
+
 def _rand_dtype(op, dtype, allowed, names):
     if isinstance(dtype, str):
         if dtype not in names:
@@ -199,17 +212,21 @@ def _rand_dtype(op, dtype, allowed, names):
                          f"{[str(d) for d in allowed]}, but got {dtype!r}.")
     return dtype
 
+
 _FLOATS = (float64, float32, float16)
+
 
 def randn(*shape, dtype=float32):
     """Mirrors `mindspore.numpy.randn`: standard normal values (seeded by `set_seed`)."""
     d = _rand_dtype("randn", dtype, _FLOATS, ["float", "float16", "float32", "float64"])
     return _random.StandardNormal()(_rand_shape("randn", shape)).astype(d)
 
+
 def rand(*shape, dtype=float32):
     """Mirrors `mindspore.numpy.rand`: uniform values in [0, 1) (seeded by `set_seed`)."""
     d = _rand_dtype("rand", dtype, _FLOATS, ["float", "float16", "float32", "float64"])
     return _random.UniformReal()(_rand_shape("rand", shape)).astype(d)
+
 
 def randint(minval, maxval=None, shape=None, dtype=int32):
     """Mirrors `mindspore.numpy.randint`: ints in [minval, maxval), or [0, minval)."""
@@ -230,6 +247,7 @@ def randint(minval, maxval=None, shape=None, dtype=int32):
     # the bounds take `dtype`, so anything but Int32 meets UniformInt's TypeError, as in MindSpore
     lo, hi = new(np.asarray(minval, d.np_dtype), d), new(np.asarray(maxval, d.np_dtype), d)
     return _random.UniformInt()(shape, lo, hi).astype(d)
+
 
 def pad(arr, pad_width, mode="constant", stat_length=None, constant_values=0, end_values=0,
         reflect_type="even", **kwargs):

@@ -82,6 +82,7 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
         res = moveaxis(res, tuple(range(ndim - 1, res.ndim)), tuple(range(axis, axis + extra)))
     return res
 
+
 def apply_over_axes(func, a, axes):
     """Mirrors `mindspore.numpy.apply_over_axes`: `func(a, axis=...)` over each axis in turn,
     the reduced axis kept."""
@@ -96,6 +97,7 @@ def apply_over_axes(func, a, axes):
                              "correct shape.")
     return res
 
+
 def size(a, axis=None):
     """Mirrors `mindspore.numpy.size`: the number of elements (along `axis`), an int."""
     a = to_tensor(a, op="size")
@@ -105,6 +107,7 @@ def size(a, axis=None):
         raise TypeError(f"For 'size', axis argument should be integer, but got "
                         f"{type(axis).__name__}.")
     return a.shape[axis_in_range("size", axis, a.ndim)]
+
 
 def array_str(a):
     """Mirrors `mindspore.numpy.array_str`: the Tensor's printed form."""
