@@ -14,7 +14,9 @@ _WHERE = {
                   "PReLU RReLU",
     "conv": "Conv1d Conv2d Conv3d Conv1dTranspose Conv2dTranspose Conv3dTranspose",
     "norm": "BatchNorm1d BatchNorm2d BatchNorm3d LayerNorm GroupNorm",
-    "pool": "MaxPool2d AvgPool2d AdaptiveMaxPool2d AdaptiveAvgPool2d",
+    "pool": "MaxPool1d MaxPool2d MaxPool3d AvgPool1d AvgPool2d AvgPool3d AdaptiveMaxPool1d "
+            "AdaptiveMaxPool2d AdaptiveMaxPool3d AdaptiveAvgPool1d AdaptiveAvgPool2d "
+            "AdaptiveAvgPool3d",
     "dropout": "Dropout Dropout2d",
     "embedding": "Embedding ClipByNorm",
     "padding": "Pad ConstantPad1d ConstantPad2d ConstantPad3d ZeroPad2d ReflectionPad1d "

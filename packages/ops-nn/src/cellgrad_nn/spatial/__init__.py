@@ -12,6 +12,9 @@ _WHERE = {
                  "Conv2DTranspose",
     "pool": "max_pool2d avg_pool2d adaptive_avg_pool2d adaptive_max_pool2d MaxPool AvgPool "
             "AdaptiveAvgPool2D AdaptiveMaxPool2D",
+    "pool_nd": "max_pool3d avg_pool1d avg_pool3d adaptive_avg_pool1d adaptive_max_pool1d "
+               "adaptive_avg_pool3d adaptive_max_pool3d MaxPool3D MaxPool3DWithArgmax AvgPool3D "
+               "AdaptiveAvgPool3D AdaptiveMaxPool3D",
     "pad": "pad Pad",
     "interpolate": "interpolate upsample",
 }

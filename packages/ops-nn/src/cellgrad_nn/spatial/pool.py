@@ -1,9 +1,15 @@
-"""Pooling: `ops.max_pool2d`, `ops.avg_pool2d`, `ops.adaptive_*_pool2d` and the `ops.MaxPool`,
-`ops.AvgPool`, `ops.AdaptiveAvgPool2D`, `ops.AdaptiveMaxPool2D` primitives.
+"""Pooling ops of 2 and 3 spatial axes (one op per family, registered once per rank) and the
+2-D functional forms and primitives: `ops.max_pool2d`, `ops.avg_pool2d`,
+`ops.adaptive_*_pool2d`, `ops.MaxPool`, `ops.AvgPool`, `ops.AdaptiveAvgPool2D`,
+`ops.AdaptiveMaxPool2D` (1-D and 3-D forms: `pool_nd.py`).
 
-Max and average pooling run in Cython kernels (`_kernels/pool.pyx`) that read the padding
-without materialising it; max pooling keeps each window's argmax, so its backward is one
-scatter-add."""
+Max and average pooling run in Cython kernels (`_kernels/pool.pyx`, one for 2-D and 3-D) that
+read the padding without materialising it; max pooling keeps each window's argmax, so its
+backward is one scatter-add."""
+
+import functools
+import itertools
+import math
 
 import numpy as np
 
@@ -17,21 +23,28 @@ from cellgrad_nn.spatial import _window as W
 
 
 def _geometry(op, x, kernel, stride, pads, dilation, ceil_mode):
-    """(OH, OW): ceil_mode keeps a last window that starts inside but runs past the input."""
-    h, w = x.shape[2:]
-    oh = W.output_size(op, h, pads[0] + pads[1], kernel[0], stride[0], dilation[0], ceil_mode)
-    ow = W.output_size(op, w, pads[2] + pads[3], kernel[1], stride[1], dilation[1], ceil_mode)
-    return oh, ow
+    """Output positions per spatial axis. ceil_mode keeps a last window that starts inside
+    the input or its leading padding, not one that would start in the trailing padding."""
+    sizes = []
+    for a in range(len(kernel)):
+        size = x.shape[2 + a]
+        out = W.output_size(op, size, pads[2 * a] + pads[2 * a + 1], kernel[a], stride[a],
+                            dilation[a], ceil_mode)
+        if ceil_mode and out > 1 and (out - 1) * stride[a] >= size + pads[2 * a]:
+            out -= 1
+        sizes.append(out)
+    return tuple(sizes)
 
 
-def _max_fwd(x, *, kernel, stride, pads, dilation, out_hw, indices=None):
+def _max_fwd(x, *, kernel, stride, pads, dilation, out_size, indices=None):
+    """Any rank the kernel takes (2-D, 3-D); `pads` (before, after) per axis, flat."""
     dtype = x.dtype
     x = np.ascontiguousarray(W.kernel_dtype(x))
     n, c = x.shape[:2]
-    out = B.empty((n, c) + out_hw, x.dtype)
-    argmax = B.empty((n, c) + out_hw, np.int64)
-    kernels.max_pool_forward(x, out, argmax, kernel, stride, dilation, (pads[0], pads[2]))
-    if indices is not None:  # return_indices: flat H * W positions, handed back by the caller
+    out = B.empty((n, c) + out_size, x.dtype)
+    argmax = B.empty((n, c) + out_size, np.int64)
+    kernels.max_pool_forward(x, out, argmax, kernel, stride, dilation, pads[::2])
+    if indices is not None:  # return_indices: flat positions, handed back by the caller
         indices.append(argmax)
     return out.astype(dtype, copy=False), (argmax, x.shape)
 
@@ -47,13 +60,14 @@ def _max_bwd(ctx, g):
 
 
 MAX_POOL = Op("max_pool2d", _max_fwd, _max_bwd, PROMOTE_NONE, first_order_only=True)
+MAX_POOL3D = Op("max_pool3d", _max_fwd, _max_bwd, PROMOTE_NONE, first_order_only=True)
 
 
-def _avg_fwd(x, *, kernel, stride, pads, out_hw, divisor):
+def _avg_fwd(x, *, kernel, stride, pads, out_size, divisor):
     dtype = x.dtype
     x = np.ascontiguousarray(W.kernel_dtype(x))
-    out = np.empty(x.shape[:2] + out_hw, x.dtype)
-    kernels.avg_pool_forward(x, out, divisor, kernel, stride, (pads[0], pads[2]))
+    out = np.empty(x.shape[:2] + out_size, x.dtype)
+    kernels.avg_pool_forward(x, out, divisor, kernel, stride, pads[::2])
     return out.astype(dtype, copy=False), (x.shape, pads, divisor, kernel, stride)
 
 
@@ -61,11 +75,12 @@ def _avg_bwd(ctx, g):
     x_shape, pads, divisor, kernel, stride = ctx.saved
     g = np.ascontiguousarray(W.kernel_dtype(g))
     dx = np.zeros(x_shape, g.dtype)
-    kernels.avg_pool_backward(g, dx, divisor, kernel, stride, (pads[0], pads[2]))
+    kernels.avg_pool_backward(g, dx, divisor, kernel, stride, pads[::2])
     return dx
 
 
 AVG_POOL = Op("avg_pool2d", _avg_fwd, _avg_bwd, PROMOTE_NONE, first_order_only=True)
+AVG_POOL3D = Op("avg_pool3d", _avg_fwd, _avg_bwd, PROMOTE_NONE, first_order_only=True)
 
 
 def _taps_inside(size, pad_before, pad_after, kernel, stride, count, include_pad):
@@ -82,55 +97,72 @@ def _adaptive_bins(size, out):
     return starts, ends
 
 
-def _adaptive_fwd(x, *, out_hw, mode):
-    n, c, h, w = x.shape
-    hs, he = _adaptive_bins(h, out_hw[0])
-    ws, we = _adaptive_bins(w, out_hw[1])
-    out = np.empty((n, c) + tuple(out_hw), x.dtype)
-    where = np.empty((n, c) + tuple(out_hw), np.int64)
-    for i in range(out_hw[0]):
-        for j in range(out_hw[1]):
-            block = x[:, :, hs[i]:he[i], ws[j]:we[j]].reshape(n, c, -1)
-            if mode == "avg":
-                out[:, :, i, j] = block.mean(axis=-1)
-            else:
-                k = block.argmax(axis=-1)
-                out[:, :, i, j] = np.take_along_axis(block, k[..., None], -1)[..., 0]
-                bw = we[j] - ws[j]
-                where[:, :, i, j] = (hs[i] + k // bw) * w + ws[j] + k % bw
-    return out, (x.shape, hs, he, ws, we, mode, where)
+def _bin_slices(shape, out_size):
+    """(output index, the input slices of its bin) for every output position."""
+    bins = [_adaptive_bins(size, out) for size, out in zip(shape, out_size)]
+    for index in itertools.product(*(range(o) for o in out_size)):
+        yield index, tuple(slice(bins[a][0][i], bins[a][1][i]) for a, i in enumerate(index))
+
+
+def _adaptive_fwd(x, *, out_size, mode, indices=None):
+    """Adaptive pooling of any rank: one numpy reduction per output position (adaptive
+    outputs are small, typically 1 to 7 per axis)."""
+    n, c = x.shape[:2]
+    spatial = x.shape[2:]
+    out = np.empty((n, c) + tuple(out_size), x.dtype)
+    where = np.empty((n, c) + tuple(out_size), np.int64)
+    every = (slice(None), slice(None))
+    for index, box in _bin_slices(spatial, out_size):
+        block = x[every + box]
+        flat = block.reshape(n, c, -1)
+        if mode == "avg":
+            out[every + index] = flat.mean(axis=-1)
+            continue
+        k = flat.argmax(axis=-1)
+        out[every + index] = np.take_along_axis(flat, k[..., None], -1)[..., 0]
+        coords = np.unravel_index(k, block.shape[2:])
+        where[every + index] = np.ravel_multi_index(
+            tuple(coords[a] + box[a].start for a in range(len(box))), spatial)
+    if indices is not None:
+        indices.append(where)
+    return out, (x.shape, tuple(out_size), mode, where)
 
 
 def _adaptive_bwd(ctx, g):
-    shape, hs, he, ws, we, mode, where = ctx.saved
-    n, c, h, w = shape
+    shape, out_size, mode, where = ctx.saved
+    n, c = shape[:2]
     dx = np.zeros(shape, g.dtype)
     if mode == "max":
-        flat = dx.reshape(n * c, h * w)
+        flat = dx.reshape(n * c, -1)
         np.add.at(flat, (np.arange(n * c)[:, None], where.reshape(n * c, -1)),
                   g.reshape(n * c, -1))
         return dx
-    for i in range(len(hs)):
-        for j in range(len(ws)):
-            count = (he[i] - hs[i]) * (we[j] - ws[j])
-            dx[:, :, hs[i]:he[i], ws[j]:we[j]] += (g[:, :, i:i + 1, j:j + 1] / count).astype(
-                g.dtype, copy=False)
+    every = (slice(None), slice(None))
+    for index, box in _bin_slices(shape[2:], out_size):
+        count = math.prod(s.stop - s.start for s in box)
+        dx[every + box] += (g[every + index][(...,) + (None,) * len(box)] / count).astype(
+            g.dtype, copy=False)
     return dx
 
 
 ADAPTIVE_POOL = Op("adaptive_pool2d", _adaptive_fwd, _adaptive_bwd, PROMOTE_NONE,
                    first_order_only=True)
-OPS = (MAX_POOL, AVG_POOL, ADAPTIVE_POOL)
+ADAPTIVE_POOL3D = Op("adaptive_pool3d", _adaptive_fwd, _adaptive_bwd, PROMOTE_NONE,
+                     first_order_only=True)
+OPS = (MAX_POOL, AVG_POOL, ADAPTIVE_POOL, MAX_POOL3D, AVG_POOL3D, ADAPTIVE_POOL3D)
+_MAX, _AVG = {2: MAX_POOL, 3: MAX_POOL3D}, {2: AVG_POOL, 3: AVG_POOL3D}
+_ADAPTIVE = {2: ADAPTIVE_POOL, 3: ADAPTIVE_POOL3D}
 
 
-def _batched(op, x):
-    """(x as 4-D, whether a 3-D (C, H, W) input was given)."""
+def _batched(op, x, rank=2):
+    """(x with a batch axis, whether an unbatched (C, *spatial) input was given)."""
     _checks.floating(op, "input", x)
-    if x.ndim == 3:
+    if x.ndim == rank + 1:
         return x.reshape((1,) + tuple(x.shape)), True
-    if x.ndim != 4:
-        raise ValueError(f"For '{op}', the input must be 3-D (C, H, W) or 4-D (N, C, H, W), "
-                         f"got {_checks.describe(x)}.")
+    if x.ndim != rank + 2:
+        layout = ("L", "H, W", "D, H, W")[rank - 1]
+        raise ValueError(f"For '{op}', the input must be {rank + 1}-D (C, {layout}) or "
+                         f"{rank + 2}-D (N, C, {layout}), got {_checks.describe(x)}.")
     return x, False
 
 
@@ -138,15 +170,21 @@ def _unbatch(out, squeeze):
     return out.reshape(tuple(out.shape[1:])) if squeeze else out
 
 
-def _max_pool(op, x, kernel, stride, pads, dilation, ceil_mode, return_indices):
-    x4, squeeze = _batched(op, x)
-    out_hw = _geometry(op, x4, kernel, stride, pads, dilation, ceil_mode)
+def max_pool_checked(op, x, kernel, stride, pads, dilation, ceil_mode, return_indices):
+    """Max pooling of len(kernel) (2 or 3) spatial axes; `pads` (before, after) per axis."""
+    rank = len(kernel)
+    xb, squeeze = _batched(op, x, rank)
+    out_size = _geometry(op, xb, kernel, stride, pads, dilation, ceil_mode)
     indices = [] if return_indices else None
-    out = apply(MAX_POOL, (x4,), {"kernel": kernel, "stride": stride, "pads": pads,
-                                  "dilation": dilation, "out_hw": out_hw, "indices": indices})
+    out = apply(_MAX[rank], (xb,), {"kernel": kernel, "stride": stride, "pads": pads,
+                                    "dilation": dilation, "out_size": out_size,
+                                    "indices": indices})
     if not return_indices:
         return _unbatch(out, squeeze)
     return _unbatch(out, squeeze), _unbatch(Tensor(indices[0]), squeeze)
+
+
+_max_pool = max_pool_checked
 
 
 def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, return_indices=False,
@@ -175,58 +213,79 @@ def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False,
                      count_include_pad, divisor_override)
 
 
-def _avg_pool(op, x, kernel, stride, pads, ceil_mode, count_include_pad, divisor_override):
-    x4, squeeze = _batched(op, x)
-    out_hw = _geometry(op, x4, kernel, stride, pads, (1, 1), ceil_mode)
+def avg_pool_checked(op, x, kernel, stride, pads, ceil_mode, count_include_pad,
+                     divisor_override):
+    """Average pooling of len(kernel) (2 or 3) spatial axes; `pads` (before, after) per
+    axis; the divisor counts the padding with `count_include_pad`, or is `divisor_override`."""
+    rank = len(kernel)
+    xb, squeeze = _batched(op, x, rank)
+    out_size = _geometry(op, xb, kernel, stride, pads, (1,) * rank, ceil_mode)
     if divisor_override:
-        divisor = np.full(out_hw, float(divisor_override))
+        divisor = np.full(out_size, float(divisor_override))
     else:
-        rows = _taps_inside(x4.shape[2], pads[0], pads[1], kernel[0], stride[0], out_hw[0],
-                            count_include_pad)
-        cols = _taps_inside(x4.shape[3], pads[2], pads[3], kernel[1], stride[1], out_hw[1],
-                            count_include_pad)
-        divisor = np.maximum(np.outer(rows, cols), 1).astype(np.float64)
-    attrs = {"kernel": kernel, "stride": stride, "pads": pads, "out_hw": out_hw,
-             "divisor": divisor}
-    return _unbatch(apply(AVG_POOL, (x4,), attrs), squeeze)
+        taps = [_taps_inside(xb.shape[2 + a], pads[2 * a], pads[2 * a + 1], kernel[a],
+                             stride[a], out_size[a], count_include_pad) for a in range(rank)]
+        divisor = np.maximum(functools.reduce(np.multiply.outer, taps), 1).astype(np.float64)
+    attrs = {"kernel": kernel, "stride": stride, "pads": pads, "out_size": out_size,
+             "divisor": np.ascontiguousarray(divisor)}
+    return _unbatch(apply(_AVG[rank], (xb,), attrs), squeeze)
 
 
-def _output_size(op, output_size, x):
-    if isinstance(output_size, int):
-        output_size = (output_size, output_size)
-    if not isinstance(output_size, (tuple, list)) or len(output_size) != 2:
-        raise TypeError(f"For '{op}', 'output_size' must be an int or a tuple of 2, got "
-                        f"{output_size!r}.")
-    return tuple(x.shape[-2 + i] if s is None else s for i, s in enumerate(output_size))
+_avg_pool = avg_pool_checked
+
+
+def adaptive_output_size(op, output_size, x, rank):
+    """`output_size` (an int, or one int or None per axis: None keeps the input's size)."""
+    if isinstance(output_size, int) and not isinstance(output_size, bool):
+        output_size = (output_size,) * rank
+    if not isinstance(output_size, (tuple, list)) or len(output_size) != rank or any(
+            s is not None and (isinstance(s, bool) or not isinstance(s, int) or s < 1)
+            for s in output_size):
+        raise TypeError(f"For '{op}', 'output_size' must be a positive int or a tuple of "
+                        f"{rank} positive ints or None, got {output_size!r}.")
+    return tuple(x.shape[x.ndim - rank + i] if s is None else s
+                 for i, s in enumerate(output_size))
+
+
+_output_size = functools.partial(adaptive_output_size, rank=2)
+
+
+def adaptive_checked(op, input, output_size, mode, rank, return_indices=False):
+    """Adaptive pooling of `rank` (2 or 3) spatial axes; indices as flat positions, Int64."""
+    xb, squeeze = _batched(op, input, rank)
+    out_size = adaptive_output_size(op, output_size, xb, rank)
+    indices = [] if return_indices else None
+    out = apply(_ADAPTIVE[rank], (xb,), {"out_size": out_size, "mode": mode,
+                                         "indices": indices})
+    if not return_indices:
+        return _unbatch(out, squeeze)
+    return _unbatch(out, squeeze), _unbatch(Tensor(indices[0]), squeeze)
 
 
 def adaptive_avg_pool2d(input, output_size):
     """Mirrors `mindspore.ops.adaptive_avg_pool2d`."""
-    x4, squeeze = _batched("adaptive_avg_pool2d", input)
-    out_hw = _output_size("adaptive_avg_pool2d", output_size, x4)
-    return _unbatch(apply(ADAPTIVE_POOL, (x4,), {"out_hw": out_hw, "mode": "avg"}), squeeze)
+    return adaptive_checked("adaptive_avg_pool2d", input, output_size, "avg", 2)
 
 
 def adaptive_max_pool2d(input, output_size, return_indices=False):
     """Mirrors `mindspore.ops.adaptive_max_pool2d`."""
-    x4, squeeze = _batched("adaptive_max_pool2d", input)
-    out_hw = _output_size("adaptive_max_pool2d", output_size, x4)
-    out = apply(ADAPTIVE_POOL, (x4,), {"out_hw": out_hw, "mode": "max"})
-    if not return_indices:
-        return _unbatch(out, squeeze)
-    where = ADAPTIVE_POOL.forward(x4.asnumpy(), out_hw=out_hw, mode="max")[1][-1]
-    return _unbatch(out, squeeze), _unbatch(Tensor(where), squeeze)
+    return adaptive_checked("adaptive_max_pool2d", input, output_size, "max", 2,
+                            return_indices)
 
 
-def _same_or_valid(op, pad_mode, x, kernel, stride):
+def same_or_valid(op, pad_mode, x, kernel, stride):
+    """(before, after) per axis of the trailing len(kernel) axes of `x` for 'valid'/'same'."""
     mode = pad_mode.lower() if isinstance(pad_mode, str) else pad_mode
+    rank = len(kernel)
     if mode == "valid":
-        return (0, 0, 0, 0)
+        return (0, 0) * rank
     if mode == "same":
-        h, w = x.shape[-2:]
-        return W.same_padding(h, kernel[0], stride[0], 1) + \
-            W.same_padding(w, kernel[1], stride[1], 1)
+        sizes = x.shape[x.ndim - rank:]
+        return sum((W.same_padding(sizes[a], kernel[a], stride[a], 1) for a in range(rank)), ())
     raise ValueError(f"For '{op}', 'pad_mode' must be 'valid' or 'same', got {pad_mode!r}.")
+
+
+_same_or_valid = same_or_valid
 
 
 class MaxPool(Primitive):
