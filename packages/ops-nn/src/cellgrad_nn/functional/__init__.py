@@ -24,6 +24,9 @@ EXPORTS: dict = {
     **_ops("losses", "binary_cross_entropy binary_cross_entropy_with_logits mse_loss l1_loss "
                      "smooth_l1_loss kl_div huber_loss cosine_similarity margin_ranking_loss "
                      "cosine_embedding_loss"),
+    **_ops("margin_losses", "soft_margin_loss multi_margin_loss multilabel_soft_margin_loss "
+                            "multilabel_margin_loss triplet_margin_loss hinge_embedding_loss "
+                            "gaussian_nll_loss"),
     **_ops("encoding", "one_hot embedding"),
     **_ops("clip", "clip_by_global_norm clip_by_norm"),
     **_ops("primitives", "ReLU ReLU6 Elu GeLU HSwish HSigmoid Softplus Softmax LogSoftmax "

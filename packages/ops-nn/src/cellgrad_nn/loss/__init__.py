@@ -9,4 +9,13 @@ OP_MODULES: tuple = ()
 _NAMES = ("LossBase MSELoss L1Loss SmoothL1Loss KLDivLoss BCELoss BCEWithLogitsLoss "
           "SoftmaxCrossEntropyWithLogits CrossEntropyLoss NLLLoss")
 
-EXPORTS: dict = {f"nn.{name}": f"losses:{name}" for name in _NAMES.split()}
+_WHERE = {
+    "losses": _NAMES,
+    "margin": "MarginRankingLoss CosineEmbeddingLoss SoftMarginLoss MultiMarginLoss "
+              "MultiLabelSoftMarginLoss MultilabelMarginLoss TripletMarginLoss HingeEmbeddingLoss",
+    "regression": "HuberLoss MAELoss RMSELoss PoissonNLLLoss GaussianNLLLoss",
+    "segmentation": "DiceLoss MultiClassDiceLoss FocalLoss",
+}
+
+EXPORTS: dict = {f"nn.{name}": f"{module}:{name}"
+                 for module, names in _WHERE.items() for name in names.split()}
