@@ -2,14 +2,18 @@
 
 For cellgrad's tests and for plugin authors. Each `<folder>/ms_programs/<name>.py` is a plain
 MindSpore program; `<name>.out` is what MindSpore 2.10 printed for it (recorded under real
-MindSpore, e.g. by cellgrad's `tests/core/ms_programs/record.py`). The program runs
-with `mindspore` mapped to `cellgrad` and must print the same text, token by token; numbers may
-differ in the last digits (MindSpore's CPU kernels approximate exp, tanh, ... differently from
-numpy), which also moves numpy's column padding, so whitespace is not compared.
+MindSpore, e.g. by cellgrad's `tests/core/ms_programs/record.py`). The program runs with
+`mindspore` and every `mindspore.x.y` module mapped to cellgrad's (`install_alias`) and must
+print the same text, token by token; numbers may differ in the last digits (MindSpore's CPU
+kernels approximate exp, tanh, ... differently from numpy), which also moves numpy's column
+padding, so whitespace is not compared.
 
 A test module replays its folder with `test_program = replay_test(__file__)`.
 """
 
+import importlib
+import importlib.abc
+import importlib.util
 import math
 import os
 import pathlib
@@ -20,18 +24,45 @@ import sys
 TOKEN = re.compile(r"[-+]?(?:\d+\.?\d*(?:e[-+]?\d+)?|nan|inf)|[^\s\d]+")
 
 ALIAS = """
-import importlib, sys
-import cellgrad
-sys.modules["mindspore"] = cellgrad
-for sub in ("ops", "nn", "common", "common.initializer", "common.dtype", "context", "train",
-            "dataset"):
-    try:
-        sys.modules["mindspore." + sub] = importlib.import_module("cellgrad." + sub)
-    except ImportError:
-        pass
-import runpy
+import runpy, sys
+from cellgrad.ms_replay import install_alias
+install_alias()
 runpy.run_path(sys.argv[1], run_name="__main__")
 """
+
+
+class MindSporeAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Imports of `mindspore` and of every `mindspore.x.y` give `cellgrad`, `cellgrad.x.y`.
+
+    A testing device (replayed programs, real MindSpore clients such as mindcv): cellgrad
+    itself never hides its modules behind a finder.
+    """
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != "mindspore" and not fullname.startswith("mindspore."):
+            return None
+        try:
+            found = importlib.util.find_spec(_cellgrad_name(fullname))
+        except ModuleNotFoundError:  # a parent cellgrad does not have
+            return None
+        return None if found is None else importlib.util.spec_from_loader(fullname, self)
+
+    def create_module(self, spec):
+        return importlib.import_module(_cellgrad_name(spec.name))
+
+    def exec_module(self, module):
+        """The cellgrad module ran when `create_module` imported it."""
+
+
+def _cellgrad_name(fullname):
+    return "cellgrad" + fullname[len("mindspore"):]
+
+
+def install_alias():
+    """Make `import mindspore` and every `mindspore.x.y` import resolve to cellgrad's."""
+    if not any(isinstance(finder, MindSporeAlias) for finder in sys.meta_path):
+        sys.meta_path.insert(0, MindSporeAlias())
+    sys.modules.setdefault("mindspore", importlib.import_module("cellgrad"))
 
 
 def same_line(expected, got):
