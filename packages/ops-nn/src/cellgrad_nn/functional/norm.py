@@ -175,6 +175,36 @@ def batch_norm_checked(op, x, running_mean, running_var, weight, bias, training,
     return y, mean, var
 
 
+def instance_norm_checked(op, x, weight, bias, eps):
+    """Normalise each (sample, channel) of `x` (N, C, ...) over its own positions, then scale
+    and shift per channel. As batch normalisation of (1, N*C, S) -- the same op and kernels --
+    with the per-channel weight and bias tiled over the batch (their gradients sum back)."""
+    from cellgrad.ops import functional as F
+
+    _checks.floating(op, "input", x)
+    n, c = x.shape[:2]
+    for name, t in (("gamma", weight), ("beta", bias)):
+        if tuple(_checks.tensor(op, name, t).shape) != (c,):
+            raise ValueError(f"For '{op}', '{name}' must have shape ({c},) (the channel "
+                             f"dimension 1 of the input {tuple(x.shape)}), got "
+                             f"{_checks.describe(t)}.")
+    if n * c == 0 or x.size == 0:
+        return x * 1
+    flat = F.reshape(x, (1, n * c, -1))
+    data = np.ascontiguousarray(flat._data.astype(_stat_dtype(flat._data), copy=False))
+    if _kernel_fits(data):
+        mean, var = np.empty(n * c, data.dtype), np.empty(n * c, data.dtype)
+        batch_norm_stats(data, mean, var)
+    else:
+        mean, var = data.mean(axis=(0, 2)), data.var(axis=(0, 2))
+    shape = (1, n * c, 1)
+    attrs = {"mean": mean.reshape(shape), "var": var.reshape(shape), "eps": float(eps),
+             "axes": (0, 2), "training": True}
+    w = F.reshape(F.tile(weight.astype(x.dtype), (n,)), shape)
+    b = F.reshape(F.tile(bias.astype(x.dtype), (n,)), shape)
+    return F.reshape(apply(NORM, (flat, w, b), attrs), tuple(x.shape))
+
+
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):
     """Mirrors `mindspore.ops.layer_norm`: normalise over the trailing `normalized_shape`."""
     _checks.floating("layer_norm", "input", input)

@@ -13,7 +13,8 @@ _WHERE = {
                   "FastGelu HShrink SoftShrink Hardtanh Threshold CELU GLU Softmin Softmax2d "
                   "PReLU RReLU",
     "conv": "Conv1d Conv2d Conv3d Conv1dTranspose Conv2dTranspose Conv3dTranspose",
-    "norm": "BatchNorm1d BatchNorm2d BatchNorm3d LayerNorm GroupNorm",
+    "norm": "BatchNorm1d BatchNorm2d BatchNorm3d LayerNorm GroupNorm InstanceNorm1d "
+            "InstanceNorm2d InstanceNorm3d",
     "pool": "MaxPool1d MaxPool2d MaxPool3d AvgPool1d AvgPool2d AvgPool3d AdaptiveMaxPool1d "
             "AdaptiveMaxPool2d AdaptiveMaxPool3d AdaptiveAvgPool1d AdaptiveAvgPool2d "
             "AdaptiveAvgPool3d",

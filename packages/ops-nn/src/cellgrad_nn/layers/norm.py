@@ -1,10 +1,16 @@
-"""Normalisation layers: `nn.BatchNorm1d`, `nn.BatchNorm2d`, `nn.LayerNorm`, `nn.GroupNorm`."""
+"""Normalisation layers: `nn.BatchNorm1d/2d/3d`, `nn.InstanceNorm1d/2d/3d`, `nn.LayerNorm`,
+`nn.GroupNorm`."""
 
 from cellgrad import Parameter
 from cellgrad.common.initializer import initializer
 from cellgrad.dtype import float32
 from cellgrad.nn import Cell
-from cellgrad_nn.functional.norm import batch_norm_checked, group_norm, layer_norm_checked
+from cellgrad_nn.functional.norm import (
+    batch_norm_checked,
+    group_norm,
+    instance_norm_checked,
+    layer_norm_checked,
+)
 from cellgrad_nn.layers import _checks
 
 
@@ -152,3 +158,66 @@ class GroupNorm(Cell):
         return f"num_groups={self.num_groups}, num_channels={self.num_channels}"
 
 
+class _InstanceNorm(Cell):
+    """MindSpore's InstanceNorm (a GPU kernel there; here on the batch-norm kernels): every
+    call, in training and in evaluation, normalises each sample's channels with their own
+    statistics. The moving statistics are kept as Parameters (`mean`, `variance`) and, as in
+    MindSpore's kernel, never updated."""
+
+    RANK = 0
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, gamma_init="ones",
+                 beta_init="zeros", dtype=float32):
+        super().__init__()
+        name = type(self).__name__
+        for arg, value, kind in (("num_features", num_features, int), ("eps", eps, float),
+                                 ("momentum", momentum, float), ("affine", affine, bool)):
+            if type(value) is not kind and not (kind is int and isinstance(value, int) and
+                                               not isinstance(value, bool)):
+                raise TypeError(f"For '{name}', the '{arg}' must be {kind.__name__}, but got "
+                                f"{type(value).__name__} {value!r}.")
+        if num_features < 1:
+            raise ValueError(f"For '{name}', the 'num_features' must be at least 1, but got "
+                             f"{num_features}.")
+        if not 0 <= momentum <= 1:
+            raise ValueError(f"For '{name}', the 'momentum' must be a number in range [0, 1], "
+                             f"but got {momentum}.")
+        self.num_features, self.eps, self.momentum = num_features, eps, momentum
+        self.moving_mean = Parameter(initializer("zeros", num_features, dtype), name="mean",
+                                     requires_grad=False)
+        self.moving_variance = Parameter(initializer("ones", num_features, dtype),
+                                         name="variance", requires_grad=False)
+        self.gamma = Parameter(initializer(gamma_init, num_features, dtype), name="gamma",
+                               requires_grad=affine)
+        self.beta = Parameter(initializer(beta_init, num_features, dtype), name="beta",
+                              requires_grad=affine)
+
+    def construct(self, x):
+        name = type(self).__name__
+        layout = ("(N, C, L)", "(N, C, H, W)", "(N, C, D, H, W)")[self.RANK - 1]
+        _checks.input_tensor(name, x, (self.RANK + 2,), layout)
+        _checks.channels(name, x, 1, self.num_features, "num_features")
+        return instance_norm_checked(name, x, self.gamma, self.beta, self.eps)
+
+    def extend_repr(self):
+        return (f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}, "
+                f"gamma={self.gamma}, beta={self.beta}, moving_mean={self.moving_mean}, "
+                f"moving_variance={self.moving_variance}")
+
+
+class InstanceNorm1d(_InstanceNorm):
+    """Mirrors `mindspore.nn.InstanceNorm1d`: inputs (N, C, L)."""
+
+    RANK = 1
+
+
+class InstanceNorm2d(_InstanceNorm):
+    """Mirrors `mindspore.nn.InstanceNorm2d`: inputs (N, C, H, W)."""
+
+    RANK = 2
+
+
+class InstanceNorm3d(_InstanceNorm):
+    """Mirrors `mindspore.nn.InstanceNorm3d`: inputs (N, C, D, H, W)."""
+
+    RANK = 3

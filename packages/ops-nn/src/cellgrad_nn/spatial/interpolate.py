@@ -11,8 +11,8 @@ import math
 
 import numpy as np
 
-from cellgrad.plugins import PROMOTE_NONE, Op, apply
 from cellgrad.common.tensor import Tensor
+from cellgrad.plugins import PROMOTE_NONE, Op, apply
 from cellgrad_nn.functional import _checks
 
 # mode -> {input rank: the options MindSpore 2.10 accepts for it}

@@ -8,9 +8,9 @@ uses only `ctx.xp`, so gradients of any order flow through it.
 
 import numpy as np
 
+from cellgrad.common.tensor import Tensor
 from cellgrad.ops import Primitive
 from cellgrad.plugins import PROMOTE_NONE, Op, apply
-from cellgrad.common.tensor import Tensor
 from cellgrad_nn.functional import _checks
 
 MODES = ("constant", "reflect", "replicate", "circular")

@@ -13,9 +13,9 @@ import math
 
 import numpy as np
 
+from cellgrad.common.tensor import Tensor
 from cellgrad.ops import Primitive
 from cellgrad.plugins import PROMOTE_NONE, Op, apply
-from cellgrad.common.tensor import Tensor
 from cellgrad_nn._kernels import pool as kernels
 from cellgrad_nn.functional import _checks
 from cellgrad_nn.spatial import _buffers as B

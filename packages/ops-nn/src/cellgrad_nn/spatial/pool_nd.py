@@ -12,8 +12,12 @@ from cellgrad.common.tensor import Tensor
 from cellgrad.ops import Primitive
 from cellgrad_nn.functional import _checks
 from cellgrad_nn.spatial import _window as W
-from cellgrad_nn.spatial.pool import (adaptive_checked, avg_pool_checked, max_pool_checked,
-                                      same_or_valid)
+from cellgrad_nn.spatial.pool import (
+    adaptive_checked,
+    avg_pool_checked,
+    max_pool_checked,
+    same_or_valid,
+)
 
 
 def pads_of(op, name, padding, rank):
