@@ -124,6 +124,10 @@ def test_einsum_errors():
         ops.einsum("ij->k", x)
     with pytest.raises(ValueError, match="label 'j' has sizes 3 and 2"):
         ops.einsum("ij,jk->ik", x, x)
+    with pytest.raises(ValueError, match="may appear once to the right"):
+        ops.einsum("ij->ii", x)
+    with pytest.raises(ValueError, match="names 3 dimensions"):
+        ops.einsum("ijk->i", x)
     with pytest.raises(TypeError, match=r"Tensor\[Int64\]"):
         ops.einsum("ij->i", Tensor([[1, 2]]))
     with pytest.raises(TypeError, match="one dtype"):

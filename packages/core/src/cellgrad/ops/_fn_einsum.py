@@ -51,6 +51,9 @@ def _parse(equation, operands):
     if arrow:
         head, _, tail = out.partition("...")
         out_labels = list(head) + (ell if "..." in out else []) + list(tail)
+        if len(set(out_labels)) != len(out_labels):
+            raise _error(f"each label may appear once to the right of the arrow, but got "
+                         f"{out!r}.")
         for c in out_labels:
             if not any(c in ls for ls in labels):
                 raise _error(f"the label to the right of arrow in the equation must appear on "
