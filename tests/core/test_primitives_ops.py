@@ -141,14 +141,14 @@ def test_gather_nd_gather_d_gather_v2():
 
 def test_gather_errors():
     with pytest.raises(RuntimeError, match=r"For 'GatherNd', the indices\[0\]: \[2, 0\], does "
-                                           r"not index into input_shape: \[2, 3\]"):
+                                           r"not index into input_shape"):
         ops.GatherNd()(Tensor(C), Tensor([[2, 0]]))
     with pytest.raises(RuntimeError, match="does not index into"):
         ops.GatherNd()(Tensor(C), Tensor([[-1, 0]]))
     with pytest.raises(TypeError, match=r"primitive\[GatherNd\].*argument\[indices\].*"
                                         r"Tensor\[Float32\]"):
         ops.GatherNd()(Tensor(C), Tensor([[1.0, 0.0]]))
-    with pytest.raises(ValueError, match="last dimension of 'indices' must be at most"):
+    with pytest.raises(ValueError, match="last dimension of 'indices'.*must be at most"):
         ops.GatherNd()(Tensor(C), Tensor([[0, 0, 0]]))
     with pytest.raises(RuntimeError, match=r"'index' must be in \[-3, 3\), but got: 3"):
         ops.GatherD()(Tensor(C), 1, Tensor([[3], [0]]))
@@ -182,9 +182,11 @@ def test_in_place_scatters_and_assign_add_write_the_parameter():
     out = ops.AssignAdd()(v, Tensor([1.0, 2.0]))
     np.testing.assert_array_equal(_np(v), [2.0, 3.0])
     np.testing.assert_array_equal(_np(out), [2.0, 3.0])
-    ops.AssignAdd()(v, 1)
-    np.testing.assert_array_equal(_np(v), [3.0, 4.0])
-    with pytest.raises(ValueError, match="cannot be added"):
+    ops.AssignAdd()(v, Tensor([1, 2], ms.int32))
+    np.testing.assert_array_equal(_np(v), [3.0, 5.0])
+    with pytest.raises(ValueError, match="'value' must have the same rank as 'variable'"):
+        ops.AssignAdd()(v, 1)
+    with pytest.raises(ValueError, match="'value' must have the same shape as 'variable'"):
         ops.AssignAdd()(v, Tensor([1.0, 2.0, 3.0]))
     with pytest.raises(RuntimeError, match=r"'indices' must be in \[0, 3\)"):
         ops.ScatterAdd()(q, Tensor([3], ms.int32), Tensor(np.ones((1, 2), np.float32)))
@@ -267,13 +269,13 @@ def test_add_n_and_tensor_add():
     np.testing.assert_array_equal(_np(out), [6.0])
     assert _np(ops.AddN()((Tensor([1]),))).tolist() == [1]
     assert _np(ops.AddN()(Tensor([[1.0, 2.0], [3.0, 4.0]]))).tolist() == [4.0, 6.0]
-    with pytest.raises(TypeError, match="the input type must be same"):
+    with pytest.raises(TypeError, match="dtypes must be the same"):
         ops.AddN()([Tensor([1.0]), Tensor([2])])
     with pytest.raises(ValueError, match="input shape must be same"):
         ops.AddN()([Tensor([1.0]), Tensor([2.0, 3.0])])
     with pytest.raises(ValueError, match="input num must be greater than or equal to 1"):
         ops.AddN()([])
-    with pytest.raises(TypeError, match="list or tuple of Tensors"):
+    with pytest.raises(TypeError, match="tuple or list of Tensors"):
         ops.AddN()([Tensor([1.0]), 2.0])
     np.testing.assert_array_equal(_np(ops.TensorAdd()(Tensor([1.0]), Tensor([2.0]))), [3.0])
 
@@ -371,11 +373,11 @@ def test_einsum_errors():
         ops.Einsum(1)
     with pytest.raises(TypeError, match="non-empty tuple of Tensors"):
         ops.Einsum("ij->ji")(Tensor(C))
-    with pytest.raises(ValueError, match="has 2 operands, but 1 Tensors"):
+    with pytest.raises(ValueError, match="the number of inputs must be equal"):
         ops.Einsum("ij,jk->ik")((Tensor(C),))
-    with pytest.raises(ValueError, match="subscripts 'ijk' do not match"):
+    with pytest.raises(ValueError, match="the term 'ijk' names 3 dimensions"):
         ops.Einsum("ijk->k")((Tensor(C),))
-    with pytest.raises(TypeError, match="same dtype"):
+    with pytest.raises(TypeError, match="one dtype"):
         ops.Einsum("ij,jk->ik")((Tensor(C), Tensor(np.ones((3, 2)))))
 
 

@@ -1,4 +1,4 @@
-"""Array primitives over existing differentiable ops: AddN, CumSum, Meshgrid, Identity, Eye,
+"""Array primitives over existing ops and functions: AddN, CumSum, Meshgrid, Identity, Eye,
 DType, Size; and the in-place ones on Parameters: AssignAdd, ScatterAdd, ScatterNdUpdate."""
 
 import numpy as np
@@ -14,33 +14,18 @@ __all__ = ["AddN", "AssignAdd", "CumSum", "DType", "Eye", "Identity", "Meshgrid"
 
 
 class AddN(Primitive):
-    """Mirrors `mindspore.ops.AddN()(x)`: the sum of a list or tuple of Tensors of one shape
-    and dtype (a Tensor is taken as the sequence of its rows)."""
+    """Mirrors `mindspore.ops.AddN()(x)`: `ops.addn`; a Tensor is taken as the sequence of its
+    rows, as MindSpore's primitive does."""
 
     def __call__(self, x):
-        from cellgrad.ops.functional import add
+        from cellgrad.ops import addn
 
         if isinstance(x, TensorBuffer):
             x = [getitem(x, i) for i in range(x.shape[0])] if x.ndim else [x]
-        if not isinstance(x, (list, tuple)) or not all(isinstance(t, TensorBuffer) for t in x):
-            raise TypeError(f"For 'AddN', the input 'x' must be a list or tuple of Tensors, but "
-                            f"got {type(x).__name__}.")
-        if not x:
+        if isinstance(x, (list, tuple)) and not x:
             raise ValueError("For primitive[AddN], the input num must be greater than or equal "
                              "to 1, but got 0.")
-        for i, t in enumerate(x[1:], 1):
-            if t.dtype is not x[0].dtype:
-                raise TypeError(f"For primitive[AddN], the input type must be same, but got "
-                                f"Tensor[{x[0].dtype}] for input[0] and Tensor[{t.dtype}] for "
-                                f"input[{i}].")
-            if tuple(t.shape) != tuple(x[0].shape):
-                raise ValueError(f"For 'AddN', input shape must be same, but got shape of "
-                                 f"input[{i}]: {tuple(t.shape)}, shape of input[0]: "
-                                 f"{tuple(x[0].shape)}.")
-        out = x[0]
-        for t in x[1:]:
-            out = add(out, t)
-        return out if len(x) > 1 else getitem(out, ...)
+        return addn(x)
 
 
 class CumSum(Primitive):
@@ -71,8 +56,8 @@ class CumSum(Primitive):
 
 
 class Meshgrid(Primitive):
-    """Mirrors `mindspore.ops.Meshgrid(indexing='xy')(inputs)`: coordinate grids from 1-D
-    Tensors ('xy' swaps the first two output dimensions, as numpy's default)."""
+    """Mirrors `mindspore.ops.Meshgrid(indexing='xy')(inputs)`: `ops.meshgrid` of a tuple of
+    1-D Tensors."""
 
     @prim_attr_register
     def __init__(self, indexing="xy"):
@@ -81,34 +66,12 @@ class Meshgrid(Primitive):
                              f"{indexing!r}.")
 
     def __call__(self, inputs):
-        from cellgrad.ops.functional import broadcast_to, reshape
+        from cellgrad.ops import meshgrid
 
-        if not isinstance(inputs, (list, tuple)) or not all(
-                isinstance(t, TensorBuffer) for t in inputs):
+        if not isinstance(inputs, (list, tuple)):
             raise TypeError(f"For 'Meshgrid', 'inputs' must be a list or tuple of Tensors, but "
                             f"got {type(inputs).__name__}.")
-        if len(inputs) < 2:
-            raise ValueError(f"For 'Meshgrid', 'inputs' must hold at least 2 Tensors, but got "
-                             f"{len(inputs)}.")
-        for t in inputs:
-            if t.ndim != 1:
-                raise ValueError(f"For 'Meshgrid', each input must be 1-D, but got shape "
-                                 f"{tuple(t.shape)}.")
-            if t.dtype is not inputs[0].dtype:
-                raise ValueError("For Primitive [Meshgrid], all tensors should have the same "
-                                 "type.")
-        dims = list(range(len(inputs)))
-        if self.indexing == "xy":
-            dims[0], dims[1] = 1, 0
-        shape = [0] * len(inputs)
-        for t, d in zip(inputs, dims):
-            shape[d] = t.shape[0]
-        out = []
-        for t, d in zip(inputs, dims):
-            view = [1] * len(inputs)
-            view[d] = -1
-            out.append(broadcast_to(reshape(t, tuple(view)), tuple(shape)))
-        return tuple(out)
+        return meshgrid(*inputs, indexing=self.indexing)
 
 
 class Identity(Primitive):
@@ -170,22 +133,16 @@ def _updates(op, variable, updates, shape):
 
 
 class AssignAdd(Primitive):
-    """Mirrors `mindspore.ops.AssignAdd()(variable, value)`: `variable += value` in place."""
+    """Mirrors `mindspore.ops.AssignAdd()(variable, value)`: `ops.assign_add`, in place."""
 
     @prim_attr_register
     def __init__(self):
         self.add_prim_attr("side_effect_mem", True)
 
     def __call__(self, variable, value):
-        C.tensor("AssignAdd", "variable", variable)
-        src = value._data if isinstance(value, TensorBuffer) else np.asarray(value)
-        try:
-            total = variable._data + np.broadcast_to(src, variable.shape)
-        except ValueError:
-            raise ValueError(f"For 'AssignAdd', 'value' of shape {np.shape(src)} cannot be added "
-                             f"to 'variable' of shape {tuple(variable.shape)}.") from None
-        variable._data[...] = total.astype(variable._data.dtype, copy=False)
-        return _written(variable)
+        from cellgrad.ops import assign_add
+
+        return assign_add(variable, value)
 
 
 class ScatterAdd(Primitive):

@@ -134,9 +134,11 @@ class GatherNd(Primitive):
     """Mirrors `mindspore.ops.GatherNd()(input_x, indices)`."""
 
     def __call__(self, input_x, indices):
+        from cellgrad.ops import gather_nd
+
         C.tensor("GatherNd", "input_x", input_x)
-        idx = C.indices("GatherNd", "indices", indices)
-        return getitem(input_x, _nd_index("GatherNd", input_x.shape, idx))
+        C.indices("GatherNd", "indices", indices)
+        return gather_nd(input_x, indices)
 
 
 class GatherD(Primitive):
@@ -256,9 +258,9 @@ class Unstack(Primitive):
         if not -n <= self.axis < n:
             raise ValueError(f"Dimension out of range (expected to be in range of [{-n}, {n}), "
                              f"but got {self.axis})")
-        axis = self.axis % n
-        return tuple(getitem(input_x, (slice(None),) * axis + (i,))
-                     for i in range(input_x.shape[axis]))
+        from cellgrad.ops import unstack
+
+        return unstack(input_x, self.axis)
 
 
 class ArgMaxWithValue(Primitive):
