@@ -16,6 +16,7 @@ _NN_LAYERS = """
     MaxPool1d MaxPool2d MaxPool3d AvgPool1d AvgPool2d AvgPool3d
     AdaptiveAvgPool1d AdaptiveAvgPool2d AdaptiveMaxPool1d AdaptiveMaxPool2d
     BatchNorm1d BatchNorm2d BatchNorm3d LayerNorm GroupNorm InstanceNorm1d InstanceNorm2d
+    InstanceNorm3d AdaptiveAvgPool3d AdaptiveMaxPool3d
     Dropout Dropout1d Dropout2d Dropout3d Flatten Identity Embedding
     RNN LSTM GRU RNNCell LSTMCell GRUCell Pad ZeroPad2d Upsample PixelShuffle
     MultiheadAttention
@@ -50,6 +51,7 @@ _OPS_NN_FUNCTIONAL = """
     conv1d conv2d conv3d conv_transpose1d conv_transpose2d conv_transpose3d
     max_pool1d max_pool2d max_pool3d avg_pool1d avg_pool2d avg_pool3d
     adaptive_avg_pool1d adaptive_avg_pool2d adaptive_max_pool1d adaptive_max_pool2d
+    adaptive_avg_pool3d adaptive_max_pool3d conv3d_transpose
     batch_norm layer_norm group_norm instance_norm pad one_hot embedding interpolate
     unfold fold pixel_shuffle cosine_similarity clip_by_norm clip_by_global_norm
     cross_entropy nll_loss binary_cross_entropy binary_cross_entropy_with_logits mse_loss
@@ -59,6 +61,7 @@ _OPS_NN_FUNCTIONAL = """
 _OPS_NN_PRIMITIVES = """
     ReLU ReLU6 Elu GeLU FastGeLU HSwish HSigmoid Softmax LogSoftmax Softplus Softsign Mish
     Conv2D Conv3D Conv2DTranspose Conv3DTranspose MaxPool MaxPool3D AvgPool AvgPool3D
+    Conv2DBackpropInput MaxPool3DWithArgmax AdaptiveAvgPool3D AdaptiveMaxPool3D
     AdaptiveAvgPool2D AdaptiveMaxPool2D BiasAdd BatchNorm LayerNorm Dropout Dropout2D Dropout3D
     OneHot Pad SoftmaxCrossEntropyWithLogits SparseSoftmaxCrossEntropyWithLogits
     BinaryCrossEntropy BCEWithLogitsLoss NLLLoss SmoothL1Loss KLDivLoss UnsortedSegmentMax

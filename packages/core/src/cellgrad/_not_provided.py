@@ -34,6 +34,11 @@ NOT_PROVIDED = {
         "thor", "Conv2dThor", "DenseThor", "EmbeddingThor", "EmbeddingLookupThor")},
     "train.ConvertModelUtils": _THOR,
     "train.ConvertNetUtils": _THOR,
+    "nn.ResizeBilinear": (
+        "is a MindSpore 1.x Cell that MindSpore 2.x removed: "
+        "ops.ResizeBilinearV2(align_corners, half_pixel_centers)(x, size) computes what its "
+        "construct(x, size, align_corners=...) did (for scale_factor, size is the input's "
+        "height and width times it)"),
     "ops.DynamicRNN": _ASCEND_RNN.format("LSTM"),
     "ops.DynamicGRUV2": _ASCEND_RNN.format("GRU"),
 }

@@ -1,0 +1,110 @@
+"""`mindspore.context` as MindSpore 2.10 has it, with the parallel and parameter-server
+contexts on one device (the core's, so no distributed package is needed): names, defaults and
+errors recorded from MindSpore 2.10 on the CPU; and `install_alias`, which maps every
+`mindspore.x.y` import to cellgrad's for replays and real clients."""
+
+import subprocess
+import sys
+
+import pytest
+
+import cellgrad as ms
+from cellgrad import context, parallel_context
+
+# mindspore.context.__all__ in MindSpore 2.10
+MINDSPORE_CONTEXT = ["GRAPH_MODE", "PYNATIVE_MODE", "STRICT", "COMPATIBLE", "LAX",
+                     "set_context", "get_context", "set_auto_parallel_context",
+                     "get_auto_parallel_context", "reset_auto_parallel_context", "ParallelMode",
+                     "set_ps_context", "get_ps_context"]
+# get_ps_context(key) after import in MindSpore 2.10
+PS_DEFAULTS = {"server_mode": "", "ms_role": "MS_NOT_PS", "enable_ps": False, "worker_num": 0,
+               "server_num": 0, "scheduler_ip": "127.0.0.1", "scheduler_port": 6667,
+               "enable_ssl": False, "config_file_path": ""}
+
+
+@pytest.fixture(autouse=True)
+def fresh():
+    ms.reset_auto_parallel_context()
+    parallel_context._ps_context.update(PS_DEFAULTS)
+    yield
+    ms.reset_auto_parallel_context()
+    parallel_context._ps_context.update(PS_DEFAULTS)
+
+
+def test_context_has_mindspores_names_at_both_paths():
+    assert set(MINDSPORE_CONTEXT) <= set(context.__all__)
+    for name in MINDSPORE_CONTEXT + ["reset_ps_context"]:
+        assert getattr(context, name) is getattr(ms, name), name
+    assert (ms.STRICT, ms.COMPATIBLE, ms.LAX) == (0, 1, 2)
+
+
+def test_auto_parallel_context_on_one_device():
+    assert ms.get_auto_parallel_context("parallel_mode") == "stand_alone"
+    assert ms.get_auto_parallel_context("device_num") == 1
+    context.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL,
+                                      gradients_mean=True, device_num=8)
+    assert ms.get_auto_parallel_context("parallel_mode") == "data_parallel"
+    assert ms.get_auto_parallel_context("gradients_mean") is True
+    assert ms.get_auto_parallel_context("device_num") == 8
+    context.reset_auto_parallel_context()
+    assert ms.get_auto_parallel_context("parallel_mode") == "stand_alone"
+    assert ms.get_auto_parallel_context("gradients_mean") is False
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"nope": 1}, ValueError, "Set context keyword nope is not recognized!"),
+    ({"gradients_mean": 1}, TypeError,
+     "The parameter 'gradients_mean' must be <class 'bool'>, but got <class 'int'>"),
+    ({"parallel_mode": "auto_parallel"}, ValueError, "cellgrad runs data parallelism only"),
+])
+def test_auto_parallel_errors(kwargs, error, message):
+    with pytest.raises(error) as info:
+        ms.set_auto_parallel_context(**kwargs)
+    assert message in str(info.value)
+    assert ms.get_auto_parallel_context("parallel_mode") == "stand_alone"
+
+
+def test_ps_context_defaults_and_reset():
+    for key, value in PS_DEFAULTS.items():
+        got = ms.get_ps_context(key)
+        assert got == value and type(got) is type(value), key
+    ms.set_ps_context(worker_num=3, enable_ps=False, client_password="x")
+    assert ms.get_ps_context("worker_num") == 3
+    ms.reset_ps_context()  # MindSpore resets only enable_ps
+    assert ms.get_ps_context("worker_num") == 3 and ms.get_ps_context("enable_ps") is False
+
+
+def test_ps_context_errors():
+    with pytest.raises(ValueError, match="^Set PS context keyword nope is not recognized!$"):
+        ms.set_ps_context(nope=1)
+    with pytest.raises(ValueError, match="^Get PS context keyword client_password is not "
+                                         "recognized!$"):
+        ms.get_ps_context("client_password")  # a key MindSpore sets but never returns
+    with pytest.raises(TypeError, match="'worker_num' must be int, but got str"):
+        ms.set_ps_context(worker_num="2")
+    with pytest.raises(ValueError, match="parameter-server training .* which cellgrad does not "
+                                         "provide: train data-parallel"):
+        context.set_ps_context(enable_ps=True, worker_num=2)
+    assert ms.get_ps_context("enable_ps") is False and ms.get_ps_context("worker_num") == 0
+
+
+def test_install_alias_maps_every_mindspore_module():
+    code = """
+from cellgrad.ms_replay import install_alias
+install_alias()
+import mindspore, mindspore.nn.optim.momentum as m
+from mindspore.ops import operations as P
+from mindspore.common.parameter import Parameter
+import cellgrad
+assert mindspore is cellgrad and P is cellgrad.ops.operations and Parameter is cellgrad.Parameter
+assert m is cellgrad.nn.optim.momentum
+import mindspore.log
+assert mindspore.log is cellgrad.log
+try:
+    import mindspore.no_such_module
+except ModuleNotFoundError as e:
+    print(e)
+"""
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "No module named 'mindspore.no_such_module'\n"
