@@ -8,6 +8,7 @@ MindSpore builds it, which is exact.
 
 import numpy as np
 
+from cellgrad.common import dtype as mstype
 from cellgrad.common.tensor import Tensor
 from cellgrad.ops import Primitive
 from cellgrad_nn.functional import _checks
@@ -195,7 +196,7 @@ class MaxPool3DWithArgmax(Primitive):
     D*H*W positions (Int64, or Int32 with `argmax_type`)."""
 
     def __init__(self, ksize, strides, pads, dilation=(1, 1, 1), ceil_mode=False,
-                 data_format="NCDHW", argmax_type=None):
+                 data_format="NCDHW", argmax_type=mstype.int64):
         super().__init__("MaxPool3DWithArgmax")
         op = "MaxPool3DWithArgmax"
         if data_format != "NCDHW":
@@ -211,7 +212,7 @@ class MaxPool3DWithArgmax(Primitive):
     def __call__(self, x):
         out, argmax = max_pool_checked("MaxPool3DWithArgmax", x, self.ksize, self.strides,
                                        self.pads, self.dilation, self.ceil_mode, True)
-        if self.argmax_type is not None and "32" in str(self.argmax_type):
+        if self.argmax_type == mstype.int32:
             argmax = Tensor(argmax.asnumpy().astype(np.int32))
         return out, argmax
 
