@@ -190,8 +190,11 @@ def nanmean(a, axis=None, dtype=None, keepdims=False):
 
 def _nanvar(a, axes, ddof, keepdims):
     m = nanmean(a, axis=axes, keepdims=True)
-    d = a - m
-    total = _sum_keep(_nan_to(d * d, 0.0), axes, keepdims)
+    # NaNs become 0 before squaring: a NaN inside `d * d` would reach the gradient as 0 * NaN
+    d = _nan_to(a, 0.0) - m
+    if a.dtype.kind == 2:
+        d = F.where(F.isnan(a), cast(_full((), 0, d.dtype), d.dtype), d)
+    total = _sum_keep(d * d, axes, keepdims)
     count = _count_nonnan(a, axes, keepdims) - ddof
     if total.dtype not in MS_FLOATS and count.dtype not in MS_FLOATS:
         total, count = cast(total, float32), cast(count, float32)  # MindSpore's `divide`

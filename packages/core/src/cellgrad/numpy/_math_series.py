@@ -169,8 +169,10 @@ def interp(x, xp, fp, left=None, right=None):
     i0 = make_tensor(np.clip(i1 - 1, 0, size - 1))
     i1 = make_tensor(i1)
     x0, x1, y0, y1 = xp[i0], xp[i1], fp[i0], fp[i1]
-    res = (y0 * (x1 - x) + y1 * (x - x0)) / (x1 - x0)
-    res = F.where(x0 == x1, y0, res)
+    same = x0 == x1
+    # a safe denominator where the segment is a point: NaN there would reach the gradient
+    res = (y0 * (x1 - x) + y1 * (x - x0)) / F.where(same, 1.0, x1 - x0)
+    res = F.where(same, y0, res)
     lo = fp[0] if left is None else left
     hi = fp[size - 1] if right is None else right
     res = F.where(x < xp[0], cast(F.broadcast_to(cast(to_tensor(lo), float32), x.shape),
