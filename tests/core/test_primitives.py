@@ -233,3 +233,53 @@ def test_deepcopy_rebuilds_registered_primitives_and_copies_the_others():
     c = copy.deepcopy(s)
     assert type(c) is Stateful and c.scale == [2.0] and c.scale is not s.scale
     assert c.name == "Stateful"
+
+
+def test_a_primitive_without_call_runs_its_python_infer_as_mindspore_pynative():
+    seen = []
+
+    class Folded(PrimitiveWithInfer):
+        @prim_attr_register
+        def __init__(self):
+            pass
+
+        def infer_dtype(self, x):
+            seen.append(("dtype", x))
+            return x
+
+        def infer_shape(self, x):
+            seen.append(("shape", x))
+            return x
+
+        def infer_value(self, x):
+            seen.append(("value", x))
+            return Tensor(np.array([42.0], np.float32))
+
+    out = Folded()(Tensor([1.0]))
+    np.testing.assert_array_equal(out.asnumpy(), [42.0])
+    assert seen == [("dtype", ms.float32), ("shape", [1]), ("value", None)]
+    seen.clear()
+    Folded()(3)
+    assert seen == [("dtype", ms.int64), ("shape", []), ("value", 3)]
+
+    class Rejects(PrimitiveWithInfer):
+        @prim_attr_register
+        def __init__(self):
+            pass
+
+        def infer_shape(self, x):
+            raise ValueError(f"bad shape {x}")
+
+    with pytest.raises(ValueError, match=r"bad shape \[1\]"):
+        Rejects()(Tensor([1.0]))
+
+    class Checked(PrimitiveWithCheck):
+        @prim_attr_register
+        def __init__(self):
+            pass
+
+        def check_dtype(self, x):
+            raise TypeError(f"no {x}")
+
+    with pytest.raises(TypeError, match="no Float32"):
+        Checked()(Tensor([1.0]))

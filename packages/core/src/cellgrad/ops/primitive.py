@@ -10,6 +10,8 @@ import copy
 import functools
 import inspect
 
+import numpy as np
+
 __all__ = ["Primitive", "PrimitiveWithCheck", "PrimitiveWithInfer", "constexpr",
            "prim_arg_register", "prim_attr_register"]
 
@@ -255,16 +257,39 @@ def constexpr(fn=None, get_instance=True, name=None, reuse_result=True, check=Tr
 
 
 def _run_by_name(prim, args):
-    """Run the cellgrad primitive named `prim.name` with `prim`'s attributes."""
+    """Run the cellgrad primitive named `prim.name` with `prim`'s attributes; for a name
+    cellgrad does not have, run the Python infer (its value is the result, as in MindSpore's
+    PyNative) or say there is no kernel."""
     import cellgrad.ops as ops
 
     cls = getattr(ops, prim.name, None) if prim.name.isidentifier() else None
-    if not (isinstance(cls, type) and issubclass(cls, Primitive)) or \
-            cls.__call__ is Primitive.__call__:
-        raise RuntimeError(f"Unsupported op [{prim.name}] on CPU: cellgrad has no primitive "
-                           f"named '{prim.name}'. A user-defined primitive runs in PyNative "
-                           f"when its class defines __call__.")
-    init = getattr(cls.__init__, "decorated_func", cls.__init__)
-    params = list(inspect.signature(init).parameters)[1:]
-    runner = cls(**{k: v for k, v in prim.attrs.items() if k in params})
-    return runner(*args)
+    if isinstance(cls, type) and issubclass(cls, Primitive) and cls.__call__ is not \
+            Primitive.__call__:
+        init = getattr(cls.__init__, "decorated_func", cls.__init__)
+        params = list(inspect.signature(init).parameters)[1:]
+        return cls(**{k: v for k, v in prim.attrs.items() if k in params})(*args)
+    if isinstance(prim, PrimitiveWithInfer):
+        value = prim.__infer__(*map(_abstract, args))["value"]
+        if value is not None:
+            return value
+    elif isinstance(prim, PrimitiveWithCheck):
+        prim.__check__(*map(_abstract, args))
+    raise RuntimeError(f"Unsupported op [{prim.name}] on CPU: cellgrad has no primitive named "
+                       f"'{prim.name}'. A user-defined primitive runs in PyNative when its class "
+                       f"defines __call__ (or infer_value returns its result).")
+
+
+def _abstract(arg):
+    """What MindSpore's infer functions get for an argument. A Tensor's dtype is its element
+    dtype here (MindSpore passes its TensorType, `Tensor[Float32]`) and its value None."""
+    from cellgrad._core._buffer import TensorBuffer
+    from cellgrad.dtype import to_dtype
+
+    if isinstance(arg, TensorBuffer):
+        return {"shape": list(arg.shape), "dtype": arg.dtype, "value": None}
+    try:
+        dtype = to_dtype(type(arg))
+    except TypeError:
+        dtype = None
+    return {"shape": list(np.shape(arg)) if isinstance(arg, (tuple, list)) else [],
+            "dtype": dtype, "value": arg}
