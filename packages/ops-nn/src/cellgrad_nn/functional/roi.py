@@ -132,7 +132,7 @@ class ROIAlign(Primitive):
 METHODS = ("bilinear", "nearest", "bilinear_v2")
 
 
-def _crop_axis(method, lo, hi, crop, size):
+def _crop_axis(method, lo, hi, crop, size, ct=np.float32):
     """(weights (crop, size), rows inside the image, positions) for one box axis."""
     if method == "bilinear_v2":
         # MindSpore's own rule: the box in whole pixels, sampled at bin centres.
@@ -141,13 +141,14 @@ def _crop_axis(method, lo, hi, crop, size):
         pos = first + (i + 0.5) * (last - first + 1) / crop - 0.5
         pos = np.maximum(np.minimum(pos, last), first)
         return _lerp_matrix(np.clip(pos, 0, size - 1), size), np.ones(crop, bool), pos
-    # TensorFlow's rule, in float32 as its kernel computes it (nearest rounds the result).
-    lo, hi, top = np.float32(lo), np.float32(hi), np.float32(size - 1)
-    i = np.arange(crop, dtype=np.float32)
+    # TensorFlow's rule, in float32 for float32 boxes as its kernel computes it (nearest
+    # rounds the result).
+    lo, hi, top = ct(lo), ct(hi), ct(size - 1)
+    i = np.arange(crop, dtype=ct)
     if crop > 1:
-        pos = lo * top + i * ((hi - lo) * top / np.float32(crop - 1))
+        pos = lo * top + i * ((hi - lo) * top / ct(crop - 1))
     else:
-        pos = np.full(crop, np.float32(0.5) * (lo + hi) * top)
+        pos = np.full(crop, ct(0.5) * (lo + hi) * top)
     pos = pos.astype(np.float64)
     keep = (pos >= 0) & (pos <= size - 1)
     safe = np.where(keep, pos, 0)
@@ -159,13 +160,14 @@ def _crop_axis(method, lo, hi, crop, size):
     return _lerp_matrix(safe, size, keep), keep, pos
 
 
-def _crop_fwd(image, boxes, *, index, crop, method, extrapolation):
+def _crop_fwd(image, boxes, *, index, crop, method, extrapolation, dtype=np.float32):
     _, h, w, _ = image.shape
-    out = np.empty((len(boxes),) + crop + (image.shape[3],), np.float32)
+    out = np.empty((len(boxes),) + crop + (image.shape[3],), dtype)
     plans = []
+    ct = np.float64 if boxes.dtype == np.float64 else np.float32
     for n, (box, b) in enumerate(zip(boxes.astype(np.float64), index)):
-        my, keep_y, py = _crop_axis(method, box[0], box[2], crop[0], h)
-        mx, keep_x, px = _crop_axis(method, box[1], box[3], crop[1], w)
+        my, keep_y, py = _crop_axis(method, box[0], box[2], crop[0], h, ct)
+        mx, keep_x, px = _crop_axis(method, box[1], box[3], crop[1], w, ct)
         out[n] = np.einsum("ih,hwc,jw->ijc", my, image[b].astype(np.float64), mx)
         inside = keep_y[:, None] & keep_x[None, :]
         out[n][~inside] = extrapolation
