@@ -9,6 +9,11 @@ from cellgrad.ops import _reduce
 from cellgrad.ops import functional as F
 
 
+def _shape(shape):
+    """A shape as MindSpore's messages print it: (3) for one dimension, (2, 3) for two."""
+    return f"({', '.join(map(str, shape))})"
+
+
 def _axis(axis):
     """ReduceSum's axis: () or [] means every axis."""
     if isinstance(axis, (tuple, list)) and not axis:
@@ -37,7 +42,7 @@ def addn(x):
     for i, t in enumerate(x[1:], 1):
         if t.shape != x[0].shape:
             raise ValueError(f"For 'AddN', input shape must be same, but got shape of input[{i}]:"
-                             f" {t.shape}, shape of input[0]: {x[0].shape}.")
+                             f" {_shape(t.shape)}, shape of input[0]: {_shape(x[0].shape)}.")
         if t.dtype != x[0].dtype:
             raise TypeError(f"For 'AddN', input dtypes must be the same, but got {t.dtype} at "
                             f"input[{i}] and {x[0].dtype} at input[0].")
@@ -59,7 +64,8 @@ def assign_add(variable, value):
                          f"got 'value' rank: {src.ndim}, 'variable' rank: {variable.ndim}.")
     if src.shape != variable.shape:
         raise ValueError(f"For 'AssignAdd','value' must have the same shape as 'variable'. But "
-                         f"got 'value' shape: {src.shape}, 'variable' shape: {variable.shape}.")
+                         f"got 'value' shape: {_shape(src.shape)}, 'variable' shape: "
+                         f"{_shape(variable.shape)}.")
     data = variable._data
     data += src.astype(data.dtype)
     return make_tensor(data.copy(), None, 0, variable.dtype)
