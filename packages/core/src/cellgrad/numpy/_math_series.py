@@ -6,9 +6,9 @@ import numpy as np
 from cellgrad._core._buffer import TensorBuffer, make_tensor
 from cellgrad.dtype import bool_, float32, float64, int32
 from cellgrad.numpy._common import axes_valid, axis_in_range, check_int, to_tensor
+from cellgrad.numpy._math_binary import add, remainder, true_divide
 from cellgrad.numpy._math_common import cast, need_tensor
-from cellgrad.numpy._math_elementwise import add, remainder, true_divide
-from cellgrad.numpy._math_linalg import convolve
+from cellgrad.numpy._math_correlation import convolve
 from cellgrad.ops import functional as F
 
 _PI = 3.141592653589793
