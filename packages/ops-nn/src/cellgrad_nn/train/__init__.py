@@ -11,9 +11,11 @@ _CALLBACKS = ("Callback", "RunContext", "LossMonitor", "TimeMonitor", "History",
 _METRICS = ("Metric", "Accuracy", "Loss", "Precision", "Recall", "F1", "Fbeta",
             "TopKCategoricalAccuracy", "Top1CategoricalAccuracy", "Top5CategoricalAccuracy",
             "ConfusionMatrix", "get_metric_fn", "names")
+_LOSS_SCALE = ("LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager")
 _WHERE = {"Model": "model", "ModelCheckpoint": "checkpoint", "CheckpointConfig": "checkpoint",
           "EarlyStopping": "plateau", "ReduceLROnPlateau": "plateau", "ProgressBar": "progress",
-          **{n: "callbacks" for n in _CALLBACKS}, **{n: "metrics" for n in _METRICS}}
+          **{n: "callbacks" for n in _CALLBACKS}, **{n: "metrics" for n in _METRICS},
+          **{n: "loss_scale_manager" for n in _LOSS_SCALE}}
 
 # As in MindSpore, every name is in mindspore.train and at the top level; metrics also in nn.
 EXPORTS: dict = {

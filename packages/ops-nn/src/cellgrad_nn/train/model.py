@@ -31,6 +31,7 @@ class Model:
             raise ValueError(f"For 'Model', cellgrad supports amp_level {list(AMP_LEVELS)}, but "
                              f"got {amp_level!r}.")
         keep_bn_fp32 = kwargs.pop("keep_batchnorm_fp32", amp_level == "O2")
+        self._loss_scale_manager = kwargs.pop("loss_scale_manager", None)
         if kwargs:
             raise TypeError(f"For 'Model', unsupported keyword arguments {sorted(kwargs)}.")
         if eval_indexes is not None and (not isinstance(eval_indexes, list)
@@ -69,7 +70,16 @@ class Model:
                 nn.WithLossCell(self._network, self._loss_fn)
         net = self._network if self._loss_fn is None else \
             nn.WithLossCell(self._network, self._loss_fn)
-        return nn.TrainOneStepCell(net, self._optimizer)
+        manager = self._loss_scale_manager
+        if manager is None:
+            return nn.TrainOneStepCell(net, self._optimizer)
+        # MindSpore's CPU build refuses an update cell here ("Only loss_scale_manager=None or
+        # FixedLossScaleManager(drop_overflow_update=False) are supported on device CPU"); the
+        # loss-scaled step runs on a CPU in cellgrad (README: differs on purpose).
+        update_cell = manager.get_update_cell()
+        if update_cell is not None:
+            return nn.TrainOneStepWithLossScaleCell(net, self._optimizer, scale_sense=update_cell)
+        return nn.TrainOneStepCell(net, self._optimizer, manager.get_loss_scale())
 
     # ---- training ----
 
