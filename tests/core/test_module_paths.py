@@ -97,6 +97,9 @@ def test_every_name_is_the_canonical_object():
     ("from cellgrad.train.model import ParallelMode", "ParallelMode"),
     ("from cellgrad.context import ParallelMode", "ParallelMode"),
     ("from cellgrad.ops.operations import MatMul", "ops.MatMul"),
+    ("from cellgrad.common.seed import set_seed", "set_seed"),
+    ("from cellgrad.common.api import jit", "jit"),
+    ("from cellgrad.version import __version__", "__version__"),
 ])
 def test_the_most_used_paths(code, canonical):
     namespace, _, name = canonical.rpartition(".")
@@ -229,6 +232,9 @@ def test_a_moved_name_warns_and_resolves():
         assert cellgrad.ms_function is cellgrad.jit
     with pytest.warns(DeprecationWarning, match="mindspore.jit"):
         from cellgrad import ms_function  # noqa: F401
+    with pytest.warns(DeprecationWarning, match=r"^mindspore\.common\.api\.ms_function is "):
+        from cellgrad.common.api import ms_function as again
+    assert again is cellgrad.jit
     assert "ms_function" not in dir(cellgrad) and "ms_function" not in vars(cellgrad)
 
 

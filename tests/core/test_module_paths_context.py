@@ -10,6 +10,7 @@ import pytest
 
 import cellgrad as ms
 from cellgrad import context, parallel_context
+from cellgrad.parallel import _utils
 
 # mindspore.context.__all__ in MindSpore 2.10
 MINDSPORE_CONTEXT = ["GRAPH_MODE", "PYNATIVE_MODE", "STRICT", "COMPATIBLE", "LAX",
@@ -108,3 +109,19 @@ except ModuleNotFoundError as e:
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert run.stdout == "No module named 'mindspore.no_such_module'\n"
+
+
+def test_parallel_utils_that_training_code_imports():
+    """mindspore.parallel._utils on the CPU without init(), as MindSpore 2.10 answers."""
+    assert ms.parallel._utils is _utils
+    got = (_utils._get_parallel_mode(), _utils._get_gradients_mean(), _utils._get_device_num(),
+           _utils._is_sharding_propagation(), _utils._get_enable_parallel_optimizer(),
+           _utils._get_pipeline_stages(), _utils._get_global_rank())
+    assert got == ("stand_alone", False, 1, False, False, 1, 0)
+    ms.set_auto_parallel_context(parallel_mode="data_parallel", device_num=4, global_rank=3,
+                                 gradients_mean=True)
+    assert (_utils._get_parallel_mode(), _utils._get_gradients_mean()) == ("data_parallel", True)
+    assert (_utils._get_device_num(), _utils._get_global_rank()) == (4, 3)
+    ms.reset_auto_parallel_context()
+    ms.set_auto_parallel_context(parallel_mode="data_parallel")
+    assert (_utils._get_device_num(), _utils._get_global_rank()) == (1, 0)  # a world of one

@@ -24,7 +24,7 @@ NAMESPACES = tuple(dict.fromkeys((
     "", "nn", "ops", "common.initializer", "train", "dataset", "communication",
     "communication.comm_func", *PATHS, *EVERY_PRIMITIVE)))
 # Core modules that MindSpore's top level holds as attributes (`ms.log`), imported on first use.
-MODULES = ("log", "version")
+MODULES = ("log", "version", "parallel")
 
 
 def plugin_names(module_name):

@@ -293,5 +293,6 @@ PATHS.update({
 # path; a moved module path (a file of its own) warns when it is imported.
 MOVED = {
     "ms_function": "jit",
+    "common.api.ms_function": "jit",
     "nn.metrics.metric": "train",
 }

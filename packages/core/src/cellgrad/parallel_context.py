@@ -83,6 +83,7 @@ _TYPES = {"device_num": int, "global_rank": int, "gradients_mean": bool,
 
 _context = copy.deepcopy(_DEFAULTS)
 _set_only: dict = {}
+_explicit: set = set()  # keys set since the last reset (device_num: else the group size)
 
 
 def set_auto_parallel_context(**kwargs):
@@ -106,6 +107,7 @@ def set_auto_parallel_context(**kwargs):
             _context[key] = _merged_fusion(value)
         else:
             _context[key] = copy.deepcopy(value)
+        _explicit.add(key)
 
 
 def get_auto_parallel_context(attr_key):
@@ -120,6 +122,12 @@ def reset_auto_parallel_context():
     _context.clear()
     _context.update(copy.deepcopy(_DEFAULTS))
     _set_only.clear()
+    _explicit.clear()
+
+
+def is_set(key):
+    """Whether `key` was given to `set_auto_parallel_context` since the last reset."""
+    return key in _explicit
 
 
 def _check_mode(mode):
