@@ -26,6 +26,11 @@ def test_module_path_and_names():
         C.nope  # noqa: B018
 
 
+class _Twice(nn.Cell):
+    def construct(self, v):
+        return v * 2
+
+
 def _dispatcher():
     f = C.MultitypeFuncGraph("f")
     for name in ("Bool", "Int", "Float", "Number", "Tensor", "String", "None", "Tuple", "List",
@@ -39,7 +44,7 @@ def _dispatcher():
     (np.float16(1), "Float"), (Tensor([1]), "Tensor"), (Parameter(Tensor([1.0]), name="w"),
                                                         "Tensor"),
     ("s", "String"), (None, "None"), ((1,), "Tuple"), ([1], "List"), (len, None),
-    (lambda: 0, "Function"), (nn.ReLU(), "Function"), (ops.Mul(), "Function"),
+    (lambda: 0, "Function"), (_Twice(), "Function"), (ops.Mul(), "Function"),
     (ms.float32, "TypeType"), (int, "Int"), (float, "Float"),
 ])
 def test_dispatch_on_runtime_types_in_registration_order(value, expected):

@@ -44,10 +44,15 @@ show("arity", lambda: add(1))
 show("ndarray", lambda: add(np.ones(2), 1))
 show("dict", lambda: add({"a": 1}, 1))
 
+class Twice(nn.Cell):
+    def construct(self, v):
+        return v * 2
+
+
 kinds = C.MultitypeFuncGraph("kinds")
 for name in ("Tensor", "Int", "Float", "Bool", "String", "None", "List", "Function", "TypeType"):
     kinds.register(name)(lambda v, name=name: name)
-for v in (x, 3, 2.5, np.float32(1), False, "s", None, [1], (lambda: 0), nn.ReLU(), ms.float32, int):
+for v in (x, 3, 2.5, np.float32(1), False, "s", None, [1], (lambda: 0), Twice(), ms.float32, int):
     print(kinds(v), end=" ")
 print()
 
