@@ -106,10 +106,6 @@ def promote(*dtypes):
     return out
 
 
-def is_float(dtype):
-    return dtype.kind == 2
-
-
 def axis_in_range(op, axis, ndim):
     """An int axis in [-ndim, ndim), made non-negative (MindSpore's `_check_axis_in_range`)."""
     if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
@@ -142,6 +138,7 @@ def broadcast_shape(op, *shapes):
 
 
 def check_int(op, name, value):
+    """`value` as an int, or a TypeError naming `op` and `name`."""
     if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
         raise TypeError(f"For '{op}', '{name}' must be an int, but got "
                         f"{type(value).__name__} {value!r}.")
@@ -158,13 +155,13 @@ def const_array(a, dtype, op):
         return a if dtype is None else a.astype(dtype)
     if isinstance(a, (list, tuple)):
         arr = _deep_array(a, op)
-        t = narrow(new(arr)) if dtype is None else new(arr.astype(dtype.np_dtype), dtype)
-        return t
+        return narrow(new(arr)) if dtype is None else new(arr.astype(dtype.np_dtype), dtype)
     d = scalar_dtype(a) if dtype is None else dtype
     return new(np.asarray(a, d.np_dtype), d)
 
 
 def _deep_array(a, op):
+    """A nested sequence (Tensors allowed inside) as one numpy array; ragged is an error."""
     def plain(v):
         if isinstance(v, TensorBuffer):
             return v.asnumpy()
@@ -181,6 +178,8 @@ def _deep_array(a, op):
 
 
 def check_shape(op, shape):
+    """A shape tuple from an int, a sequence of ints or an int Tensor (MindSpore's
+    `_check_shape`)."""
     if isinstance(shape, TensorBuffer):
         shape = shape.asnumpy().tolist()
     if isinstance(shape, int) and not isinstance(shape, bool):
@@ -198,8 +197,9 @@ def check_shape(op, shape):
 
 
 def iota(n, dtype=float32, increasing=True):
+    """0, 1, ..., n - 1 (or reversed) as a constant Tensor; n <= 0 is MindSpore's error."""
     if n <= 0:
-        raise ValueError("zero shape Tensor is not currently supported.")
+        raise ValueError(f"zero shape Tensor is not currently supported (got {n} elements).")
     r = np.arange(n) if increasing else np.arange(n - 1, -1, -1)
     return new(r.astype(dtype.np_dtype), dtype)
 
@@ -210,5 +210,6 @@ def expand(x, ndim):
 
 
 def promote_all(tensors):
+    """The Tensors cast to their common dtype."""
     d = promote(*(t.dtype for t in tensors))
     return tuple(t if t.dtype is d else t.astype(d) for t in tensors)

@@ -57,7 +57,11 @@ def _band(op, m, k, lower):
         zero = new(np.zeros(1, m.dtype.np_dtype), m.dtype)
         mask = new(keep)
         return where(mask, m, zero) if lower else where(mask, zero, m)
-    return F.tril(m, k) if lower else F.triu(m, k)
+    # MindSpore multiplies by a 0/1 mask: zeroed negatives print as -0. and inf/nan become nan
+    band = (np.tril if lower else np.triu)(np.ones(m.shape[-2:], np.float32), k)
+    if m.dtype is bool_:
+        return F.mul(m.astype(float32), new(band, float32)).astype(bool_)
+    return F.mul(m, new(band.astype(m.dtype.np_dtype), m.dtype))
 
 
 def tril(m, k=0):

@@ -167,9 +167,13 @@ def fliplr(m):
 
 
 def rot90(a, k=1, axes=(0, 1)):
-    """Mirrors `mindspore.numpy.rot90`: `k` quarter turns from `axes[0]` towards `axes[1]`."""
+    """Mirrors `mindspore.numpy.rot90`: `k` quarter turns from `axes[0]` towards `axes[1]`.
+
+    As in MindSpore 2.10, a negative multiple of 4 turns three times (its `4 - -k % 4` is 4,
+    which no branch takes for 0)."""
     check_tensor("rot90", a)
-    k = check_int("rot90", "k", k) % 4
+    k = check_int("rot90", "k", k)
+    k = k % 4 if k >= 0 else 4 - -k % 4
     if not isinstance(axes, (tuple, list)):
         raise TypeError(f"For 'rot90', 'axes' must be tuple(ints) or list(ints), but got "
                         f"{type(axes).__name__}.")
@@ -184,7 +188,7 @@ def rot90(a, k=1, axes=(0, 1)):
         return flip(flip(a, axis1), axis2)
     perm = list(range(a.ndim))
     perm[axis1], perm[axis2] = perm[axis2], perm[axis1]
-    return flip(F.transpose(a, tuple(perm)), axis1 if k == 1 else axis2)
+    return flip(F.transpose(a, tuple(perm)), axis1 if k == 1 else axis2)  # k is 3 or 4
 
 
 def _roll_axis(a, shift, axis):
