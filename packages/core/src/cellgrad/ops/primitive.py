@@ -3,7 +3,9 @@
 
 In PyNative a primitive runs when called: a subclass's `__call__` runs as written (MindSpore
 does not call `infer_shape`/`infer_dtype` then either); a primitive without its own `__call__`
-runs the cellgrad primitive of the same name (`Primitive('Add')(x, y)`) with its attributes.
+runs the cellgrad primitive of the same name (`Primitive('Add')(x, y)`) with its attributes,
+and a user-defined one with a name cellgrad has no kernel for runs its Python infer (the
+value `infer_value` returns is the result) or says there is no kernel, as MindSpore does.
 """
 
 import copy
