@@ -75,3 +75,11 @@ def test_tensor_function_and_module_path():
     np.testing.assert_array_equal(t.asnumpy(), [1.0, 2.0])
     assert ms.tensor(3).dtype == ms.int64
     assert Tensor.__module__ == "cellgrad.common.tensor"
+
+
+def test_reduce_op_is_in_the_core():
+    # Single-process code (mindcv's metrics) imports it without an MPI package installed.
+    from cellgrad.ops import ReduceOp
+
+    assert (ReduceOp.SUM, ReduceOp.MAX, ReduceOp.MIN, ReduceOp.PROD) == \
+        ("sum", "max", "min", "prod")

@@ -108,7 +108,7 @@ PROVIDES = {
     DISTRIBUTED: {
         "communication": _COMMUNICATION.split(),
         "communication.comm_func": _COMM_FUNC.split(),
-        "ops": ["AllReduce", "AllGather", "ReduceScatter", "Broadcast", "ReduceOp"],
+        "ops": ["AllReduce", "AllGather", "ReduceScatter", "Broadcast"],
         "nn": ["DistributedGradReducer", "SyncBatchNorm"],
     },
 }

@@ -2,7 +2,7 @@
 
 Users reach it through MindSpore's names: `cellgrad.communication` (`init`, `get_rank`,
 `get_group_size`, `create_group`, ...), `cellgrad.communication.comm_func`, `ops.AllReduce`,
-`ops.AllGather`, `ops.ReduceScatter`, `ops.Broadcast`, `ops.ReduceOp`,
+`ops.AllGather`, `ops.ReduceScatter`, `ops.Broadcast` (`ops.ReduceOp` is the core's),
 `nn.DistributedGradReducer` and `nn.SyncBatchNorm`; it reads the core's
 `cellgrad.set_auto_parallel_context` & co. This package is found through its `cellgrad` entry
 point and never imported by hand.

@@ -21,7 +21,7 @@ EXPORTS = {
     **{f"communication.{n}": f"management:{n}" for n in _MANAGEMENT.split()},
     **{f"communication.comm_func.{n}": f"comm_func:{n}" for n in _COMM_FUNC.split()},
     **{f"ops.{n}": f"primitives:{n}"
-       for n in ("AllReduce", "AllGather", "ReduceScatter", "Broadcast", "ReduceOp")},
+       for n in ("AllReduce", "AllGather", "ReduceScatter", "Broadcast")},
     "nn.DistributedGradReducer": "grad_reducer:DistributedGradReducer",
     "nn.SyncBatchNorm": "sync_batchnorm:SyncBatchNorm",
 }

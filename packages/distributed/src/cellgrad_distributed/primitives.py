@@ -1,22 +1,16 @@
-"""MindSpore's collective primitives: `ops.AllReduce`, `ops.AllGather`, `ops.ReduceScatter`,
-`ops.Broadcast` and `ops.ReduceOp`, over the ops of `collectives` (with backward rules)."""
+"""MindSpore's collective primitives: `ops.AllReduce`, `ops.AllGather`, `ops.ReduceScatter`
+and `ops.Broadcast`, over the ops of `collectives` (with backward rules). `ops.ReduceOp`, the
+names of the reductions, is the core's (single-process code names it too)."""
 
 from __future__ import annotations
 
-from cellgrad.ops import Primitive
+from cellgrad.ops import Primitive, ReduceOp
 from cellgrad.plugins import apply
 from cellgrad.common.tensor import Tensor
 from cellgrad_distributed import collectives
 from cellgrad_distributed.world import HCCL_WORLD_COMM_GROUP
 
-
-class ReduceOp:
-    """Mirrors `mindspore.ops.ReduceOp`: the element-wise reductions of the collectives."""
-
-    SUM = "sum"
-    MAX = "max"
-    MIN = "min"
-    PROD = "prod"
+__all__ = ["AllGather", "AllReduce", "Broadcast", "ReduceOp", "ReduceScatter"]
 
 
 def check_op(where, op):
@@ -50,7 +44,7 @@ class AllReduce(Primitive):
     """
 
     def __init__(self, op=ReduceOp.SUM, group=HCCL_WORLD_COMM_GROUP):
-        super().__init__()
+        super().__init__(type(self).__name__)
         self.op = check_op("AllReduce", op)
         self.group = check_group("AllReduce", group)
 
@@ -68,7 +62,7 @@ class AllGather(Primitive):
     order; its gradient is the reduce-scatter (sum) of the output gradient."""
 
     def __init__(self, group=HCCL_WORLD_COMM_GROUP):
-        super().__init__()
+        super().__init__(type(self).__name__)
         self.group = check_group("AllGather", group)
 
     def __call__(self, x):
@@ -85,7 +79,7 @@ class ReduceScatter(Primitive):
     process r keeping block r; its gradient is the all-gather of the output gradients."""
 
     def __init__(self, op=ReduceOp.SUM, group=HCCL_WORLD_COMM_GROUP):
-        super().__init__()
+        super().__init__(type(self).__name__)
         if not isinstance(op, str):
             raise TypeError(f"For 'ReduceScatter', the type of 'op' should be 'str', but got "
                             f"type '{type(op).__name__}'.")
@@ -107,7 +101,7 @@ class Broadcast(Primitive):
     on the root and zero elsewhere (MindSpore passes each output gradient through)."""
 
     def __init__(self, root_rank, group=HCCL_WORLD_COMM_GROUP):
-        super().__init__()
+        super().__init__(type(self).__name__)
         if isinstance(root_rank, bool) or not isinstance(root_rank, int):
             raise TypeError(f"For 'Broadcast', the type of 'root_rank' should be 'int', but got "
                             f"type '{type(root_rank).__name__}'.")

@@ -4,6 +4,7 @@ from cellgrad.autodiff import GradOperation, grad, value_and_grad
 from cellgrad.ops import composite  # noqa: F401  (MindSpore's path: mindspore.ops.composite)
 from cellgrad.ops._random import *  # noqa: F403
 from cellgrad.ops._random import __all__ as _random_names
+from cellgrad.ops._reduce_op import ReduceOp
 from cellgrad.ops._tm_array import *  # noqa: F403  (functional's own spellings override these)
 from cellgrad.ops.composite import HyperMap, Map, MultitypeFuncGraph, add_flags
 from cellgrad.ops.functional import *  # noqa: F403
@@ -12,7 +13,7 @@ from cellgrad.ops.primitives import *  # noqa: F403
 from cellgrad.ops.primitives import __all__ as _primitive_names
 
 __all__ = [*_functional_names, *_primitive_names, *_random_names, "GradOperation", "grad",
-           "value_and_grad", "HyperMap", "Map", "MultitypeFuncGraph", "add_flags"]
+           "value_and_grad", "HyperMap", "Map", "MultitypeFuncGraph", "add_flags", "ReduceOp"]
 
 # PEP 562: names that plugins provide (cellgrad.plugins); nothing loads until the first miss.
 from cellgrad._namespace import plugin_names as _plugin_names  # noqa: E402
