@@ -251,16 +251,21 @@ class Conv2DBackpropInput(Primitive):
                           sizes[2:], self.kernel_size, self.stride, self.dilation)
         if self.pad_list and all(p >= 0 for p in self.pad_list):
             pads = tuple(self.pad_list)
+        forward = tuple(W.output_size(op, sizes[2 + a], pads[2 * a] + pads[2 * a + 1],
+                                      self.kernel_size[a], self.stride[a], self.dilation[a])
+                        for a in range(2))
+        if sizes[:2] != (out_backprop.shape[0], filter.shape[1] * self.group) or \
+                forward != tuple(out_backprop.shape[2:]):
+            raise ValueError(f"For '{op}', 'input_sizes' {sizes} does not match out_backprop "
+                             f"{_checks.describe(out_backprop)}: this convolution of an input "
+                             f"of that size gives spatial size {forward} and "
+                             f"{filter.shape[1] * self.group} input channels.")
         # A convolution may skip the last input rows a stride steps over: those come back as
         # extra positions at the end, zero.
         out = transpose_checked(op, out_backprop, filter, None, self.stride,
                                 _reach(out_backprop.shape[2:], sizes[2:], pads, self.kernel_size,
                                        self.stride, self.dilation),
                                 0, self.group, self.dilation, 2)
-        if tuple(out.shape) != sizes:
-            raise ValueError(f"For '{op}', 'input_sizes' {sizes} does not match out_backprop "
-                             f"{_checks.describe(out_backprop)} with this convolution "
-                             f"(it gives {tuple(out.shape)}).")
         return out
 
 
