@@ -46,6 +46,7 @@ class Parameter(Tensor):
         self.device = device
         self.init_mode = None
         self.is_init = True
+        self.comm_fusion = 1  # MindSpore's all-reduce fusion group (Cell.set_comm_fusion)
 
     @property
     def name(self):

@@ -40,6 +40,8 @@ class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
         if shape is None:
             raise ValueError("Tensor: 'shape' is required when 'init' is given.")
         shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        # A dynamic dimension (None or -1, for `Cell.set_inputs`) holds no elements here.
+        shape = tuple(0 if d is None or d == -1 else d for d in shape)
         dt = float32 if dtype is None else to_dtype(dtype)
         self._dtype = dt
         self._data = np.zeros(shape, dt.np_dtype)

@@ -54,6 +54,10 @@ class CellMembers:
         elif name in d.get("_cells", ()):
             del d["_cells"][name]
             d.pop(name, None)
+        elif name in d.get("_buffers", ()):
+            del d["_buffers"][name]
+            d.pop(name, None)
+            d.get("_non_persistent", set()).discard(name)
         else:
             object.__delattr__(self, name)
 
@@ -130,6 +134,14 @@ class CellMembers:
                 raise TypeError(f"Sub cell '{name}' already exists in network, can not assign "
                                 f"this type: '{type(value).__name__}' as a cell.")
             cells[name] = None
+            d[name] = None
+            return
+        buffers = d.get("_buffers")
+        if buffers is not None and name in buffers:
+            if value is not None:  # MindSpore: re-register to replace a buffer
+                raise TypeError(f"Buffer '{name}' already exists in network, can not assign this "
+                                f"type: '{type(value).__name__}' as a buffer.")
+            buffers[name] = None
             d[name] = None
             return
         object.__setattr__(self, name, value)

@@ -22,7 +22,9 @@ from cellgrad._core import _tape
 from cellgrad._core._buffer import TensorBuffer
 from cellgrad.dtype import bfloat16, float16, float32
 from cellgrad.nn import bprop as _bprop
+from cellgrad.nn import recompute as _recompute
 from cellgrad.nn._members import CellMembers
+from cellgrad.nn._state import CellState
 from cellgrad.ops import functional as F
 
 __all__ = ["Cell"]
@@ -53,7 +55,7 @@ def _addindent(text, spaces):
     return lines[0] + "\n" + "\n".join(pad + line for line in lines[1:])
 
 
-class Cell(CellMembers):
+class Cell(CellState, CellMembers):
     """Mirrors `mindspore.nn.Cell`: the building block of networks; override `construct`.
 
     Args:
@@ -66,6 +68,7 @@ class Cell(CellMembers):
     _bprop_op = None     # the per-class Op when the class defines `bprop`
     _checked = False     # the first call's name check ran
     _mixed = None        # the dtype set by `to_float`
+    _recompute = False   # `recompute()` was called: construct runs again in the backward walk
     has_bprop = False
 
     def __init_subclass__(cls, **kwargs):
@@ -77,7 +80,8 @@ class Cell(CellMembers):
         self.__dict__.update(
             _params=OrderedDict(), _cells=OrderedDict(), _exist_names={}, training=False,
             requires_grad=False, _auto_prefix=auto_prefix, _phase="train", _bprop_debug=False,
-            _mixed=None, _checked=False, _func_graph_flags={})
+            _mixed=None, _checked=False, _func_graph_flags={}, _buffers=OrderedDict(),
+            _non_persistent=set())
         if flags:
             self.add_flags(**flags)
 
@@ -114,6 +118,8 @@ class Cell(CellMembers):
         """construct, or construct with the custom bprop while a gradient transform records."""
         if self._bprop_op is not None and _tape.recording_depth() > 0:
             return _bprop.call(self, args, kwargs)
+        if self._recompute and _tape.recording_depth() == 1:
+            return _recompute.call(self, args, kwargs)
         return self.construct(*args, **kwargs)
 
     def _first_call(self):
@@ -127,7 +133,8 @@ class Cell(CellMembers):
     def _update_call_path(self):
         d = self.__dict__
         d["_fast"] = (d.get("_checked", False) and d.get("_mixed") is None
-                      and self._hooks is None and self._bprop_op is None)
+                      and self._hooks is None and self._bprop_op is None
+                      and not d.get("_recompute", False))
 
     def construct(self, *args, **kwargs):
         """The computation; every subclass overrides it."""
@@ -217,6 +224,29 @@ class Cell(CellMembers):
         for key in d.get("_params", ()):
             if d.get(key) is d["_params"][key]:
                 del d[key]  # reads go through __getattr__, which casts during a call
+        self._update_call_path()
+
+    def recompute(self, *, use_reentrant=True, output_recompute=False, early_stop=True,
+                  context_fn=None, **kwargs):
+        """Mirrors `Cell.recompute`: in a first-order gradient transform this cell keeps only
+        its inputs and runs `construct` again in the backward walk (`cellgrad.nn.recompute`).
+        Configured once: sub-cells of a recomputed cell are not recomputed on their own."""
+        for key in kwargs:
+            if key not in ("mp_comm_recompute", "parallel_optimizer_comm_recompute",
+                           "recompute_slice_activation"):
+                raise ValueError(f"For 'recompute', keyword '{key}' is not recognized! the key "
+                                 "kwargs must be 'mp_comm_recompute', "
+                                 "'parallel_optimizer_comm_recompute', "
+                                 "'recompute_slice_activation'")
+        if not isinstance(output_recompute, bool):
+            raise TypeError(f"For 'recompute', 'output_recompute' must be a bool, but got "
+                            f"{type(output_recompute).__name__}.")
+        if self.__dict__.get("_recompute_configured"):
+            return
+        for _, cell in self.cells_and_names():
+            cell.__dict__["_recompute_configured"] = True
+        self.add_flags(output_recompute=output_recompute)
+        self.__dict__["_recompute"] = True
         self._update_call_path()
 
     # ---- hooks (cellgrad-hooks) ----
