@@ -175,6 +175,15 @@ def test_second_order_through_the_new_ops():
         np.testing.assert_allclose(g2.asnumpy(), d2(x.asnumpy()), rtol=1e-7)
 
 
+def test_maximum_and_minimum_share_the_gradient_at_ties_as_mindspore():
+    x, y = Tensor(np.array([1.0, 2.0, 3.0])), Tensor(np.array([2.0, 2.0, 1.0]))
+    gx, gy = ms.grad(lambda a, b: mnp.maximum(a, b).sum(), (0, 1))(x, y)
+    assert gx.asnumpy().tolist() == [0.0, 0.5, 1.0] and gy.asnumpy().tolist() == [1.0, 0.5, 0.0]
+    gx, gy = ms.grad(lambda a, b: mnp.minimum(a, b).sum(), (0, 1))(x, y)
+    assert gx.asnumpy().tolist() == [1.0, 0.5, 0.0] and gy.asnumpy().tolist() == [0.0, 0.5, 1.0]
+    assert np.isnan(mnp.maximum(Tensor(np.array([np.nan])), 1.0).asnumpy()).all()
+
+
 def test_integer_only_functions_are_constants_for_the_tape():
     x = Tensor(np.array([0.2, 0.6, 1.7]))
     g = ms.grad(lambda t: (mnp.searchsorted(Tensor(np.array([0.0, 1.0])), t) * t).sum())(x)

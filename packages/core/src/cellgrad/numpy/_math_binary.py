@@ -126,8 +126,23 @@ def _extreme(name, fn):
     return public
 
 
-maximum = _extreme("maximum", F.maximum)
-minimum = _extreme("minimum", F.minimum)
+def _split_ties(pick):
+    """max/min whose gradient is shared equally at ties, as MindSpore's (the core's maximum
+    gives a tie to its first input); integers have no gradient and take the plain op."""
+    plain = F.maximum if pick == "max" else F.minimum
+
+    def fn(x1, x2):
+        x1, x2, d = _promoted(x1, x2)
+        if d.kind != 2:
+            return plain(x1, x2)
+        first, second = (x1 > x2, x1 < x2) if pick == "max" else (x1 < x2, x1 > x2)
+        # a NaN fails both comparisons and lands in the mean, so it propagates
+        return F.where(first, x1, F.where(second, x2, x1 * 0.5 + x2 * 0.5))
+    return fn
+
+
+maximum = _extreme("maximum", _split_ties("max"))
+minimum = _extreme("minimum", _split_ties("min"))
 
 
 def _promoted(x1, x2):

@@ -160,8 +160,10 @@ def trunc(x, dtype=None):
 
 
 def ceil(x, dtype=None):
-    """Mirrors `mindspore.numpy.ceil` (always computed, and returned, in Float32)."""
-    return apply(lambda x: F.ceil(cast(x, float32)), x, dtype=dtype, op="mindspore.numpy.ceil")
+    """Mirrors `mindspore.numpy.ceil`: `-floor(-x)` in Float32, as MindSpore computes it (its
+    zero gradient is -0 there too)."""
+    return apply(lambda x: -F.floor(-cast(x, float32)), x, dtype=dtype,
+                 op="mindspore.numpy.ceil")
 
 
 def sign(x, dtype=None):
