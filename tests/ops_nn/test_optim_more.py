@@ -192,3 +192,15 @@ def test_optimizers_train_a_model():
         for _ in range(30):
             last = float(step(x, y).asnumpy())
         assert last < first
+
+
+def test_single_weight_decay_skips_beta_and_gamma_as_mindspore():
+    ps = [Parameter(Tensor(np.ones(2, np.float32)), name=n)
+          for n in ("w", "bn.gamma", "bn.beta", "ln.bias")]
+    opt = nn.SGD(ps, 0.1, weight_decay=0.5)
+    opt(tuple(Tensor(np.zeros(2, np.float32)) for _ in ps))
+    assert opt.decay_flags == (True, False, False, True)
+    np.testing.assert_allclose([p.asnumpy()[0] for p in ps], [0.95, 1.0, 1.0, 0.95], rtol=1e-6)
+    # a group's own weight decay applies to every parameter of the group
+    group = nn.SGD([{"params": ps[:2], "weight_decay": 0.5}, {"params": ps[2:]}], 0.1)
+    assert group.decay_flags == (True, True, False, False)

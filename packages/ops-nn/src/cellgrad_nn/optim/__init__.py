@@ -22,3 +22,5 @@ _WHERE = {
 
 EXPORTS: dict = {f"nn.{name}": f"{module}:{name}"
                  for module, names in _WHERE.items() for name in names.split()}
+# MindSpore has this decorator at its module path only (optimizers written for MindSpore use it)
+EXPORTS["nn.optim.optimizer.opt_init_args_register"] = "optimizer:opt_init_args_register"

@@ -107,7 +107,10 @@ class Optimizer(Cell):
         self.parameters = ParameterTuple(params)
         wd = _weight_decay(owner, weight_decay)
         self._lrs = [default] * len(params)
-        self._wds = [wd] * len(params)
+        # As MindSpore: a single weight decay skips parameters named like normalization
+        # shifts and scales ('beta', 'gamma'); a group's weight decay applies to all its own.
+        self._wds = [wd if self.is_group or ("beta" not in p.name and "gamma" not in p.name)
+                     else 0.0 for p in params]
         if self.is_group:
             made = {}
             for i, (lr, gwd) in enumerate(zip(group_lr, group_wd)):
@@ -122,6 +125,7 @@ class Optimizer(Cell):
             if made:
                 self.group_lr = [lr.holder for lr in made.values()]
         self._decay_buffers = [None] * len(params)
+        self._mindspore_internals(wd)
 
     # ---- MindSpore's API ----
 
@@ -160,6 +164,59 @@ class Optimizer(Cell):
         step_array += 1
         return True
 
+    # ---- MindSpore's optimizer internals, which optimizers written for MindSpore use ----
+
+    def _mindspore_internals(self, weight_decay):
+        from cellgrad.ops import AssignAdd
+        from cellgrad.ops.composite import HyperMap, Map
+
+        self._parameters = self.parameters
+        self.decay_flags = tuple(w > 0 for w in self._wds)
+        self.exec_weight_decay = any(self.decay_flags)
+        self.dynamic_weight_decay = False
+        self.dynamic_decay_flags = (False,) * len(self._wds) if self.is_group else False
+        # MindSpore keeps the decay multiplied by loss_scale: it is added to scaled gradients.
+        scale = self.loss_scale
+        self.weight_decay = (tuple(Tensor(np.float32(w * scale)) for w in self._wds)
+                             if self.is_group else Tensor(np.float32(weight_decay * scale)))
+        self.reciprocal_scale = Tensor(np.float32(1.0 / self.loss_scale))
+        self.need_scale = self.loss_scale != 1.0
+        self.global_step_increase_tensor = Tensor(np.array([1], np.int32))
+        self.optim_filter = (True,) * len(self._wds)
+        self.use_parallel = False
+        self.grad_centralization = False
+        self.hyper_map, self.map_, self.assignadd = HyperMap(), Map(), AssignAdd()
+
+    def _is_dynamic_lr_or_weight_decay(self):
+        return self.dynamic_lr or self.dynamic_weight_decay
+
+    def get_weight_decay(self):
+        """Mirrors `Optimizer.get_weight_decay`: the weight decay (a tuple with groups)."""
+        return self.weight_decay
+
+    def flatten_gradients(self, gradients):
+        """Mirrors `Optimizer.flatten_gradients` (gradients are never flattened here)."""
+        return gradients
+
+    def decay_weight(self, gradients):
+        """Mirrors `Optimizer.decay_weight`: gradient + weight_decay * loss_scale * param for
+        the parameters `decay_flags` selects (the gradient is still loss-scaled here)."""
+        if not self.exec_weight_decay:
+            return gradients
+        return tuple(g + p * (w * self.loss_scale) if w > 0 else g
+                     for g, p, w in zip(gradients, self._parameters, self._wds))
+
+    def gradients_centralization(self, gradients):
+        """Mirrors `Optimizer.gradients_centralization` (enabled only by parameter groups with
+        `grad_centralization`, which cellgrad does not apply: the gradients pass)."""
+        return gradients
+
+    def scale_grad(self, gradients):
+        """Mirrors `Optimizer.scale_grad`: gradients divided by `loss_scale`."""
+        if not self.need_scale:
+            return gradients
+        return tuple(g * self.reciprocal_scale for g in gradients)
+
     # ---- for subclasses ----
 
     def _update(self, i, param, grad, lr):
@@ -191,6 +248,33 @@ class Optimizer(Cell):
 
     def _scalar(self, name, value, dtype=np.float32):
         return Parameter(Tensor(np.asarray(value, dtype)), name=name)
+
+
+def opt_init_args_register(fn):
+    """Mirrors `mindspore.nn.optim.optimizer.opt_init_args_register`: records an optimizer's
+    constructor arguments (`init_params`, `init_learning_rate`, `init_args`) before it runs."""
+    import functools
+    import inspect
+
+    @functools.wraps(fn)
+    def deco(self, *args, **kwargs):
+        arguments = inspect.signature(fn).bind(self, *args, **kwargs)
+        arguments.apply_defaults()
+        arguments = dict(arguments.arguments)
+        arguments.pop("self")
+        if "params" in arguments:
+            self.init_params = {"params": arguments.pop("params")}
+        if "optimizer" in arguments:
+            self.init_params = {"params": arguments.pop("optimizer").init_params["params"]}
+        if "learning_rate" in arguments:
+            lr = arguments.pop("learning_rate")
+            if isinstance(lr, Tensor):
+                lr = lr.asnumpy().tolist()
+            self.init_learning_rate = None if isinstance(lr, Cell) else lr
+        self.init_args = arguments
+        fn(self, *args, **kwargs)
+
+    return deco
 
 
 def _parse_params(owner, parameters):
