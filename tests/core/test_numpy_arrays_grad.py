@@ -31,6 +31,11 @@ class Case:
         return [Tensor(rng.uniform(0.5, 2.0, s)) for s in self.shapes]
 
 
+# MindSpore computes flip, roll, rot90, diag of a matrix and the reflecting pads in Float32
+# unless the input is Float16/Float32; these are linear, so a coarse difference is exact
+F32 = 1e-2
+
+
 def c(name, fn, *shapes, eps=1e-6):
     return Case(name, fn, shapes, eps)
 
@@ -66,7 +71,7 @@ CASES = [
     c("triu", lambda m: mnp.triu(m, 1), (4, 3)),
     c("triu_1d", lambda x: mnp.triu(x, 1), (3,)),
     c("diag_1d", lambda x: mnp.diag(x, 1), (3,)),
-    c("diag_2d", lambda m: mnp.diag(m, -1), (3, 4)),
+    c("diag_2d", lambda m: mnp.diag(m, -1), (3, 4), eps=F32),
     c("diagflat", lambda m: mnp.diagflat(m, -2), (2, 2)),
     c("diagonal", lambda m: mnp.diagonal(m, 1, 2, 0), (3, 2, 4)),
     c("trace", lambda m: mnp.trace(m, 1), (3, 4)),
@@ -81,11 +86,11 @@ CASES = [
     c("pad_constant", lambda m: mnp.pad(m, ((1, 0), (2, 1)), constant_values=3), (2, 3)),
     c("pad_edge", lambda m: mnp.pad(m, ((1, 2), (2, 1)), mode="edge"), (2, 3)),
     c("pad_wrap", lambda m: mnp.pad(m, (4, 3), mode="wrap"), (2, 3)),
-    c("pad_reflect", lambda x: mnp.pad(x, (5, 4), mode="reflect"), (3,)),
-    c("pad_reflect_odd", lambda m: mnp.pad(m, 3, mode="reflect", reflect_type="odd"), (2, 3)),
-    c("pad_symmetric", lambda m: mnp.pad(m, (3, 2), mode="symmetric"), (2, 3)),
+    c("pad_reflect", lambda x: mnp.pad(x, (5, 4), mode="reflect"), (3,), eps=F32),
+    c("pad_reflect_odd", lambda m: mnp.pad(m, 3, mode="reflect", reflect_type="odd"), (2, 3), eps=F32),
+    c("pad_symmetric", lambda m: mnp.pad(m, (3, 2), mode="symmetric"), (2, 3), eps=F32),
     c("pad_symmetric_odd", lambda x: mnp.pad(x, (5, 4), mode="symmetric", reflect_type="odd"),
-      (3,)),
+      (3,), eps=F32),
     c("pad_mean", lambda m: mnp.pad(m, 2, mode="mean"), (2, 3)),
     c("pad_maximum", lambda x: mnp.pad(x, (2, 3), mode="maximum", stat_length=2), (4,)),
     c("pad_minimum", lambda m: mnp.pad(m, ((1, 1), (0, 2)), mode="minimum"), (2, 3)),
@@ -115,9 +120,9 @@ CASES = [
     c("dsplit", lambda m: mnp.dsplit(m, [1]), (1, 2, 3)),
     c("dstack", lambda x, y: mnp.dstack((x, y)), (2, 3), (2, 3)),
     c("expand_dims", lambda m: mnp.expand_dims(m, (0, -1)), (2, 3)),
-    c("flip", lambda m: mnp.flip(m), (2, 3)),
-    c("fliplr", lambda m: mnp.fliplr(m), (2, 3)),
-    c("flipud", lambda m: mnp.flipud(m), (2, 3)),
+    c("flip", lambda m: mnp.flip(m), (2, 3), eps=F32),
+    c("fliplr", lambda m: mnp.fliplr(m), (2, 3), eps=F32),
+    c("flipud", lambda m: mnp.flipud(m), (2, 3), eps=F32),
     c("hsplit", lambda m: mnp.hsplit(m, 2), (2, 4)),
     c("hstack", lambda x, y: mnp.hstack((x, y)), (2, 3), (2, 1)),
     c("moveaxis", lambda m: mnp.moveaxis(m, (0, 2), (1, 0)), (2, 3, 4)),
@@ -127,11 +132,11 @@ CASES = [
     c("repeat", lambda m: mnp.repeat(m, [1, 0, 3], 1), (2, 3)),
     c("repeat_flat", lambda m: mnp.repeat(m, 2), (2, 3)),
     c("reshape", lambda m: mnp.reshape(m, (3, -1)), (2, 3)),
-    c("roll", lambda m: mnp.roll(m, (1, -2), (0, 1)), (2, 3)),
-    c("roll_flat", lambda m: mnp.roll(m, 4), (2, 3)),
+    c("roll", lambda m: mnp.roll(m, (1, -2), (0, 1)), (2, 3), eps=F32),
+    c("roll_flat", lambda m: mnp.roll(m, 4), (2, 3), eps=F32),
     c("rollaxis", lambda m: mnp.rollaxis(m, 2), (2, 3, 4)),
-    c("rot90", lambda m: mnp.rot90(m), (2, 3)),
-    c("rot90_3", lambda m: mnp.rot90(m, 3, (2, 1)), (2, 3, 4)),
+    c("rot90", lambda m: mnp.rot90(m), (2, 3), eps=F32),
+    c("rot90_3", lambda m: mnp.rot90(m, 3, (2, 1)), (2, 3, 4), eps=F32),
     c("select", lambda x, y: mnp.select([_mask(3, 1), _mask(3, 2)], mnp.stack((x, y)), 0.5),
       (3,), (3,)),
     # a list of Tensors is narrowed to Float32, as MindSpore converts such a list
@@ -176,7 +181,8 @@ def test_gradgradcheck(name):
         outs = out if isinstance(out, (tuple, list)) else (out,)
         return tuple(o * o for o in outs)
 
-    assert gradgradcheck(squared, *case.args())
+    tol = 1e-4 if case.eps < 1e-3 else 1e-2
+    assert gradgradcheck(squared, *case.args(), eps=case.eps, atol=tol, rtol=tol)
 
 
 def test_every_differentiable_name_is_gradchecked():

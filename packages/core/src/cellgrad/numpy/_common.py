@@ -209,6 +209,15 @@ def expand(x, ndim):
     return F.reshape(x, (1,) * (ndim - x.ndim) + tuple(x.shape)) if x.ndim < ndim else x
 
 
+def via_float32(fn, x):
+    """`fn(x)` computed in Float32 unless x is Float16/Float32, then cast back: MindSpore's
+    `if not _check_is_float(dtype): x = x.astype(float32)` (so Float64 and integers beyond
+    2**24 lose precision in flip, roll, diag, as there)."""
+    if x.dtype in (float16, float32):
+        return fn(x)
+    return fn(x.astype(float32)).astype(x.dtype)
+
+
 def promote_all(tensors):
     """The Tensors cast to their common dtype."""
     d = promote(*(t.dtype for t in tensors))

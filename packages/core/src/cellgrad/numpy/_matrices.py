@@ -13,12 +13,11 @@ from cellgrad.numpy._common import (
     const_array,
     iota,
     new,
+    via_float32,
 )
 from cellgrad.numpy._selection import where
 from cellgrad.numpy._shapes import ravel
 from cellgrad.ops import functional as F
-from cellgrad.ops._index import INDEX_ADD_ZEROS
-from cellgrad.ops._registry import apply
 
 
 def eye(N, M=None, k=0, dtype=float32):
@@ -111,10 +110,15 @@ def diagflat(v, k=0):
     if v.size == 0:
         return new(np.zeros((abs(k), abs(k)), v.dtype.np_dtype), v.dtype)
     flat = ravel(v)
-    n = flat.shape[0] + abs(k)
-    r = np.arange(flat.shape[0])
-    index = (r + max(0, -k), r + max(0, k))
-    return apply(INDEX_ADD_ZEROS, (flat,), {"shape": (n, n), "index": index})
+    size = flat.shape[0]
+    # `v * eye`, as MindSpore: off-diagonal entries are v_j * 0 (-0. or nan where v_j is)
+    res = F.mul(flat, new(np.eye(size, dtype=v.dtype.np_dtype), v.dtype))
+    if k:
+        side = new(np.zeros((size, abs(k)), v.dtype.np_dtype), v.dtype)
+        rows = new(np.zeros((abs(k), size + abs(k)), v.dtype.np_dtype), v.dtype)
+        res = F.concat((res, side) if k < 0 else (side, res), 1)
+        res = F.concat((rows, res) if k < 0 else (res, rows), 0)
+    return res
 
 
 def diag(v, k=0):
@@ -125,8 +129,16 @@ def diag(v, k=0):
     if v.ndim == 2:
         if v.size == 0:
             return new(np.zeros((0,), v.dtype.np_dtype), v.dtype)
-        return diagonal(v, k)
+        return via_float32(lambda t: _diag_2d(t, check_int("diag", "k", k)), v)
     raise ValueError(f"For 'diag', input must be 1- or 2-d, got shape {tuple(v.shape)}.")
+
+
+def _diag_2d(v, k):
+    """MindSpore's way: the row sums of `v * eye(k)` (so an inf or nan off the diagonal makes
+    the row's entry nan), cut to the diagonal's length."""
+    rows, cols = v.shape
+    res = F.sum(F.mul(v, new(np.eye(rows, cols, k, v.dtype.np_dtype), v.dtype)), 1)
+    return res[max(0, -k):min(rows, max(0, cols - k))]
 
 
 def vander(x, N=None, increasing=False):

@@ -1,8 +1,9 @@
 """`mindspore.numpy.pad`'s modes, axis by axis, each from recorded ops so gradients flow.
 
-The modes that copy input values (edge, wrap, symmetric, reflect) are linear maps along an
-axis; numpy's own `np.pad` of an index range (or, for reflect_type='odd', of an identity
-matrix) gives the map, which a gather (or a matrix product) then applies to the Tensor.
+'edge' and 'wrap' copy input values: numpy's own `np.pad` of an index range gives the source
+of every output position, and one gather applies it. 'symmetric' and 'reflect' follow
+MindSpore's steps (flipped slices, `2 * edge - x` for reflect_type='odd', one reflection at a
+time), so their numbers are MindSpore's to the bit (its flip computes in Float32).
 """
 
 import numpy as np
@@ -11,7 +12,7 @@ from cellgrad._core._buffer import TensorBuffer
 from cellgrad.numpy._common import new
 from cellgrad.numpy._joining import concatenate
 from cellgrad.numpy._ranges import linspace
-from cellgrad.numpy._shapes import moveaxis
+from cellgrad.numpy._shapes import flip
 from cellgrad.numpy.array_ops import apply_along_axis
 from cellgrad.ops import functional as F
 
@@ -77,21 +78,51 @@ def _statistic(arr, widths, stat_length, stat):
     return arr
 
 
-def _linear_map(arr, widths, mode, reflect_type):
+def _copied(arr, widths, mode):
     for i, (b, a) in enumerate(widths):
-        if not b and not a:
-            continue
+        if b or a:
+            arr = F.gather(arr, new(np.pad(np.arange(arr.shape[i]), (b, a), mode)), i)
+    return arr
+
+
+def _reflections(arr, i, width, period, skip, odd, before):
+    """MindSpore's `_add_pads_before`/`_add_pads_after`: `width` values added on one side of
+    axis `i`, one reflection (of up to `period` values, the edge skipped when `skip`) at a
+    time."""
+    for times in range(width // period + 1):
         n = arr.shape[i]
-        if reflect_type == "odd" and mode in ("symmetric", "reflect"):
-            m = np.pad(np.eye(n), ((b, a), (0, 0)), mode, reflect_type="odd")
-            moved = moveaxis(arr, i, 0)
-            rest = tuple(moved.shape[1:])
-            flat = F.reshape(moved, (n, -1))
-            out = F.matmul(new(m.astype(arr.dtype.np_dtype), arr.dtype), flat)
-            arr = moveaxis(F.reshape(out, (m.shape[0],) + rest), 0, i)
+        if times < width // period:
+            count = period
         else:
-            idx = np.pad(np.arange(n), (b, a), mode)
-            arr = F.gather(arr, new(idx), i)
+            count = width % period
+        if count == 0:
+            continue
+        if before:
+            piece, edge = _slice(arr, i, skip, skip + count), _slice(arr, i, 0, 1)
+        else:
+            piece, edge = _slice(arr, i, n - skip - count, n - skip), _slice(arr, i, n - 1, n)
+        piece = flip(piece, i)
+        if odd:
+            piece = 2 * edge - piece
+        arr = concatenate((piece, arr) if before else (arr, piece), i)
+    return arr
+
+
+def _mirrored(arr, widths, mode, reflect_type):
+    odd = reflect_type == "odd"
+    for i, (b, a) in enumerate(widths):
+        n = arr.shape[i]
+        if mode == "reflect" and n == 1:
+            reps = [1] * arr.ndim
+            reps[i] = b + a + 1
+            arr = F.tile(arr, tuple(reps))
+            continue
+        skip = 1 if mode == "reflect" else 0
+        period = n - skip
+        if b > 0:
+            arr = _reflections(arr, i, b, period, skip, odd, True)
+        if a > 0:
+            arr = _reflections(arr, i, a, period, skip, odd, False)
     return arr
 
 
@@ -130,8 +161,10 @@ def pad(arr, pad_width, mode, stat_length, constant_values, end_values, reflect_
                                   "MindSpore); use 'mean', 'maximum' or 'minimum'.")
     if mode in _STATS:
         return _statistic(arr, widths, stat_length, _STATS[mode])
-    if mode in ("edge", "wrap", "symmetric", "reflect"):
-        return _linear_map(arr, widths, mode, reflect_type)
+    if mode in ("edge", "wrap"):
+        return _copied(arr, widths, mode)
+    if mode in ("symmetric", "reflect"):
+        return _mirrored(arr, widths, mode, reflect_type)
     if mode == "linear_ramp":
         return _linear_ramp(arr, widths, end_values)
     arr = _constant(arr, widths, ((0, 0),) * arr.ndim)

@@ -211,11 +211,13 @@ def unravel_index(indices, shape, order="C"):
 
 def unique(x, return_inverse=False):
     """Mirrors `mindspore.numpy.unique`: the distinct values of the flattened input in order of
-    first appearance (MindSpore's Unique kernel; numpy sorts), and optionally, for each
-    element, the position of its value (Int64 for Int64 input, else Int32, as MindSpore's)."""
+    first appearance (MindSpore's Unique kernel; numpy sorts; each NaN is its own value), and
+    optionally, for each element, the position of its value (Int64 for Int64 input, else Int32,
+    as MindSpore's)."""
     check_tensor("unique", x)
     flat = ravel(x) if x.ndim != 1 else x
-    _, first, inverse = np.unique(flat.asnumpy(), return_index=True, return_inverse=True)
+    _, first, inverse = np.unique(flat.asnumpy(), return_index=True, return_inverse=True,
+                                  equal_nan=False)
     order = np.argsort(first, kind="stable")
     values = F.gather(flat, new(first[order]), 0)
     if not return_inverse:

@@ -10,6 +10,7 @@ from cellgrad.numpy._common import (
     check_int,
     check_tensor,
     expand,
+    via_float32,
 )
 from cellgrad.ops import functional as F
 
@@ -148,12 +149,13 @@ def tile(a, reps):
 
 
 def flip(m, axis=None):
-    """Mirrors `mindspore.numpy.flip` (None flips every axis)."""
+    """Mirrors `mindspore.numpy.flip` (None flips every axis; computed in Float32 unless the
+    input is Float16/Float32, as MindSpore's)."""
     check_tensor("flip", m)
     axes = axes_valid("flip", axis, m.ndim)
     if not axes or 0 in m.shape:
         return m
-    return F.flip(m, axes)
+    return via_float32(lambda t: F.flip(t, axes), m)
 
 
 def flipud(m):
@@ -201,8 +203,13 @@ def _roll_axis(a, shift, axis):
 
 
 def roll(a, shift, axis=None):
-    """Mirrors `mindspore.numpy.roll` (shifts and axes broadcast against each other)."""
+    """Mirrors `mindspore.numpy.roll` (shifts and axes broadcast against each other; computed
+    in Float32 unless the input is Float16/Float32, as MindSpore's)."""
     check_tensor("roll", a)
+    return via_float32(lambda t: _roll(t, shift, axis), a)
+
+
+def _roll(a, shift, axis):
     shape = tuple(a.shape)
     if axis is None:
         a, axis = ravel(a), 0
