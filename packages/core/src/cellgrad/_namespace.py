@@ -24,7 +24,7 @@ NAMESPACES = tuple(dict.fromkeys((
     "", "nn", "ops", "common.initializer", "train", "dataset", "communication",
     "communication.comm_func", *PATHS, *EVERY_PRIMITIVE)))
 # Core modules that MindSpore's top level holds as attributes (`ms.log`), imported on first use.
-MODULES = ("log", "version", "parallel")
+MODULES = ("log", "version", "parallel", "boost", "numpy")
 
 
 def plugin_names(module_name):
@@ -94,7 +94,7 @@ def names(module_name, namespace):
     module = sys.modules[module_name]
     result = set(module.__dict__)
     prefix = f"{namespace}." if namespace else ""
-    for ns in NAMESPACES:
+    for ns in NAMESPACES + MODULES:
         if ns.startswith(prefix) and ns != namespace:
             child = ns[len(prefix):].split(".")[0]
             if child in result or importlib.util.find_spec(f"{module_name}.{child}"):

@@ -126,7 +126,8 @@ def eye(n, m=None, dtype=None):
 
 
 def assign(variable, value):
-    """Mirrors `mindspore.ops.assign`: writes `value` into `variable` in place; returns it."""
+    """Mirrors `mindspore.ops.assign`: writes `value` into `variable` in place and returns the
+    new value as a Tensor of its own (as MindSpore: not the Parameter, no shared memory)."""
     if not isinstance(variable, TensorBuffer):
         raise TypeError(f"For 'assign', 'variable' must be a Tensor or Parameter, got "
                         f"{type(variable).__name__}.")
@@ -137,4 +138,4 @@ def assign(variable, value):
         raise ValueError(f"For 'assign', 'value' of shape {np.shape(src)} cannot be assigned to "
                          f"'variable' of shape {variable.shape}.") from None
     variable._data[...] = target.astype(variable._data.dtype)
-    return variable
+    return make_tensor(variable._data.copy(), None, 0, variable._dtype)
