@@ -64,6 +64,11 @@ CASES = [
     ("ones", lambda: mnp.ones((2, 2)), np.ones((2, 2)), "Float32"),
     ("ones_empty", lambda: mnp.ones((0, 3)), np.ones((0, 3)), "Float32"),
     ("zeros", lambda: mnp.zeros(3, "int"), np.zeros(3), "Int32"),
+    # MindSpore narrows empty results to 32 bits
+    ("zeros_empty_float64", lambda: mnp.zeros((0,), ms.float64), np.zeros(0), "Float32"),
+    ("ones_empty_int64", lambda: mnp.ones((2, 0), ms.int64), np.zeros((2, 0)), "Int32"),
+    ("eye_empty", lambda: mnp.eye(0, 2, dtype=ms.float64), np.zeros((0, 2)), "Float32"),
+    ("full_empty_tensor", lambda: mnp.full((0,), t(1.5, ms.float64)), np.zeros(0), "Float32"),
     ("empty", lambda: mnp.empty((1, 2)), np.zeros((1, 2)), "Float32"),
     ("full_int", lambda: mnp.full((2, 2), 7), np.full((2, 2), 7), "Int32"),
     ("full_float", lambda: mnp.full(2, 1.5), np.full(2, 1.5), "Float32"),

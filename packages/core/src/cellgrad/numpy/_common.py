@@ -55,13 +55,18 @@ def check_dtype(dtype, op="mindspore.numpy"):
     return d
 
 
+_NARROW = {int64: int32, float64: float32}
+
+
+def narrow_dtype(dtype):
+    """MindSpore's `_convert_64_to_32` on a dtype: Int64 -> Int32, Float64 -> Float32."""
+    return _NARROW.get(dtype, dtype)
+
+
 def narrow(t):
-    """MindSpore's `_convert_64_to_32`: Int64 -> Int32, Float64 -> Float32."""
-    if t.dtype is int64:
-        return t.astype(int32)
-    if t.dtype is float64:
-        return t.astype(float32)
-    return t
+    """MindSpore's `_convert_64_to_32`: an Int64 or Float64 Tensor cast to 32 bits."""
+    d = narrow_dtype(t.dtype)
+    return t if d is t.dtype else t.astype(d)
 
 
 def to_tensor(*args, op="mindspore.numpy"):

@@ -12,6 +12,7 @@ from cellgrad.numpy._common import (
     check_tensor,
     const_array,
     iota,
+    narrow_dtype,
     new,
     via_float32,
 )
@@ -27,6 +28,8 @@ def eye(N, M=None, k=0, dtype=float32):
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in (N, M, k)):
         raise TypeError(f"For 'eye', input tensor dimensions should be integers, got N={N!r}, "
                         f"M={M!r}, k={k!r}.")
+    if 0 in (N, M):  # MindSpore's empty results are narrowed to 32 bits
+        d = narrow_dtype(d)
     return new(np.eye(N, M, k, d.np_dtype), d)
 
 

@@ -13,7 +13,7 @@ from cellgrad.numpy._common import (
     check_int,
     check_shape,
     const_array,
-    narrow,
+    narrow_dtype,
     new,
     scalar_dtype,
     to_tensor,
@@ -106,16 +106,22 @@ def asfarray(a, dtype=float32):
     return const_array(a, d, "asfarray")
 
 
+def _filled(shape, value, dtype):
+    """`value` everywhere; an empty result is narrowed to 32 bits, as MindSpore makes those
+    (`_convert_64_to_32` of an empty Tensor)."""
+    if 0 in shape:
+        dtype = narrow_dtype(dtype)
+    return new(np.full(shape, value, dtype.np_dtype), dtype)
+
+
 def ones(shape, dtype=float32):
     """Mirrors `mindspore.numpy.ones` (Float32 by default)."""
-    d = check_dtype(dtype, "ones")
-    return new(np.ones(check_shape("ones", shape), d.np_dtype), d)
+    return _filled(check_shape("ones", shape), 1, check_dtype(dtype, "ones"))
 
 
 def zeros(shape, dtype=float32):
     """Mirrors `mindspore.numpy.zeros` (Float32 by default)."""
-    d = check_dtype(dtype, "zeros")
-    return new(np.zeros(check_shape("zeros", shape), d.np_dtype), d)
+    return _filled(check_shape("zeros", shape), 0, check_dtype(dtype, "zeros"))
 
 
 def empty(shape, dtype=float32):
@@ -141,11 +147,10 @@ def full(shape, fill_value, dtype=None):
     else:
         d = None
     if isinstance(fill_value, (int, float, bool)):
-        return new(np.full(shape, fill_value, d.np_dtype), d)
+        return _filled(shape, fill_value, d)
     fill = const_array(fill_value, None, "full")
     if 0 in shape:
-        d = narrow(fill).dtype if d is None else d
-        return new(np.zeros(shape, d.np_dtype), narrow(new(np.zeros(0, d.np_dtype), d)).dtype)
+        return _filled(shape, 0, fill.dtype if d is None else d)
     return broadcast_to(fill, shape)
 
 
