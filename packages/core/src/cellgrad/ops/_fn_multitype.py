@@ -103,6 +103,10 @@ def of(obj):
     """The type of a runtime argument, as `mindspore.common.dtype._get_py_obj_dtype`."""
     if isinstance(obj, TensorBuffer):
         return _TensorOf(obj.dtype)
+    # sparse tensors name their type; MindSpore dispatches them so under jit (PyNative refuses)
+    sparse = getattr(type(obj), "_ms_type_name", None)
+    if sparse is not None:
+        return BY_NAME[sparse]
     if (getattr(obj, "__primitive_flag__", False) or hasattr(obj, "construct")
             or inspect.isfunction(obj) or _is_primitive(obj)):
         return FUNCTION
