@@ -66,6 +66,11 @@ def test_buffers_are_attributes_traversed_and_guarded():
         net.stat = Tensor([1.0, 1.0])
     with pytest.raises(KeyError, match="attribute 'leaf' already exists"):
         net.register_buffer("leaf", Tensor(1.0))
+    assert net.get_buffer("stat") is net.stat and net.get_sub_cell("seq.0") is net.seq[0]
+    with pytest.raises(AttributeError, match="`w` is not a buffer"):
+        net.get_buffer("leaf.w")
+    with pytest.raises(AttributeError, match="Leaf has no attribute `nope`"):
+        net.get_sub_cell("leaf.nope")
     del net.stat
     assert list(net.buffers()) == [] and not hasattr(net, "stat")
 
@@ -98,6 +103,7 @@ def test_recorded_settings():
     assert net.leaf.k.comm_fusion == 1  # not trainable
     with pytest.raises(ValueError, match="must be int and must >= 0"):
         net.set_comm_fusion(True)
+    assert net.set_broadcast_flag() is net and net.seq[0].broadcast_flag is True
     assert net.compile(Tensor([1.0, 2.0])) is None
     with pytest.raises(TypeError, match="parameters number of the function is 1, but the number "
                                         "of provided arguments is 0"):

@@ -62,6 +62,27 @@ class CellState:
                     seen.add(id(buf))
                 yield (f"{cell_prefix}.{key}" if cell_prefix else key), buf
 
+    def get_sub_cell(self, target):
+        """Mirrors `Cell.get_sub_cell`: the sub-cell at a dotted attribute path."""
+        cell = self
+        for item in target.split(".") if target else ():
+            if not hasattr(cell, item):
+                raise AttributeError(f"{type(cell).__name__} has no attribute `{item}`")
+            cell = getattr(cell, item)
+            if not isinstance(cell, CellState):
+                raise AttributeError(f"`{item}` is not an nn.Cell")
+        return cell
+
+    def get_buffer(self, target):
+        """Mirrors `Cell.get_buffer`: the buffer at a dotted attribute path."""
+        path, _, name = target.rpartition(".")
+        cell = self.get_sub_cell(path)
+        if not hasattr(cell, name):
+            raise AttributeError(f"{type(cell).__name__} has no attribute `{name}`")
+        if name not in cell.__dict__.get("_buffers", ()):
+            raise AttributeError(f"`{name}` is not a buffer")
+        return getattr(cell, name)
+
     def buffers(self, recurse=True):
         """Mirrors `Cell.buffers`."""
         for _, buf in self.named_buffers(recurse=recurse):
@@ -210,6 +231,11 @@ class CellState:
         """Mirrors `Cell.shard`: on one device MindSpore returns at once; the strategies are
         kept in `_shard_request` so a program can read back what it asked for."""
         self.__dict__["_shard_request"] = (in_strategy, out_strategy, parameter_plan)
+
+    def set_broadcast_flag(self, mode=True):
+        """Mirrors `Cell.set_broadcast_flag`: the `broadcast_flag` flag on every cell."""
+        self.add_flags_recursive(broadcast_flag=mode)
+        return self
 
     def set_comm_fusion(self, fusion_type, recurse=True):
         """Mirrors `Cell.set_comm_fusion`: sets `comm_fusion` on the trainable Parameters."""
