@@ -115,7 +115,8 @@ GRADS = [
     ("scatter", lambda x, s: x.scatter(1, Tensor([[0, 2], [1, 1]]), s), [(2, 3), (2, 2)]),
     ("scatter_add", lambda x, s: x.scatter(1, Tensor([[0, 0]]), s, reduce="add"),
      [(1, 3), (1, 2)]),
-    ("index_add", lambda x, y: x.index_add(1, Tensor([2, 0, 2]), y, alpha=2), [(2, 3), (2, 3)]),
+    ("index_add", lambda x, y: (x * 1).index_add(1, Tensor([2, 0, 2]), y, alpha=2),
+     [(2, 3), (2, 3)]),  # x * 1: index_add also writes into its input, as MindSpore's
     ("diagonal", lambda x: x.diagonal(-1, 1, 2), [(2, 3, 4)]),
     ("take", lambda x: ops.take(x, Tensor([[0, -1], [5, 5]])), [(2, 3)]),
     ("index_select", lambda x: x.index_select(0, Tensor([1, 1])), [(2, 3)]),
@@ -149,7 +150,7 @@ def test_against_pytorch():
         (lambda t: t.diagonal(1), lambda t: t.diagonal(1)),
         (lambda t: t.scatter(1, Tensor([[0, 2], [1, 3], [3, 0]]), t[:, :2] * 2),
          lambda t: t.scatter(1, torch.tensor([[0, 2], [1, 3], [3, 0]]), t[:, :2] * 2)),
-        (lambda t: t.index_add(0, Tensor([2, 0, 2]), t * 3),
+        (lambda t: (t * 1).index_add(0, Tensor([2, 0, 2]), t * 3),
          lambda t: t.index_add(0, torch.tensor([2, 0, 2]), t * 3)),
         (lambda t: t.expand(2, 3, 4), lambda t: t.expand(2, 3, 4)),
         (lambda t: t[:, :3].inverse(), lambda t: t[:, :3].inverse()),
@@ -164,3 +165,19 @@ def test_against_pytorch():
         g = ms.grad(lambda v, f=ms_fn: sum((o * o).sum() for o in _tuple(f(v))))(x)
         sum((t * t).sum() for t in theirs).backward()
         np.testing.assert_allclose(g.asnumpy(), tx.grad.numpy(), rtol=1e-6, atol=1e-8)
+
+
+def test_softmax_method_uses_the_ops_nn_function():
+    pytest.importorskip("cellgrad_nn")
+    out = Tensor([1.0, 2.0]).softmax(0)
+    np.testing.assert_allclose(out.asnumpy(), [0.26894142, 0.7310586], rtol=1e-6)
+    assert Tensor([1.0, 2.0]).softmax(0, dtype=ms.float16).dtype == ms.float16
+
+
+def test_index_add_writes_into_x_as_mindspore():
+    p = ms.Parameter(Tensor(np.zeros((3, 2), np.float32)), name="p")
+    r = ops.index_add(p, Tensor([0, 2], ms.int32), Tensor(np.ones((2, 2), np.float32)), 0)
+    assert r is not p and p.asnumpy().sum() == 4.0 and r.asnumpy().sum() == 4.0
+    t = Tensor(np.zeros((3, 2), np.float32))
+    t.index_add(0, Tensor([0, 2], ms.int32), Tensor(np.ones((2, 2), np.float32)))
+    assert t.asnumpy()[:, 0].tolist() == [1.0, 0.0, 1.0]

@@ -146,8 +146,9 @@ def scatter(input, axis, index, src):
 
 
 def index_add(x, indices, y, axis, use_lock=True, check_index_bound=True):
-    """Mirrors `mindspore.ops.index_add`: `x` plus `y` added at `indices` along `axis`
-    (repeated indices accumulate); returns a new Tensor."""
+    """Mirrors `mindspore.ops.index_add`: `y` added at `indices` along `axis` (repeated indices
+    accumulate). As in MindSpore the sum is also written into `x`'s memory, and a new Tensor
+    (the differentiable result) is returned."""
     _tensor("index_add", "x", x)
     _tensor("index_add", "y", y)
     axis = _axis("index_add", axis, x.ndim)
@@ -163,7 +164,9 @@ def index_add(x, indices, y, axis, use_lock=True, check_index_bound=True):
     where = (slice(None),) * axis + (idx,)
     added = apply(_index.INDEX_ADD_ZEROS, (F.cast(y, x.dtype),),
                   {"shape": tuple(x.shape), "index": where})
-    return x + added
+    out = x + added
+    x._data[...] = out._data
+    return out
 
 
 def diagonal(input, offset=0, dim1=0, dim2=1):
