@@ -25,85 +25,91 @@ def _lse(*xs):
         return np.where(np.isfinite(top), safe + np.log(np.exp(stacked - safe).sum(0)), top)
 
 
-def _transitions(ext, blank, merge_repeated):
-    """Which states may stay put, and which may skip the previous (blank) state."""
+def _shift(a, k):
+    """`a` moved k states up the last axis (positive k) or down (negative), -inf filled."""
+    out = np.full_like(a, _NEG_INF)
+    if k > 0:
+        out[..., k:] = a[..., :-k]
+    else:
+        out[..., :k] = a[..., -k:]
+    return out
+
+
+def forward_backward(logp, labels, lengths, blank, merge_repeated=True):
+    """The recursion for a batch at once: logp (T, B, C), `labels` B int arrays, `lengths` the
+    frames of each sequence. Returns alpha and beta (T, B, U), -inf outside each sequence's
+    frames and states; log p (B,); the label sequences with blanks around each label (B, U)."""
+    t_max, batch, _ = logp.shape
+    u_len = np.array([2 * len(seq) + 1 for seq in labels], np.int64)
+    u_max = int(u_len.max(initial=1))
+    ext = np.full((batch, u_max), blank, np.int64)
+    for b, seq in enumerate(labels):
+        ext[b, 1:2 * len(seq):2] = seq
+    valid = np.arange(u_max)[None, :] < u_len[:, None]
     is_blank = ext == blank
-    stay = np.ones(len(ext), bool) if merge_repeated else is_blank
-    skip = ~is_blank
-    skip[:2] = False
+    stay = np.ones_like(is_blank) if merge_repeated else is_blank
+    skip = ~is_blank  # a label may follow the previous label directly, past their blank
+    skip[:, :2] = False
     if merge_repeated:
-        skip[2:] &= ext[2:] != ext[:-2]
-    return stay, skip
-
-
-def forward_backward(logp, labels, blank, merge_repeated=True):
-    """(log_alpha (T, U), log_beta (T, U), log p) for one sequence; logp is (T, C)."""
-    t_len = logp.shape[0]
-    ext = np.full(2 * len(labels) + 1, blank, np.int64)
-    ext[1::2] = labels
-    u_len = len(ext)
-    stay, skip = _transitions(ext, blank, merge_repeated)
-    emit = logp[:, ext]
-    alpha = np.full((t_len, u_len), _NEG_INF)
-    beta = np.full((t_len, u_len), _NEG_INF)
-    if t_len == 0:
-        return alpha, beta, _NEG_INF
-    alpha[0, :2] = emit[0, :2]
-    for t in range(1, t_len):
+        skip[:, 2:] &= ext[:, 2:] != ext[:, :-2]
+    emit = logp[:, np.arange(batch)[:, None], ext]
+    alpha = np.full((t_max, batch, u_max), _NEG_INF)
+    beta = np.full((t_max, batch, u_max), _NEG_INF)
+    if t_max:
+        alpha[0, :, :2] = emit[0, :, :2]
+        alpha[0][~valid] = _NEG_INF
+    for t in range(1, t_max):
         prev = alpha[t - 1]
-        one = np.concatenate([[_NEG_INF], prev[:-1]])
-        two = np.where(skip, np.concatenate([[_NEG_INF] * 2, prev[:-2]]), _NEG_INF)
-        alpha[t] = emit[t] + _lse(np.where(stay, prev, _NEG_INF), one, two)
-    beta[-1, -2:] = 0.0
-    for t in range(t_len - 2, -1, -1):
-        nxt = beta[t + 1] + emit[t + 1]
-        one = np.concatenate([nxt[1:], [_NEG_INF]])
-        two = np.concatenate([nxt[2:], [_NEG_INF] * 2])
-        two = np.where(np.concatenate([skip[2:], [False] * 2]), two, _NEG_INF)
-        beta[t] = _lse(np.where(stay, nxt, _NEG_INF), one, two)
-    return alpha, beta, _lse(*alpha[-1, -2:]) if u_len > 1 else alpha[-1, -1]
+        step = _lse(np.where(stay, prev, _NEG_INF), _shift(prev, 1),
+                    np.where(skip, _shift(prev, 2), _NEG_INF))
+        alpha[t] = np.where(valid, emit[t] + step, _NEG_INF)
+    last = (np.arange(u_max)[None, :] >= u_len[:, None] - 2) & valid
+    after_skip = _shift(skip.astype(float), -2) > 0
+    for t in range(t_max - 1, -1, -1):
+        if t < t_max - 1:
+            nxt = beta[t + 1] + emit[t + 1]
+            beta[t] = _lse(np.where(stay, nxt, _NEG_INF), _shift(nxt, -1),
+                           np.where(after_skip, _shift(nxt, -2), _NEG_INF))
+        ends = lengths == t + 1
+        beta[t, ends] = np.where(last[ends], 0.0, _NEG_INF)
+    frames = np.arange(t_max)[:, None] < lengths[None, :]
+    alpha[~frames] = _NEG_INF
+    beta[~frames] = _NEG_INF
+    rows = np.arange(batch)
+    end = alpha[np.maximum(lengths - 1, 0), rows]
+    log_p = _lse(end[rows, u_len - 1], np.where(u_len > 1, end[rows, np.maximum(u_len - 2, 0)],
+                                                _NEG_INF))
+    log_p = np.where(lengths > 0, log_p, _NEG_INF)
+    return alpha, beta, log_p, ext
 
 
-def _posterior_grad(logp, alpha, beta, log_p, ext):
-    """exp(logp) - P(state with class c at frame t | labels): the gradient with respect to the
-    logits of a softmax (TensorFlow's CTC gradient, also PyTorch's for log_softmax inputs)."""
-    grad = np.exp(logp)
-    if not np.isfinite(log_p):
-        return np.zeros_like(logp)
-    ab = alpha + beta - log_p
-    for c in np.unique(ext):
-        grad[:, c] -= np.exp(_lse(*ab[:, ext == c].T)) if (ext == c).sum() > 1 else \
-            np.exp(ab[:, ext == c][:, 0])
+def _posterior_grad(logp, alpha, beta, log_p, ext, lengths):
+    """exp(logp) - P(a path is in a state of class c at frame t | labels): the gradient with
+    respect to the logits of a softmax (TensorFlow's CTC gradient; PyTorch's and MindSpore's
+    for log_softmax inputs). Zero past each sequence's frames and for impossible ones."""
+    t_max, batch, _ = logp.shape
+    feasible = np.isfinite(log_p)
+    with np.errstate(invalid="ignore"):
+        post = np.exp(alpha + beta - np.where(feasible, log_p, 0.0)[None, :, None])
+    frames = np.arange(t_max)[:, None] < lengths[None, :]
+    grad = np.where(frames[..., None], np.exp(logp), 0.0)
+    np.add.at(grad, (np.arange(t_max)[:, None, None], np.arange(batch)[None, :, None],
+                     ext[None]), -post)
+    grad[:, ~feasible] = 0.0
     return grad
-
-
-def _extended(labels, blank):
-    ext = np.full(2 * len(labels) + 1, blank, np.int64)
-    ext[1::2] = labels
-    return ext
 
 
 # ---- CTCLoss (TensorFlow's) ----
 
 def _ctc_fwd(inputs, *, labels, lengths, merge_repeated, skip):
-    t_max, batch, classes = inputs.shape
     x = inputs.astype(np.float64)
     logp = x - x.max(-1, keepdims=True)
     logp -= np.log(np.exp(logp).sum(-1, keepdims=True))
-    loss = np.empty(batch)
-    grad = np.zeros_like(x)
-    for b in range(batch):
-        n = lengths[b]
-        if skip[b]:
-            loss[b] = np.inf
-            continue
-        alpha, beta, log_p = forward_backward(logp[:n, b], labels[b], classes - 1,
-                                              merge_repeated)
-        loss[b] = -log_p
-        grad[:n, b] = _posterior_grad(logp[:n, b], alpha, beta, log_p,
-                                      _extended(labels[b], classes - 1))
-    grad = grad.astype(inputs.dtype)
-    return (loss.astype(inputs.dtype), grad), (grad,)
+    blank = x.shape[2] - 1
+    alpha, beta, log_p, ext = forward_backward(logp, labels, lengths, blank, merge_repeated)
+    log_p = np.where(skip, _NEG_INF, log_p)
+    grad = _posterior_grad(logp, alpha, beta, log_p, ext, lengths).astype(inputs.dtype)
+    return ((-log_p).astype(inputs.dtype), grad), (grad,)
 
 
 def _ctc_bwd(ctx, g_loss, g_grad):
@@ -189,21 +195,17 @@ class CTCLoss(Primitive):
 
 def _ctc_v2_fwd(log_probs, *, targets, in_lens, tg_lens, blank, zero_infinity):
     t_max, batch, _ = log_probs.shape
-    s_max = targets.shape[1]
     lp = log_probs.astype(np.float64)
-    loss = np.empty(batch)
-    log_alpha = np.full((batch, t_max, 2 * s_max + 1), _NEG_INF)
-    grad = np.zeros_like(lp)
-    for b in range(batch):
-        n, labels = in_lens[b], targets[b, :tg_lens[b]]
-        alpha, beta, log_p = forward_backward(lp[:n, b], labels, blank)
-        log_alpha[b, :n, :alpha.shape[1]] = alpha
-        loss[b] = -log_p
-        grad[:n, b] = _posterior_grad(lp[:n, b], alpha, beta, log_p, _extended(labels, blank))
-        if not (zero_infinity or np.isfinite(log_p)):
-            grad[:n, b] = np.nan  # as MindSpore and PyTorch: 0 * inf
+    labels = [targets[b, :tg_lens[b]] for b in range(batch)]
+    alpha, beta, log_p, ext = forward_backward(lp, labels, in_lens, blank)
+    log_alpha = np.full((batch, t_max, 2 * targets.shape[1] + 1), _NEG_INF)
+    log_alpha[:, :, :alpha.shape[2]] = alpha.transpose(1, 0, 2)
+    grad = _posterior_grad(lp, alpha, beta, log_p, ext, in_lens)
+    if not zero_infinity:  # as MindSpore and PyTorch: an impossible sequence's 0 * inf
+        frames = np.arange(t_max)[:, None] < in_lens[None, :]
+        grad[:, ~np.isfinite(log_p)] = np.where(frames[:, ~np.isfinite(log_p), None], np.nan, 0)
     dtype = log_probs.dtype
-    return (loss.astype(dtype), log_alpha.astype(dtype)), (grad.astype(dtype),)
+    return ((-log_p).astype(dtype), log_alpha.astype(dtype)), (grad.astype(dtype),)
 
 
 def _ctc_v2_bwd(ctx, g_loss, g_alpha):

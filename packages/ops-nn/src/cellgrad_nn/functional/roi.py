@@ -45,7 +45,8 @@ def _roi_axis(start, extent, pooled, grid, size):
 
 
 def roi_weights(rois, height, width, pooled_h, pooled_w, scale, sample_num, end_mode):
-    """Per ROI: (batch index, (pooled_h, H) weights, (pooled_w, W) weights).
+    """Per ROI: (batch index, rows read, their (pooled_h, rows) weights, columns read, their
+    (pooled_w, columns) weights).
 
     As MindSpore's kernel: only `roi_end_mode=0` widens a ROI smaller than 1 to 1 (with 1 a
     reversed ROI samples backwards); an adaptive grid of no samples divides 0 by 0 (NaN).
@@ -64,24 +65,47 @@ def roi_weights(rois, height, width, pooled_h, pooled_w, scale, sample_num, end_
         else:  # no samples: 0 / (gh * gw)
             fill = np.nan if gh * gw == 0 else 0.0
             my, mx = np.full((pooled_h, height), fill), np.full((pooled_w, width), fill)
-        plans.append((int(np.rint(roi[0])), my, mx))
+        plans.append((int(np.rint(roi[0])), *_support(my), *_support(mx)))
     return plans
 
 
+def _support(m):
+    """The columns a weight matrix reads, as a slice, and its block there (all of it when it
+    holds NaN, none when it is zero)."""
+    used = np.flatnonzero(np.isnan(m).any(0) | (m != 0).any(0))
+    if np.isnan(m).any():
+        return slice(0, m.shape[1]), m
+    if used.size == 0:
+        return slice(0, 0), m[:, :0]
+    cols = slice(int(used[0]), int(used[-1]) + 1)
+    return cols, m[:, cols]
+
+
 def _roi_align_fwd(x, *, plans):
-    out = np.empty((len(plans), x.shape[1], plans[0][1].shape[0] if plans else 0,
-                    plans[0][2].shape[0] if plans else 0), x.dtype)
-    for i, (b, my, mx) in enumerate(plans):
-        out[i] = my @ x[b].astype(np.float64) @ mx.T
+    n_out = (len(plans), x.shape[1]) + ((plans[0][2].shape[0], plans[0][4].shape[0])
+                                        if plans else (0, 0))
+    out = np.empty(n_out, x.dtype)
+    ct = np.float64 if x.dtype == np.float64 else np.float32
+    c = x.shape[1]
+    for i, (b, ys, my, xs, mx) in enumerate(plans):
+        block = x[b, :, ys, xs].astype(ct)  # (C, h, w): the ROI's block only
+        h, w = block.shape[1:]
+        cols = (block.reshape(c * h, w) @ mx.T.astype(ct)).reshape(c, h, mx.shape[0])
+        out[i] = np.matmul(my.astype(ct), cols)
     return out, (x.shape, plans)
 
 
 def _roi_align_bwd(ctx, g):
     shape, plans = ctx.saved
-    gx = np.zeros(shape, np.float64)
-    for i, (b, my, mx) in enumerate(plans):
-        gx[b] += np.nan_to_num(my.T) @ g[i] @ np.nan_to_num(mx)
-    return gx.astype(g.dtype)
+    ct = np.float64 if g.dtype == np.float64 else np.float32
+    gx = np.zeros(shape, ct)
+    c = shape[1]
+    for i, (b, ys, my, xs, mx) in enumerate(plans):
+        gi = g[i].astype(ct)  # (C, PH, PW)
+        ph, pw = gi.shape[1:]
+        cols = (gi.reshape(c * ph, pw) @ np.nan_to_num(mx).astype(ct)).reshape(c, ph, -1)
+        gx[b, :, ys, xs] += np.matmul(np.nan_to_num(my).T.astype(ct), cols)
+    return gx.astype(g.dtype, copy=False)
 
 
 ROI_ALIGN = Op("roi_align", _roi_align_fwd, _roi_align_bwd, PROMOTE_NONE, first_order_only=True)
