@@ -1,0 +1,252 @@
+"""Run mindcv's model registry, unchanged, on cellgrad, and compare with real MindSpore.
+
+mindcv (`pip install mindcv`) is a real MindSpore client: its models are plain MindSpore code.
+Two steps, each in its own interpreter:
+
+    # 1. under real MindSpore 2.10 (a side venv with mindspore and mindcv): per model, a
+    #    checkpoint, a fixed input and MindSpore's eval output
+    python tools/mindcv_registry.py record --out REF [MODEL ...]
+    # 2. under cellgrad (mindspore resolves to cellgrad): build, forward, one training step,
+    #    MindSpore's checkpoint loaded and its output compared
+    python tools/mindcv_registry.py run --ref REF [MODEL ...]
+
+`run` prints one row per model: whether it builds, its forward pass, a training step
+(`value_and_grad` + Momentum), the largest relative difference from MindSpore's output on
+MindSpore's checkpoint, and the time per forward (MindSpore's as recorded, when present). A
+model that fails names its first error. Models: all of the registry by default, or the names /
+fnmatch patterns given; `--max-params` skips large ones (counted in the summary).
+"""
+
+import argparse
+import fnmatch
+import json
+import pathlib
+import sys
+import time
+import traceback
+
+import numpy as np
+
+NUM_CLASSES = 10
+BATCH = 2
+
+
+def _alias_mindspore():
+    """Make `import mindspore` (and every `mindspore.x` path) resolve to cellgrad."""
+    from cellgrad.ms_replay import install_alias
+
+    install_alias()
+
+
+def _import_models():
+    """`mindcv.models`; when `import mindcv` itself fails (its package imports the data
+    pipeline too), the models package alone, as the issue's measurement did."""
+    import importlib
+    import importlib.util
+    import types
+
+    try:
+        return importlib.import_module("mindcv.models")
+    except Exception as exc:  # noqa: BLE001  (reported, then the narrower import is tried)
+        print(f"note: import mindcv failed ({_first_error(exc)}); importing mindcv.models alone",
+              flush=True)
+    for name in [n for n in sys.modules if n == "mindcv" or n.startswith("mindcv.")]:
+        del sys.modules[name]
+    spec = importlib.util.find_spec("mindcv")
+    package = types.ModuleType("mindcv")
+    package.__path__ = list(spec.submodule_search_locations)
+    sys.modules["mindcv"] = package
+    return importlib.import_module("mindcv.models")
+
+
+def _models(patterns):
+    list_models = _import_models().list_models
+
+    names = sorted(list_models())
+    if not patterns:
+        return names
+    return [n for n in names if any(fnmatch.fnmatch(n, p) for p in patterns)]
+
+
+def _input_size(name):
+    registry = sys.modules["mindcv.models.registry"]
+    cfg = getattr(registry, "_model_pretrained_cfgs", {}).get(name) or {}
+    size = cfg.get("input_size", (3, 224, 224))
+    return tuple(size)
+
+
+def _input(name):
+    c, h, w = _input_size(name)
+    rng = np.random.default_rng(sum(map(ord, name)))
+    return rng.standard_normal((BATCH, c, h, w)).astype(np.float32)
+
+
+def _param_count(net):
+    return int(sum(np.prod(p.shape) for p in net.get_parameters()))
+
+
+def _first_error(exc):
+    tb = traceback.extract_tb(exc.__traceback__)
+    where = next((f"{pathlib.Path(f.filename).name}:{f.lineno}" for f in reversed(tb)
+                  if "mindcv" in f.filename), "")
+    return f"{type(exc).__name__}: {str(exc).splitlines()[0][:150] if str(exc) else ''}" + \
+        (f" ({where})" if where else "")
+
+
+def record(args):
+    import mindspore as ms
+
+    create_model = _import_models().create_model
+
+    out = pathlib.Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for name in _models(args.models):
+        meta_path = out / f"{name}.json"
+        if meta_path.exists():
+            continue
+        meta = {"model": name}
+        try:
+            ms.set_seed(0)
+            net = create_model(name, num_classes=NUM_CLASSES)
+            meta["params"] = _param_count(net)
+            if meta["params"] > args.max_params:
+                meta["skipped"] = f"{meta['params']} parameters > --max-params"
+            else:
+                net.set_train(False)
+                x = _input(name)
+                y = net(ms.Tensor(x)).asnumpy()
+                start = time.perf_counter()
+                for _ in range(args.repeat):
+                    net(ms.Tensor(x))
+                meta["forward_ms"] = (time.perf_counter() - start) / args.repeat * 1e3
+                ms.save_checkpoint(net, str(out / f"{name}.ckpt"))
+                np.save(out / f"{name}.in.npy", x)
+                np.save(out / f"{name}.out.npy", y)
+        except Exception as exc:  # noqa: BLE001  (a model MindSpore cannot run is a row)
+            meta["error"] = _first_error(exc)
+        meta_path.write_text(json.dumps(meta))
+        print(name, json.dumps(meta), flush=True)
+
+
+def _train_step(ms, net, x):
+    from mindspore import nn
+
+    net.set_train(True)
+    opt = nn.Momentum(net.trainable_params(), learning_rate=0.01, momentum=0.9)
+    loss_fn = nn.CrossEntropyLoss()
+    labels = ms.Tensor(np.arange(BATCH) % NUM_CLASSES, ms.int32)
+
+    def forward(data, label):
+        return loss_fn(net(data), label)
+
+    grad_fn = ms.value_and_grad(forward, None, opt.parameters)
+    loss, grads = grad_fn(ms.Tensor(x), labels)
+    opt(grads)
+    value = float(loss.asnumpy())
+    if not np.isfinite(value):
+        raise FloatingPointError(f"loss is {value}")
+    return value
+
+
+def run_one(name, ref, args):
+    import mindspore as ms
+
+    create_model = _import_models().create_model
+
+    row = {"model": name}
+    meta = json.loads((ref / f"{name}.json").read_text()) if ref and \
+        (ref / f"{name}.json").exists() else {}
+    if "skipped" in meta or (meta.get("params") or 0) > args.max_params:
+        row["skipped"] = meta.get("skipped", "too large")
+        return row
+    stage = "build"
+    try:
+        ms.set_seed(0)
+        net = create_model(name, num_classes=NUM_CLASSES)
+        row["params"] = _param_count(net)
+        if row["params"] > args.max_params:
+            row["skipped"] = f"{row['params']} parameters > --max-params"
+            return row
+        row["build"] = True
+        stage = "forward"
+        ckpt = ref / f"{name}.ckpt" if ref else None
+        if ckpt is not None and ckpt.exists():
+            stage = "load"
+            not_loaded = ms.load_param_into_net(net, ms.load_checkpoint(str(ckpt)))
+            row["not_loaded"] = len(not_loaded[0]) if not_loaded else 0
+            x = np.load(ref / f"{name}.in.npy")
+        else:
+            x = _input(name)
+        stage = "forward"
+        net.set_train(False)
+        y = net(ms.Tensor(x)).asnumpy()
+        start = time.perf_counter()
+        for _ in range(args.repeat):
+            net(ms.Tensor(x))
+        row["forward_ms"] = (time.perf_counter() - start) / args.repeat * 1e3
+        row["forward"] = True
+        if ckpt is not None and ckpt.exists():
+            expected = np.load(ref / f"{name}.out.npy")
+            scale = np.maximum(np.abs(expected), 1e-3 * max(np.abs(expected).max(), 1e-12))
+            row["rel_diff"] = float(np.max(np.abs(y - expected) / scale))
+            row["ms_forward_ms"] = meta.get("forward_ms")
+        stage = "step"
+        row["loss"] = _train_step(ms, net, x)
+        row["step"] = True
+    except Exception as exc:  # noqa: BLE001  (the table reports each model's first failure)
+        row["error"] = f"{stage}: {_first_error(exc)}"
+    return row
+
+
+def run(args):
+    _alias_mindspore()
+    ref = pathlib.Path(args.ref) if args.ref else None
+    rows = []
+    print(f"{'model':28} {'build':5} {'fwd':4} {'step':4} {'rel diff':>9} {'ms/fwd':>8} "
+          f"{'MS ms/fwd':>9}  error")
+    for name in _models(args.models):
+        row = run_one(name, ref, args)
+        rows.append(row)
+        if "skipped" in row:
+            print(f"{name:28} skipped: {row['skipped']}", flush=True)
+            continue
+        diff = row.get("rel_diff")
+        print(f"{name:28} {_mark(row, 'build'):5} {_mark(row, 'forward'):4} "
+              f"{_mark(row, 'step'):4} {'' if diff is None else f'{diff:.2e}':>9} "
+              f"{row.get('forward_ms', float('nan')):8.1f} "
+              f"{row.get('ms_forward_ms') or float('nan'):9.1f}  {row.get('error', '')}",
+              flush=True)
+    tried = [r for r in rows if "skipped" not in r]
+    match = [r for r in tried if r.get("rel_diff") is not None and r["rel_diff"] <= args.rtol]
+    print(f"\n{len(rows)} models, {len(rows) - len(tried)} skipped; of {len(tried)} tried: "
+          f"{sum('build' in r for r in tried)} build, {sum('forward' in r for r in tried)} "
+          f"forward, {sum('step' in r for r in tried)} step, {len(match)} match MindSpore "
+          f"(rel diff <= {args.rtol:g})")
+    if args.json:
+        pathlib.Path(args.json).write_text(json.dumps(rows, indent=1))
+    return rows
+
+
+def _mark(row, key):
+    return "yes" if row.get(key) else "-"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    rec = sub.add_parser("record", help="under MindSpore: checkpoints, inputs, outputs")
+    rec.add_argument("--out", required=True)
+    rn = sub.add_parser("run", help="under cellgrad: build, forward, step, compare")
+    rn.add_argument("--ref", help="folder written by `record`")
+    rn.add_argument("--rtol", type=float, default=1e-4)
+    rn.add_argument("--json", help="also write the rows here")
+    for p in (rec, rn):
+        p.add_argument("models", nargs="*", help="names or fnmatch patterns (default: all)")
+        p.add_argument("--max-params", type=float, default=30e6)
+        p.add_argument("--repeat", type=int, default=1, help="forward passes timed")
+    args = parser.parse_args(argv)
+    (record if args.cmd == "record" else run)(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
