@@ -35,7 +35,9 @@ PATHS = """
     nn.wrap nn.wrap.cell_wrapper nn.wrap.grad_reducer nn.wrap.loss_scale
 """.split()
 # Names the usage study shows imported from a path although its `__all__` leaves them out.
-ALSO = {"train.model": ["ParallelMode"], "context": ["ParallelMode"]}
+ALSO = {"train.model": ["ParallelMode"], "context": ["ParallelMode"],
+        "communication.management": ["GlobalComm"],
+        "nn.learning_rate_schedule": ["LearningRateSchedule"]}
 
 
 def public(module):

@@ -39,6 +39,8 @@ NOT_PROVIDED = {
         "ops.ResizeBilinearV2(align_corners, half_pixel_centers)(x, size) computes what its "
         "construct(x, size, align_corners=...) did (for scale_factor, size is the input's "
         "height and width times it)"),
+    "ops.ControlDepend": ("was removed in MindSpore 1.2 (execution order follows data "
+                          "dependencies): ops.depend(value, expr) returns value after expr"),
     "ops.DynamicRNN": _ASCEND_RNN.format("LSTM"),
     "ops.DynamicGRUV2": _ASCEND_RNN.format("GRU"),
 }

@@ -22,11 +22,11 @@ PATHS = {
         "log": "get_level get_log_config",
     },
     "communication.management": {
-        "communication": "HCCL_WORLD_COMM_GROUP MCCL_WORLD_COMM_GROUP NCCL_WORLD_COMM_GROUP "
-                         "create_group destroy_group get_comm_name get_group_rank_from_world_rank "
-                         "get_group_size get_local_rank get_local_rank_size "
-                         "get_process_group_ranks get_rank get_world_rank_from_group_rank init "
-                         "release",
+        "communication": "GlobalComm HCCL_WORLD_COMM_GROUP MCCL_WORLD_COMM_GROUP "
+                         "NCCL_WORLD_COMM_GROUP create_group destroy_group get_comm_name "
+                         "get_group_rank_from_world_rank get_group_size get_local_rank "
+                         "get_local_rank_size get_process_group_ranks get_rank "
+                         "get_world_rank_from_group_rank init release",
     },
     "nn.dynamic_lr": {
         "nn": "cosine_decay_lr exponential_decay_lr inverse_decay_lr natural_exp_decay_lr "
@@ -118,9 +118,9 @@ PATHS = {
         "nn": "MultiheadAttention Transformer TransformerDecoder TransformerDecoderLayer "
               "TransformerEncoder TransformerEncoderLayer",
     },
-    "nn.learning_rate_schedule": {
-        "nn": "CosineDecayLR ExponentialDecayLR InverseDecayLR NaturalExpDecayLR PolynomialDecayLR "
-              "WarmUpLR",
+    "nn.learning_rate_schedule": {  # LearningRateSchedule: only here in MindSpore
+        "nn": "CosineDecayLR ExponentialDecayLR InverseDecayLR LearningRateSchedule "
+              "NaturalExpDecayLR PolynomialDecayLR WarmUpLR",
     },
     "nn.loss": {
         "nn": "BCELoss BCEWithLogitsLoss CTCLoss CosineEmbeddingLoss CrossEntropyLoss DiceLoss "
