@@ -115,7 +115,9 @@ class ROIAlign(Primitive):
     """Mirrors `mindspore.ops.ROIAlign(pooled_height, pooled_width, spatial_scale,
     sample_num=2, roi_end_mode=1)(features, rois)`: rois are (batch index, x1, y1, x2, y2)
     rows; an adaptive grid (`sample_num=0`) of zero samples gives NaN, as in MindSpore. The
-    rois get no gradient (MindSpore's is zero)."""
+    rois get no gradient (MindSpore's is zero). Differs on purpose: the features' gradient is
+    that of the forward for both `roi_end_mode`s; MindSpore 2.10's backward always samples as
+    `roi_end_mode=1`."""
 
     @prim_attr_register
     def __init__(self, pooled_height, pooled_width, spatial_scale, sample_num=2,
@@ -253,8 +255,11 @@ OPS = (ROI_ALIGN, CROP_AND_RESIZE)
 class CropAndResize(Primitive):
     """Mirrors `mindspore.ops.CropAndResize(method='bilinear', extrapolation_value=0.0)
     (x, boxes, box_index, crop_size)`: crops of (B, H, W, C) images at normalised
-    (y1, x1, y2, x2) boxes, resized to `crop_size`; Float32 output. The boxes get
-    TensorFlow's gradient for 'bilinear' and none for the other methods."""
+    (y1, x1, y2, x2) boxes, resized to `crop_size`; Float32 output. The gradients are those
+    of each method's output: the boxes get TensorFlow's gradient for 'bilinear' and none for
+    the other two (their output is piecewise constant in the boxes). Differs on purpose:
+    MindSpore 2.10 gives 'bilinear_v2' the image gradient of 'nearest', and 'nearest' and
+    'bilinear_v2' the box gradient of 'bilinear'."""
 
     @prim_attr_register
     def __init__(self, method="bilinear", extrapolation_value=0.0):
