@@ -54,3 +54,9 @@ for bad in [lambda: x.index_select(1, Tensor([[0]])), lambda: ops.tensor_split(T
         bad()
     except ValueError as e:
         print("ValueError", str(e).replace("\\'", "'")[:60])
+y = Tensor(np.arange(6).reshape(2, 3).astype(np.float32))
+print(y.amax(1, keepdims=True), y.amin(), y.mm(y.T), Tensor([3.0, 1.0, 2.0]).cummin(0))
+print(Tensor([1.0, 2.0]).diag(), y.gather_nd(Tensor([[0, 1], [1, 2]], ms.int32)))
+print(Tensor([1.0, 2.0]).isclose(Tensor([1.0, 2.1])), y.logsumexp(1))
+print(Tensor([1.0, 2.0]).outer(Tensor([3.0, 4.0])), Tensor([1.0, 3.0, 2.0]).top_k(2))
+print(Tensor(np.ones((2, 2, 3), np.float32)).bmm(Tensor(np.ones((2, 3, 1), np.float32))).shape)

@@ -12,6 +12,7 @@ import inspect
 
 import numpy as np
 
+from cellgrad import ops as O
 from cellgrad._core import _tape
 from cellgrad._core._buffer import TensorBuffer, make_tensor
 from cellgrad.ops import _tm_array as A
@@ -48,6 +49,10 @@ THIN = {
     "tensor_split": A.tensor_split, "diagonal": (A.diagonal, "offset=0, axis1=0, axis2=1"),
     "topk": F.topk, "matmul": F.matmul, "dot": A.dot, "inverse": A.inverse,
     "norm": F.norm, "var": F.var, "std": F.std,
+    # the functions engineer's ops (cellgrad.ops)
+    "amax": O.amax, "amin": O.amin, "mm": O.mm, "bmm": O.bmm, "outer": O.outer,
+    "cummin": O.cummin, "diag": O.diag, "gather_nd": O.gather_nd, "isclose": O.isclose,
+    "logsumexp": O.logsumexp, "roll": O.roll, "top_k": O.top_k,
 }
 
 
