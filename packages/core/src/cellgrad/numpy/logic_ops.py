@@ -112,9 +112,9 @@ def signbit(x, dtype=None):
 
 
 def isscalar(element):
-    """Mirrors `mindspore.numpy.isscalar`: Python numbers and strings are scalars; Tensors
-    and sequences are not."""
-    return isinstance(element, (int, float, bool, str))
+    """Mirrors `mindspore.numpy.isscalar`: real numbers (Python's and numpy's), strings and
+    bytes are scalars; Tensors, sequences, complex numbers and None are not."""
+    return isinstance(element, (int, float, str, bytes, np.integer, np.floating, np.bool_))
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
