@@ -307,10 +307,21 @@ def test_an_unknown_name_stays_a_plain_attribute_error():
         assert str(info.value) == f"module '{module.__name__}' has no attribute '{name}'"
 
 
-def test_lookups_are_cached_until_the_plugins_reset():
+def test_lookups_are_cached_until_the_plugins_reset(monkeypatch):
+    plugins.state()
+    monkeypatch.delitem(vars(P), "MatMul", raising=False)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a cached alias never warns
         first = P.MatMul
     assert vars(P)["MatMul"] is first
     plugins.reset()
     assert "MatMul" not in vars(P) and P.MatMul is first
+
+
+def test_a_core_name_at_an_alias_path_loads_no_plugin():
+    code = ("import cellgrad.ops.operations as P, cellgrad.common.api as api\n"
+            "from cellgrad import plugins\n"
+            "assert P.Cast is P.Cast and api.jit\n"
+            "assert plugins._state is None and 'Cast' in vars(P)\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr

@@ -59,6 +59,16 @@ def lookup(module_name, namespace, name, from_import=False):
         # probes with hasattr before importing it).
         raise _no_attribute(module_name, name, f"; it is a submodule: import {module_name}.{name}")
 
+    source = _source(namespace, name)
+    if source is not None:  # before the plugins: a core name at an alias path loads none
+        found, obj = _from_source(qualname, source, from_import)
+        if found:
+            loaded = sys.modules.get("cellgrad.plugins")
+            if loaded is None or loaded._state is None:  # the core's own object: kept
+                module.__dict__[name] = obj
+            else:
+                loaded.state().remember(module, name, obj)
+            return obj
     from cellgrad import _first_party, _not_provided, plugins
 
     error = plugins.PluginNameImportError if from_import else plugins.PluginNameAttributeError
@@ -69,12 +79,6 @@ def lookup(module_name, namespace, name, from_import=False):
         raise error(str(exc), qualname=qualname, package=exc.package) from exc.__cause__
     if found:
         return obj
-    source = _source(namespace, name)
-    if source is not None:
-        found, obj = _from_source(module, qualname, source, from_import)
-        if found:
-            state.remember(module, name, obj)
-            return obj
     if qualname in MOVED:
         return _moved(qualname, MOVED[qualname])
     _not_provided.check(source or qualname, qualname, from_import)
@@ -140,27 +144,29 @@ def _source_module(namespace):
         return None
 
 
-def _from_source(module, qualname, source, from_import):
+def _from_source(qualname, source, from_import):
     """`(True, obj)` for the object at `source`, `(False, None)` when cellgrad has none there.
 
     A missing package or a deliberately absent name raises, naming `qualname` as written.
     """
-    from cellgrad import _not_provided, plugins
-
     source_namespace, _, name = source.rpartition(".")
     namespace = qualname.rpartition(".")[0]
     try:
         obj = getattr(_source_module(source_namespace), name)  # None.name: no such namespace
-    except plugins.PluginNameError as exc:
-        error = plugins.PluginNameImportError if from_import else plugins.PluginNameAttributeError
-        message = str(exc)
-        if exc.package is not None:
-            message = plugins.state().unavailable_message(f"cellgrad.{qualname}", exc.package)
-        raise error(message, qualname=qualname, package=exc.package) from exc.__cause__
-    except _not_provided.NotProvidedError:
-        _not_provided.check(source, qualname, from_import)
-        raise
-    except AttributeError:
+    except AttributeError as exc:  # the plugin-name errors and NotProvidedError are ones too
+        from cellgrad import _not_provided, plugins
+
+        if isinstance(exc, plugins.PluginNameError):
+            error = plugins.PluginNameImportError if from_import else \
+                plugins.PluginNameAttributeError
+            message = str(exc)
+            if exc.package is not None:
+                message = plugins.state().unavailable_message(f"cellgrad.{qualname}",
+                                                              exc.package)
+            raise error(message, qualname=qualname, package=exc.package) from exc.__cause__
+        if isinstance(exc, _not_provided.NotProvidedError):
+            _not_provided.check(source, qualname, from_import)
+            raise
         return False, None
     listed = PATHS.get(namespace, {}).get(source_namespace, "").split()
     if namespace in EVERY_PRIMITIVE and name not in listed and not _primitive_class(obj):
