@@ -28,6 +28,7 @@ EXPORTS: dict = {
                             "multilabel_margin_loss triplet_margin_loss hinge_embedding_loss "
                             "gaussian_nll_loss"),
     **_ops("encoding", "one_hot embedding"),
+    **_ops("rearrange", "pixel_shuffle pixel_unshuffle channel_shuffle"),
     **_ops("clip", "clip_by_global_norm clip_by_norm"),
     **_ops("primitives", "ReLU ReLU6 Elu GeLU HSwish HSigmoid Softplus Softmax LogSoftmax "
                          "FastGeLU Mish Softsign BiasAdd BatchNorm LayerNorm OneHot "

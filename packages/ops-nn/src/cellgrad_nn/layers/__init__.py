@@ -7,7 +7,9 @@ qualname to `module:attr` in this package; `OP_MODULES` names modules with an `O
 OP_MODULES: tuple = ()
 
 _WHERE = {
-    "linear": "Dense Flatten Identity",
+    "linear": "Dense Linear BiDense Flatten Identity",
+    "rearrange": "PixelShuffle PixelUnshuffle ChannelShuffle Unflatten Roll CentralCrop Unfold",
+    "math": "MatMul Norm Moments ReduceLogSumExp Tril Triu Range OneHot L1Regularizer",
     "activation": "ReLU ReLU6 LeakyReLU ELU GELU SiLU Sigmoid Tanh Softmax LogSoftmax "
                   "get_activation HSwish HSigmoid Mish Softsign Tanhshrink LogSigmoid SeLU "
                   "FastGelu HShrink SoftShrink Hardtanh Threshold CELU GLU Softmin Softmax2d "
@@ -18,8 +20,8 @@ _WHERE = {
     "pool": "MaxPool1d MaxPool2d MaxPool3d AvgPool1d AvgPool2d AvgPool3d AdaptiveMaxPool1d "
             "AdaptiveMaxPool2d AdaptiveMaxPool3d AdaptiveAvgPool1d AdaptiveAvgPool2d "
             "AdaptiveAvgPool3d",
-    "dropout": "Dropout Dropout2d",
-    "embedding": "Embedding ClipByNorm",
+    "dropout": "Dropout Dropout1d Dropout2d Dropout3d",
+    "embedding": "Embedding EmbeddingLookup ClipByNorm",
     "padding": "Pad ConstantPad1d ConstantPad2d ConstantPad3d ZeroPad2d ReflectionPad1d "
                "ReflectionPad2d ReflectionPad3d ReplicationPad1d ReplicationPad2d "
                "ReplicationPad3d",

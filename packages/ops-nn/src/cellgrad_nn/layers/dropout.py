@@ -1,8 +1,8 @@
-"""`nn.Dropout`, `nn.Dropout2d`: the identity in predict mode (`set_train(False)`)."""
+"""`nn.Dropout`, `nn.Dropout1d/2d/3d`: the identity in predict mode (`set_train(False)`)."""
 
 from cellgrad.dtype import float32
 from cellgrad.nn import Cell
-from cellgrad_nn.functional.dropout import dropout, dropout2d
+from cellgrad_nn.functional.dropout import dropout, dropout1d, dropout2d, dropout3d
 
 
 class Dropout(Cell):
@@ -35,20 +35,40 @@ class Dropout(Cell):
         return f"p={self.p}" if self._given_p else f"keep_prob={self.keep_prob}"
 
 
-class Dropout2d(Cell):
-    """Mirrors `mindspore.nn.Dropout2d`: zero whole channels of (N, C, H, W) inputs."""
+class _ChannelDropout(Cell):
+    """Zeroes whole channels; subclasses name the function for their rank."""
+
+    _drop = None
 
     def __init__(self, p=0.5):
         super().__init__()
         if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
-            raise ValueError(f"For 'Dropout2d', the 'p' must be a number in range [0, 1], but "
-                             f"got {p}.")
+            raise ValueError(f"For '{type(self).__name__}', the 'p' must be a number in range "
+                             f"[0, 1], but got {p}.")
         self.p = p
 
     def construct(self, x):
         if not self.training or self.p == 0:
             return x
-        return dropout2d(x, float(self.p), True)
+        return type(self)._drop(x, float(self.p), True)
 
     def extend_repr(self):
         return f"p={self.p}"
+
+
+class Dropout1d(_ChannelDropout):
+    """Mirrors `mindspore.nn.Dropout1d`: zero whole channels of (N, C, L) or (C, L) inputs."""
+
+    _drop = staticmethod(dropout1d)
+
+
+class Dropout2d(_ChannelDropout):
+    """Mirrors `mindspore.nn.Dropout2d`: zero whole channels of (N, C, H, W) inputs."""
+
+    _drop = staticmethod(dropout2d)
+
+
+class Dropout3d(_ChannelDropout):
+    """Mirrors `mindspore.nn.Dropout3d`: zero whole channels of (N, C, D, H, W) inputs."""
+
+    _drop = staticmethod(dropout3d)

@@ -1,4 +1,4 @@
-"""`nn.Embedding` and `nn.ClipByNorm`."""
+"""`nn.Embedding`, `nn.EmbeddingLookup` and `nn.ClipByNorm`."""
 
 import numpy as np
 
@@ -38,6 +38,44 @@ class Embedding(Cell):
         return (f"vocab_size={self.vocab_size}, embedding_size={self.embedding_size}, "
                 f"use_one_hot={self.use_one_hot}, embedding_table={self.embedding_table}, "
                 f"dtype={self.dtype}, padding_idx={self.padding_idx}")
+
+
+class EmbeddingLookup(Cell):
+    """Mirrors `mindspore.nn.EmbeddingLookup`: rows of `embedding_table` at integer ids, ids
+    outside [0, vocab_size) giving zeros, as MindSpore's lookup does. `target`, `slice_mode`
+    and `manual_shapes` place the table on devices and hosts in MindSpore; here the table is
+    one array on the CPU and they are recorded only."""
+
+    def __init__(self, vocab_size, embedding_size, param_init="normal", target="CPU",
+                 slice_mode="batch_slice", manual_shapes=None, max_norm=None, sparse=True,
+                 dtype=float32):
+        super().__init__()
+        self.vocab_size = _checks.positive_int("EmbeddingLookup", "vocab_size", vocab_size)
+        self.embedding_size = _checks.positive_int("EmbeddingLookup", "embedding_size",
+                                                   embedding_size)
+        if target not in ("CPU", "DEVICE"):
+            raise ValueError(f"For 'EmbeddingLookup', the 'target' must be 'CPU' or 'DEVICE', "
+                             f"but got {target!r}.")
+        if max_norm is not None and (isinstance(max_norm, bool)
+                                     or not isinstance(max_norm, (int, float)) or max_norm <= 0):
+            raise ValueError(f"For 'EmbeddingLookup', the 'max_norm' must be a positive number, "
+                             f"but got {max_norm!r}.")
+        self.target, self.slice_mode, self.manual_shapes = target, slice_mode, manual_shapes
+        self.max_norm, self.sparse = max_norm, sparse
+        self.embedding_table = Parameter(initializer(param_init, [vocab_size, embedding_size],
+                                                     dtype), name="embedding_table")
+
+    def construct(self, indices):
+        from cellgrad.ops import functional as F
+
+        ids = F.cast(indices, "int32")
+        valid = F.logical_and(ids >= 0, ids < self.vocab_size)
+        rows = F.gather(self.embedding_table, F.where(valid, ids, 0), 0)
+        out = rows * F.cast(F.expand_dims(valid, -1), rows.dtype)
+        if self.max_norm is not None:
+            norm = F.sqrt(F.sum(F.square(out), -1, keepdim=True))
+            out = out * F.clamp(self.max_norm / F.clamp(norm, 1e-12, None), None, 1.0)
+        return out
 
 
 class ClipByNorm(Cell):

@@ -1,4 +1,4 @@
-"""`nn.Dense`, `nn.Flatten`, `nn.Identity`."""
+"""`nn.Dense`, `nn.Linear`, `nn.BiDense`, `nn.Flatten`, `nn.Identity`."""
 
 import math
 
@@ -82,6 +82,74 @@ class Dense(Cell):
         if self.activation_flag:
             s += f", activation={self.activation}"
         return s
+
+
+class Linear(Dense):
+    """Mirrors `mindspore.nn.Linear`: `nn.Dense` with PyTorch's argument names (no
+    activation)."""
+
+    def __init__(self, in_features, out_features, bias=True, weight_init=None, bias_init=None,
+                 dtype=None):
+        if not isinstance(bias, bool):
+            raise TypeError(f"For 'Linear', the type of 'has_bias' should be 'bool', but got "
+                            f"type '{type(bias).__name__}'.")
+        super().__init__(in_features, out_features, weight_init, bias_init, bias, None,
+                         float32 if dtype is None else dtype)
+        self.in_features, self.out_features = self.in_channels, self.out_channels
+
+    def extend_repr(self):
+        s = f"input_features={self.in_features}, output_features={self.out_features}"
+        return s + (f", has_bias={self.has_bias}" if self.has_bias else "")
+
+
+class BiDense(Cell):
+    """Mirrors `mindspore.nn.BiDense`: y = x1^T A x2 + b per output feature, weight
+    (out_channels, in1_channels, in2_channels); both inits default to
+    Uniform(1 / sqrt(in1_channels))."""
+
+    def __init__(self, in1_channels, in2_channels, out_channels, weight_init=None,
+                 bias_init=None, has_bias=True, dtype=float32):
+        super().__init__()
+        for name, value in (("in1_channels", in1_channels), ("in2_channels", in2_channels),
+                            ("out_channels", out_channels)):
+            _checks.positive_int("BiDense", name, value)
+        self.in1_channels, self.in2_channels = in1_channels, in2_channels
+        self.out_channels, self.has_bias = out_channels, bool(has_bias)
+        bound = 1 / math.sqrt(in1_channels)
+        self.weight = Parameter(initializer(Uniform(bound) if weight_init is None else weight_init,
+                                            (out_channels, in1_channels, in2_channels), dtype),
+                                name="weight")
+        self.bias = None
+        if self.has_bias:
+            self.bias = Parameter(initializer(Uniform(bound) if bias_init is None else bias_init,
+                                              [out_channels], dtype), name="bias")
+
+    def construct(self, input1, input2):
+        from cellgrad.ops import functional as F
+
+        for name, x, size in (("input1", input1, self.in1_channels),
+                              ("input2", input2, self.in2_channels)):
+            if x.shape[-1] != size:
+                raise ValueError(f"For 'BiDense', the last dimension of '{name}' must be {size}, "
+                                 f"but got {_checks.describe(x)}.")
+        if tuple(input1.shape[:-1]) != tuple(input2.shape[:-1]):
+            raise ValueError(f"For 'BiDense', 'input1' and 'input2' must agree except in the last "
+                             f"dimension, but got {_checks.describe(input1)} and "
+                             f"{_checks.describe(input2)}.")
+        lead = tuple(input1.shape[:-1])
+        o, i, j = self.out_channels, self.in1_channels, self.in2_channels
+        x1, x2 = F.reshape(input1, (-1, i)), F.reshape(input2, (-1, 1, j))
+        # (n, i) @ (i, o * j): each output's x1^T A, then the dot with x2
+        left = F.matmul(x1, F.reshape(F.transpose(self.weight, (1, 0, 2)), (i, o * j)))
+        out = F.sum(F.reshape(left, (-1, o, j)) * x2, -1)
+        if self.bias is not None:
+            out = out + self.bias
+        return F.reshape(out, lead + (o,))
+
+    def extend_repr(self):
+        s = (f"in1_channels={self.in1_channels}, in2_channels={self.in2_channels}, "
+             f"output_channels={self.out_channels}")
+        return s + (f", has_bias={self.has_bias}" if self.has_bias else "")
 
 
 class Flatten(Cell):
