@@ -80,7 +80,7 @@ _METRICS = """
 """
 _TRAIN = """
     Model Callback RunContext LossMonitor TimeMonitor History LambdaCallback ModelCheckpoint
-    CheckpointConfig EarlyStopping ReduceLROnPlateau
+    CheckpointConfig EarlyStopping ReduceLROnPlateau SummaryRecord SummaryCollector
 """ + _METRICS
 _COMMUNICATION = """
     init release get_rank get_group_size get_local_rank get_local_rank_size
@@ -101,7 +101,8 @@ PROVIDES = {
                + _METRICS).split(),
         "train": (_TRAIN + "ProgressBar").split(),
         "": _TRAIN.split(),
-        "ops": (_OPS_NN_FUNCTIONAL + _OPS_NN_PRIMITIVES + _OPS_NN_IMAGE_DETECTION).split(),
+        "ops": (_OPS_NN_FUNCTIONAL + _OPS_NN_PRIMITIVES + _OPS_NN_IMAGE_DETECTION).split()
+        + ["ScalarSummary", "ImageSummary", "TensorSummary", "HistogramSummary"],
     },
     HOOKS: {"ops": ["HookBackward", "InsertGradientOf"]},
     CHECKPOINT: {"": _CHECKPOINT.split(), "train": _CHECKPOINT.split()},

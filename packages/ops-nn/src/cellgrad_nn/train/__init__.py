@@ -11,9 +11,11 @@ _CALLBACKS = ("Callback", "RunContext", "LossMonitor", "TimeMonitor", "History",
 _METRICS = ("Metric", "Accuracy", "Loss", "Precision", "Recall", "F1", "Fbeta",
             "TopKCategoricalAccuracy", "Top1CategoricalAccuracy", "Top5CategoricalAccuracy",
             "ConfusionMatrix", "get_metric_fn", "names")
+_SUMMARY_OPS = ("ScalarSummary", "ImageSummary", "TensorSummary", "HistogramSummary")
 _LOSS_SCALE = ("LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager")
 _WHERE = {"Model": "model", "ModelCheckpoint": "checkpoint", "CheckpointConfig": "checkpoint",
           "EarlyStopping": "plateau", "ReduceLROnPlateau": "plateau", "ProgressBar": "progress",
+          "SummaryRecord": "summary_record", "SummaryCollector": "summary_collector",
           **{n: "callbacks" for n in _CALLBACKS}, **{n: "metrics" for n in _METRICS},
           **{n: "loss_scale_manager" for n in _LOSS_SCALE}}
 
@@ -22,4 +24,6 @@ EXPORTS: dict = {
     **{f"train.{n}": f"{m}:{n}" for n, m in _WHERE.items()},
     **{n: f"{m}:{n}" for n, m in _WHERE.items() if n != "ProgressBar"},
     **{f"nn.{n}": f"metrics:{n}" for n in _METRICS},
+    # the summary ops are Primitives of `ops`, queuing values for SummaryRecord (issue 27)
+    **{f"ops.{n}": f"summary_ops:{n}" for n in _SUMMARY_OPS},
 }
