@@ -126,23 +126,20 @@ def _extreme(name, fn):
     return public
 
 
-def _split_ties(pick):
-    """max/min whose gradient is shared equally at ties, as MindSpore's (the core's maximum
-    gives a tie to its first input); integers have no gradient and take the plain op."""
-    plain = F.maximum if pick == "max" else F.minimum
-
+def _nan_wins(plain):
+    """`plain` (the core's maximum or minimum) with NaN selected wherever an input has one, as
+    MindSpore's numpy selects it: those places pass no gradient to either input."""
     def fn(x1, x2):
         x1, x2, d = _promoted(x1, x2)
+        out = plain(x1, x2)
         if d.kind != 2:
-            return plain(x1, x2)
-        first, second = (x1 > x2, x1 < x2) if pick == "max" else (x1 < x2, x1 > x2)
-        # a NaN fails both comparisons and lands in the mean, so it propagates
-        return F.where(first, x1, F.where(second, x2, x1 * 0.5 + x2 * 0.5))
+            return out
+        return F.where(F.isnan(x1) | F.isnan(x2), float("nan"), out)
     return fn
 
 
-maximum = _extreme("maximum", _split_ties("max"))
-minimum = _extreme("minimum", _split_ties("min"))
+maximum = _extreme("maximum", _nan_wins(F.maximum))
+minimum = _extreme("minimum", _nan_wins(F.minimum))
 
 
 def _promoted(x1, x2):

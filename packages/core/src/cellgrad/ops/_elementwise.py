@@ -85,16 +85,23 @@ def _sigmoid_bwd(ctx, g):
     return t - t * out
 
 
+def _extreme_grads(ctx, g, x_loses, y_loses):
+    # As MindSpore's (and PyTorch's) Maximum/Minimum grads: a tie gives each input half the
+    # gradient; an unordered pair (a NaN) gives each the whole of it.
+    x, y = ctx.saved
+    nx, ny = ctx.needs_input_grad
+    g = ctx.xp.where(x == y, g * 0.5, g)
+    return (g * ~x_loses if nx else None), (g * ~y_loses if ny else None)
+
+
 def _maximum_bwd(ctx, g):
     x, y = ctx.saved
-    mask = x >= y
-    return g * mask, g * ~mask
+    return _extreme_grads(ctx, g, x < y, x > y)
 
 
 def _minimum_bwd(ctx, g):
     x, y = ctx.saved
-    mask = x <= y
-    return g * mask, g * ~mask
+    return _extreme_grads(ctx, g, x > y, x < y)
 
 
 _LN2 = float(np.log(2.0))

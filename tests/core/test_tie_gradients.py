@@ -1,0 +1,131 @@
+"""Gradients at ties of maximum/minimum: MindSpore 2.10 (and PyTorch) give each input half of
+a tie's gradient. Expected values were printed by MindSpore 2.10 for the same calls."""
+
+import numpy as np
+import pytest
+
+import cellgrad as ms
+import cellgrad.numpy as mnp
+from cellgrad import Tensor, ops
+from cellgrad.testing import gradcheck, gradgradcheck
+
+f32 = np.float32
+
+
+def grads(fn, *xs):
+    out = ms.grad(fn, tuple(range(len(xs))))(*xs)
+    return [np.asarray(g.asnumpy()) for g in (out if isinstance(out, tuple) else (out,))]
+
+
+X = Tensor(np.array([1.0, 2.0, 3.0], f32))
+Y = Tensor(np.array([1.0, 1.0, 3.0], f32))
+
+
+@pytest.mark.parametrize("fn, gx, gy", [
+    (ops.maximum, [0.5, 1.0, 0.5], [0.5, 0.0, 0.5]),
+    (ops.minimum, [0.5, 0.0, 0.5], [0.5, 1.0, 0.5]),
+    (mnp.maximum, [0.5, 1.0, 0.5], [0.5, 0.0, 0.5]),
+    (mnp.minimum, [0.5, 0.0, 0.5], [0.5, 1.0, 0.5]),
+])
+def test_tie_splits_the_gradient_in_half(fn, gx, gy):
+    got = grads(lambda a, b: fn(a, b).sum(), X, Y)
+    np.testing.assert_array_equal(got[0], gx)
+    np.testing.assert_array_equal(got[1], gy)
+    assert got[0].dtype == got[1].dtype == f32
+
+
+def test_tie_split_scales_the_incoming_gradient():
+    w = Tensor(np.array([1.0, 10.0, 100.0], f32))
+    gx, gy = grads(lambda a, b: (ops.maximum(a, b) * w).sum(), X, Y)
+    np.testing.assert_array_equal(gx, [0.5, 10.0, 50.0])
+    np.testing.assert_array_equal(gy, [0.5, 0.0, 50.0])
+
+
+def test_broadcast_ties_sum_the_halves_into_the_smaller_input():
+    x = Tensor(np.array([[1.0, 2.0], [2.0, 2.0]], f32))
+    s = Tensor(np.array([2.0], f32))
+    gx, gs = grads(lambda a, b: ops.maximum(a, b).sum(), x, s)
+    np.testing.assert_array_equal(gx, [[0.0, 0.5], [0.5, 0.5]])
+    np.testing.assert_array_equal(gs, [2.5])
+    gx, gs = grads(lambda a, b: ops.minimum(a, b).sum(), x, s)
+    np.testing.assert_array_equal(gx, [[1.0, 0.5], [0.5, 0.5]])
+    np.testing.assert_array_equal(gs, [1.5])
+    (gx,) = grads(lambda a: ops.maximum(a, 2.0).sum(), X)
+    np.testing.assert_array_equal(gx, [0.0, 0.5, 1.0])
+    (gx,) = grads(lambda a: ops.Maximum()(a, Tensor(2.0)).sum(), x)
+    np.testing.assert_array_equal(gx, [[0.0, 0.5], [0.5, 0.5]])
+
+
+def test_float16_and_integer_ties():
+    x16, y16 = Tensor(np.array([1, 2], np.float16)), Tensor(np.array([1, 1], np.float16))
+    gx, gy = ms.grad(lambda a, b: ops.maximum(a, b).sum(), (0, 1))(x16, y16)
+    assert gx.dtype == ms.float16
+    np.testing.assert_array_equal(gx.asnumpy(), [0.5, 1.0])
+    np.testing.assert_array_equal(gy.asnumpy(), [0.5, 0.0])
+    xi, yi = Tensor(np.array([1, 2], np.int32)), Tensor(np.array([1, 1], np.int32))
+    gx, gy = ms.grad(lambda a, b: ops.maximum(a, b).sum(), (0, 1))(xi, yi)
+    assert gx.dtype == ms.int32
+    assert repr(gx) == "Tensor(shape=[2], dtype=Int32, value= [0, 1])"
+    assert repr(gy) == "Tensor(shape=[2], dtype=Int32, value= [0, 0])"
+
+
+def test_nan_gives_both_inputs_the_gradient_but_numpy_selects_none():
+    nan = np.nan
+    x = Tensor(np.array([nan, 1.0, nan, 2.0, 0.0], f32))
+    y = Tensor(np.array([1.0, nan, nan, 2.0, 1.0], f32))
+    gx, gy = grads(lambda a, b: ops.maximum(a, b).sum(), x, y)
+    np.testing.assert_array_equal(gx, [1.0, 1.0, 1.0, 0.5, 0.0])
+    np.testing.assert_array_equal(gy, [1.0, 1.0, 1.0, 0.5, 1.0])
+    gx, gy = grads(lambda a, b: ops.minimum(a, b).sum(), x, y)
+    np.testing.assert_array_equal(gx, [1.0, 1.0, 1.0, 0.5, 1.0])
+    np.testing.assert_array_equal(gy, [1.0, 1.0, 1.0, 0.5, 0.0])
+    # mindspore.numpy selects NaN where an input has one, so nothing flows back there
+    out = mnp.maximum(x, y)
+    np.testing.assert_array_equal(np.isnan(out.asnumpy()), [True, True, True, False, False])
+    gx, gy = grads(lambda a, b: mnp.maximum(a, b).sum(), x, y)
+    np.testing.assert_array_equal(gx, [0.0, 0.0, 0.0, 0.5, 0.0])
+    np.testing.assert_array_equal(gy, [0.0, 0.0, 0.0, 0.5, 1.0])
+    gx, gy = grads(lambda a, b: mnp.minimum(a, b).sum(), x, y)
+    np.testing.assert_array_equal(gx, [0.0, 0.0, 0.0, 0.5, 1.0])
+    np.testing.assert_array_equal(gy, [0.0, 0.0, 0.0, 0.5, 0.0])
+
+
+def test_numpy_extremes_keep_dtype_rules():
+    out = mnp.maximum(Tensor(np.array([1.0, np.nan], np.float16)), 1.5)
+    assert out.dtype == ms.float16
+    np.testing.assert_array_equal(np.isnan(out.asnumpy()), [False, True])
+    out = mnp.minimum(Tensor(np.array([1, 3], np.int32)), 2)
+    assert out.dtype == ms.int32
+    np.testing.assert_array_equal(out.asnumpy(), [1, 2])
+
+
+def test_second_order_through_a_tie():
+    gx, gy = grads(lambda a, b: ms.grad(lambda p, q: (ops.maximum(p, q) * p).sum(), 0)(a, b)
+                   .sum(), X, Y)
+    np.testing.assert_array_equal(gx, [1.0, 2.0, 1.0])
+    np.testing.assert_array_equal(gy, [0.5, 0.0, 0.5])
+
+
+@pytest.mark.parametrize("fn", [ops.maximum, ops.minimum, mnp.maximum, mnp.minimum])
+def test_gradcheck_at_ties(fn):
+    # central differences at x == y give each input exactly half: only a split rule passes
+    x = Tensor(np.array([[0.5, -1.0, 2.0], [0.25, 3.0, -2.0]]))
+    y = Tensor(np.array([[0.5, 1.0, 2.0], [0.75, 3.0, -2.5]]))
+    assert gradcheck(lambda a, b: fn(a, b) * a, x, y)
+    assert gradcheck(fn, x, Tensor(np.array([2.0, 3.0, -2.0])))
+    assert gradgradcheck(lambda a, b: fn(a, b) * a * b, x, y)
+
+
+@pytest.mark.parametrize("name", ["maximum", "minimum"])
+def test_against_pytorch(name):
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(0)
+    x = rng.integers(-2, 3, (4, 5)).astype(np.float64)
+    y = rng.integers(-2, 3, (5,)).astype(np.float64)
+    w = rng.standard_normal((4, 5))
+    tx, ty = torch.tensor(x, requires_grad=True), torch.tensor(y, requires_grad=True)
+    (getattr(torch, name)(tx, ty) * torch.tensor(w)).sum().backward()
+    gx, gy = grads(lambda a, b: (getattr(ops, name)(a, b) * Tensor(w)).sum(), Tensor(x),
+                   Tensor(y))
+    np.testing.assert_allclose(gx, tx.grad.numpy(), rtol=1e-12)
+    np.testing.assert_allclose(gy, ty.grad.numpy(), rtol=1e-12)
