@@ -4,7 +4,7 @@ diagonal, trace, vander. Functions of a Tensor are masks, gathers and scatters o
 import numpy as np
 
 from cellgrad._core._buffer import TensorBuffer
-from cellgrad.dtype import bool_, float32
+from cellgrad.dtype import bool_, float16, float32
 from cellgrad.numpy._common import (
     axis_in_range,
     check_dtype,
@@ -98,7 +98,13 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None):
     """Mirrors `mindspore.numpy.trace`: integer inputs sum to Int64, floats keep their dtype,
     Bool stays Bool (any true on the diagonal)."""
     diag_ = diagonal(a, offset, axis1, axis2)
-    res = F.sum(diag_, -1)
+    if a.dtype is float16 and diag_.shape[-1]:
+        # MindSpore's kernel adds in Float16 one entry at a time (numpy's sum rounds once)
+        res = diag_[..., 0]
+        for i in range(1, diag_.shape[-1]):
+            res = res + diag_[..., i]
+    else:
+        res = F.sum(diag_, -1)
     if a.dtype is bool_:
         res = res.astype(bool_)
     elif a.dtype.kind == 2 and res.dtype is not a.dtype:
