@@ -79,7 +79,7 @@ CASES = [
                                             blank=4, reduction="none")[0],
          [(6, 3, 5)], second_order=False, tag="blank4-none"),
 ]
-GRADCHECKED = names(CASES)
+GRADCHECKED = names(CASES) | {"grid_sample"}  # grid_sample's lines: test_grid_sample_*
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
@@ -328,3 +328,72 @@ def test_names_resolve_in_the_mindspore_namespaces():
     assert P.ResizeBilinearV2 is ops.ResizeBilinearV2
     assert P.CTCLoss is ops.CTCLoss and P.IOU is ops.IOU
     assert ctc.CTC_LOSS_V2.name == "ctc_loss"
+
+
+# ---- grid_sample ----
+
+def _grid(shape, seed=0):
+    """A grid whose source positions keep 0.05 away from whole pixels and the border (where
+    bilinear sampling and the paddings have kinks)."""
+    rng = np.random.default_rng(seed)
+    g = rng.uniform(-0.9, 0.9, shape)
+    for k in range(shape[-1]):
+        size = 5 if k == 0 else 4  # the input's width, height, depth below
+        pos = (g[..., k] + 1) / 2 * (size - 1)
+        frac = pos - np.round(pos)
+        pos = np.where(np.abs(frac) < 0.05, np.round(pos) + 0.1, pos)
+        g[..., k] = pos / (size - 1) * 2 - 1
+    return Tensor(g)
+
+
+GRID_CASES = [(mode, padding, corners) for mode in ("bilinear",)
+              for padding in ("zeros", "border", "reflection") for corners in (False, True)]
+
+
+@pytest.mark.parametrize("mode, padding, corners", GRID_CASES)
+def test_grid_sample_gradcheck(mode, padding, corners):
+    x = _f64(2, 3, 4, 5)
+    assert gradcheck(lambda a, b: ops.grid_sample(a, b, mode, padding, corners), x,
+                     _grid((2, 3, 2, 2)))
+
+
+def test_grid_sample_gradcheck_5d_and_nearest():
+    x5 = _f64(1, 2, 4, 4, 5)
+    assert gradcheck(lambda a, b: ops.grid_sample(a, b, "bilinear", "border", True), x5,
+                     _grid((1, 2, 2, 2, 3)))
+    assert gradcheck(lambda a: ops.grid_sample(a, _grid((2, 3, 2, 2)), "nearest"),
+                     _f64(2, 3, 4, 5))
+
+
+@pytest.mark.parametrize("mode, padding, corners", GRID_CASES + [
+    ("nearest", p, c) for p in ("zeros", "border", "reflection") for c in (False, True)])
+def test_grid_sample_matches_torch(torch, mode, padding, corners):
+    grid = _grid((2, 3, 2, 2), seed=1).asnumpy() * 1.4  # some positions outside
+    torch_compare(torch, [(2, 3, 4, 5)],
+                  lambda x: ops.grid_sample(x, Tensor(grid), mode, padding, corners),
+                  lambda x: torch.nn.functional.grid_sample(
+                      x, torch.tensor(grid), mode, padding, corners))
+
+
+def test_grid_sample_grid_gradient_matches_torch(torch):
+    x = np.random.default_rng(2).standard_normal((1, 2, 4, 5))
+    grid = _grid((1, 3, 2, 2), seed=3).asnumpy() * 1.3
+    ours = ms.grad(lambda g: (ops.grid_sample(Tensor(x), g, "bilinear", "reflection") ** 2)
+                   .sum())(Tensor(grid))
+    tg = torch.tensor(grid, requires_grad=True)
+    (torch.nn.functional.grid_sample(torch.tensor(x), tg, "bilinear", "reflection",
+                                     False) ** 2).sum().backward()
+    np.testing.assert_allclose(ours.asnumpy(), tg.grad.numpy(), atol=1e-9)
+
+
+def test_grid_samplers_record_mindspores_enums_and_check_their_input():
+    assert repr(ops.GridSampler2D("nearest", "reflection")) == \
+        "Prim[GridSampler2D]<interpolation_mode=1, padding_mode=2, align_corners=False>"
+    with pytest.raises(ValueError, match="'interpolation_mode' must be one of"):
+        ops.GridSampler3D("bicubic")
+    with pytest.raises(ValueError, match="bicubic is not supported"):
+        ops.grid_sample(_f64(1, 1, 2, 2), _f64(1, 1, 1, 2), "bicubic")
+    with pytest.raises(ValueError, match="5-D"):
+        ops.GridSampler3D()(_f64(1, 1, 2, 2), _f64(1, 1, 1, 2))
+    with pytest.raises(TypeError, match="same dtype"):
+        ops.grid_sample(_f64(1, 1, 2, 2), Tensor(np.zeros((1, 1, 1, 2), np.float32)))

@@ -73,6 +73,7 @@ _OPS_NN_IMAGE_DETECTION = """
     BoundingBoxDecode bounding_box_encode bounding_box_decode CheckValid check_valid NMSWithMask
     ROIAlign CropAndResize crop_and_resize CTCLoss ctc_loss FloatStatus NPUAllocFloatStatus
     NPUGetFloatStatus NPUClearFloatStatus DropoutGenMask DropoutDoMask AdamWeightDecay
+    grid_sample GridSampler2D GridSampler3D
 """
 _METRICS = """
     Metric Accuracy Loss Precision Recall F1 Fbeta TopKCategoricalAccuracy

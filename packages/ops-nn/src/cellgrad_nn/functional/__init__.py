@@ -5,7 +5,8 @@ qualname to `module:attr` in this package; `OP_MODULES` names modules with an `O
 """
 
 OP_MODULES: tuple = ("_math", "activation", "softmax", "linear", "dropout", "norm",
-                     "cross_entropy", "losses", "encoding", "norm_prims", "roi", "ctc")
+                     "cross_entropy", "losses", "encoding", "norm_prims", "roi", "ctc",
+                     "grid_sample")
 
 
 def _ops(module: str, names: str) -> dict:
@@ -46,4 +47,5 @@ EXPORTS: dict = {
     **_ops("device_prims", "FloatStatus NPUAllocFloatStatus NPUGetFloatStatus "
                            "NPUClearFloatStatus DropoutGenMask DropoutDoMask"),
     **_ops("optim_prims", "AdamWeightDecay"),
+    **_ops("grid_sample", "grid_sample GridSampler2D GridSampler3D"),
 }
