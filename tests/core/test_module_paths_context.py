@@ -125,3 +125,59 @@ def test_parallel_utils_that_training_code_imports():
     ms.reset_auto_parallel_context()
     ms.set_auto_parallel_context(parallel_mode="data_parallel")
     assert (_utils._get_device_num(), _utils._get_global_rank()) == (1, 0)  # a world of one
+
+
+# dir(auto_parallel_context()) of MindSpore 2.10: its get_/set_ methods
+MINDSPORE_APC_METHODS = set("""
+    get_all_reduce_fusion_split_indices get_all_reduce_fusion_split_sizes
+    get_auto_parallel_new_interface get_auto_parallel_search_mode get_auto_pipeline
+    get_comm_fusion get_communi_parallel_mode get_dataset_strategy get_device_num
+    get_device_num_is_set get_dump_device_local_norm get_dump_local_norm get_dump_local_norm_path
+    get_enable_all_gather_fusion get_enable_all_reduce_fusion get_enable_alltoall
+    get_enable_fold_pipeline get_enable_parallel_optimizer get_enable_reduce_scatter_fusion
+    get_force_fp32_communication get_full_batch get_full_batch_is_set get_global_rank
+    get_global_rank_is_set get_grad_accumulation_shard get_grad_accumulation_step
+    get_gradient_fp32_sync get_gradients_mean get_init_param_in_compile get_loss_repeated_mean
+    get_optimizer_weight_shard_aggregated_save get_optimizer_weight_shard_size
+    get_parallel_mode get_parallel_optimizer_threshold get_parameter_broadcast
+    get_parameter_broadcast_is_set get_pipeline_interleave get_pipeline_result_broadcast
+    get_pipeline_scheduler get_pipeline_segments get_pipeline_stages get_sharding_propagation
+    get_strategy_ckpt_config get_strategy_ckpt_load_file get_strategy_ckpt_save_file
+    get_strategy_search_mode reset set_all_reduce_fusion_split_indices
+    set_all_reduce_fusion_split_sizes set_auto_parallel_new_interface
+    set_auto_parallel_search_mode set_auto_pipeline set_comm_fusion set_communi_parallel_mode
+    set_dataset_strategy set_device_num set_dump_device_local_norm set_dump_local_norm
+    set_dump_local_norm_path set_enable_all_gather_fusion set_enable_all_reduce_fusion
+    set_enable_alltoall set_enable_parallel_optimizer set_enable_reduce_scatter_fusion
+    set_force_fp32_communication set_full_batch set_fusion_threshold_mb set_global_rank
+    set_grad_accumulation_step set_gradient_fp32_sync set_gradients_mean
+    set_group_ckpt_save_file set_init_param_in_compile set_loss_repeated_mean
+    set_optimizer_weight_shard_aggregated_save set_optimizer_weight_shard_size
+    set_parallel_mode set_parallel_optimizer_config set_parameter_broadcast set_pipeline_config
+    set_pipeline_result_broadcast set_pipeline_segments set_pipeline_stages
+    set_sharding_propagation set_strategy_ckpt_config set_strategy_ckpt_load_file
+    set_strategy_ckpt_save_file set_strategy_search_mode
+""".split())
+
+
+def test_auto_parallel_context_object():
+    from cellgrad.parallel._auto_parallel_context import auto_parallel_context
+
+    apc = auto_parallel_context()
+    assert apc is auto_parallel_context()
+    ours = {n for n in dir(apc) if n.startswith(("get_", "set_")) or n == "reset"}
+    assert ours <= MINDSPORE_APC_METHODS and len(ours) > 60
+    # values MindSpore 2.10 returns after import
+    assert (apc.get_parallel_mode(), apc.get_device_num(), apc.get_device_num_is_set(),
+            apc.get_strategy_search_mode(), apc.get_all_reduce_fusion_split_indices(),
+            apc.get_pipeline_stages(), apc.get_optimizer_weight_shard_size(),
+            apc.get_dataset_strategy()) == (
+        "stand_alone", 1, False, "recursive_programming", [], 1, -1, "data_parallel")
+    apc.set_parallel_mode("data_parallel")
+    apc.set_device_num(2)
+    assert ms.get_auto_parallel_context("parallel_mode") == "data_parallel"
+    assert (apc.get_device_num(), apc.get_device_num_is_set()) == (2, True)
+    with pytest.raises(ValueError, match="cellgrad runs data parallelism only"):
+        apc.set_parallel_mode("auto_parallel")
+    apc.reset()
+    assert (apc.get_parallel_mode(), apc.get_device_num_is_set()) == ("stand_alone", False)
