@@ -1,11 +1,10 @@
 """Module paths real MindSpore code imports (MindSpore 1.x style), on the core alone:
 ops.operations, common.tensor/parameter/dtype, context's parallel and PS contexts."""
 
-import numpy as np
-
 import mindspore as ms
 import mindspore.common.dtype as mstype
 import mindspore.ops.operations as P2
+import numpy as np
 from mindspore import Tensor, context
 from mindspore.common.parameter import Parameter, ParameterTuple
 from mindspore.common.tensor import Tensor as T2
@@ -29,7 +28,8 @@ context.set_auto_parallel_context(parallel_mode=ParallelMode.DATA_PARALLEL, grad
 print(context.get_auto_parallel_context("parallel_mode"),
       context.get_auto_parallel_context("gradients_mean"))
 context.reset_auto_parallel_context()
-print(context.get_auto_parallel_context("parallel_mode"), ms.get_auto_parallel_context("device_num"))
+print(context.get_auto_parallel_context("parallel_mode"),
+      ms.get_auto_parallel_context("device_num"))
 print(ParallelMode.MODE_LIST)
 try:
     context.set_auto_parallel_context(nope=1)
