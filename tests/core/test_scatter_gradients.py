@@ -47,6 +47,7 @@ def test_small_index_on_both_other_axes_of_a_3d_output():
     (0, [[2, 0], [2, 1]], (3, 4), (2, 2)),  # repeated places accumulate
     (1, [[3, -1, 0]], (2, 4), (2, 3)),  # a negative index; src larger than the index
     (-1, [[[1], [0]]], (2, 3, 2), (1, 2, 1)),
+    (-2, [[0], [2]], (3, 2), (2, 1)),
 ])
 def test_gradcheck(dim, index, shape, src_shape):
     rng = np.random.default_rng(1)

@@ -55,6 +55,7 @@ def _scatter_along_axis_bwd(ctx, gg):
     # The adjoint reads back exactly the places written. `idx` may be smaller than the output
     # outside `axis`, where take_along_axis would broadcast it over the whole output.
     idx, axis = ctx.saved
+    axis %= idx.ndim
     if any(i != n for a, (i, n) in enumerate(zip(idx.shape, gg.shape)) if a != axis):
         gg = ctx.xp.getitem(gg, tuple(slice(None) if a == axis else slice(0, i)
                                       for a, i in enumerate(idx.shape)))
