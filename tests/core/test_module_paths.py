@@ -83,6 +83,7 @@ def test_every_name_is_the_canonical_object():
 @pytest.mark.parametrize("code, canonical", [
     ("from cellgrad.train.callback import ModelCheckpoint", "train.ModelCheckpoint"),
     ("from cellgrad.train.callback import LossMonitor", "train.LossMonitor"),
+    ("from cellgrad.train.callback._callback import Callback", "train.Callback"),
     ("from cellgrad.train.serialization import load_checkpoint", "train.load_checkpoint"),
     ("from cellgrad.train.model import Model", "train.Model"),
     ("from cellgrad.nn.optim.momentum import Momentum", "nn.Momentum"),
