@@ -1,0 +1,177 @@
+"""cellgrad.train.SummaryCollector under Model.train/fit/eval: the steps it collects on
+(MindSpore's collect_freq rule: the first step, then every collect_freq), the loss, the
+learning rate, weight histograms, input images and the summary ops' values, read back by an
+independent reader (summary_events.py); MindSpore's argument errors."""
+
+import numpy as np
+import pytest
+import summary_events as se
+
+import cellgrad as ms
+from cellgrad import nn, ops
+from cellgrad.dataset import NumpySlicesDataset
+
+pytest.importorskip("tensorboardX")
+
+
+class Net(nn.Cell):
+    """A classifier of 1x2x2 'images' that reports through the summary ops."""
+
+    def __init__(self):
+        super().__init__()
+        self.dense = nn.Dense(4, 3)
+        self.scalar, self.tensor = ops.ScalarSummary(), ops.TensorSummary()
+
+    def construct(self, x):
+        y = self.dense(x.reshape(x.shape[0], 4))
+        self.scalar("logit_mean", y.mean())
+        self.tensor("first_logits", y[0])
+        return y
+
+
+def dataset(n=40, batch=8, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.random((n, 1, 2, 2)).astype(np.float32)
+    y = rng.integers(0, 3, n).astype(np.int32)
+    return NumpySlicesDataset((x, y), column_names=["x", "y"], shuffle=False).batch(batch)
+
+
+def model(lr=0.1, metrics=None):
+    ms.set_seed(0)
+    net = Net()
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    return net, ms.train.Model(net, loss, nn.Momentum(net.trainable_params(), lr, 0.9),
+                               metrics=metrics)
+
+
+class Outputs(ms.train.Callback):
+    """The loss of every step and the summary-op values the network queued in it."""
+
+    def __init__(self):
+        self.loss = {}
+
+    def step_end(self, run_context):
+        cb = run_context.original_args()
+        self.loss[cb.cur_step_num] = float(cb.net_outputs.asnumpy())
+
+
+def test_train_collects_loss_lr_histograms_images_and_ops_on_mindsporess_steps(tmp_path):
+    net, m = model(lr=nn.ExponentialDecayLR(0.1, 0.5, 2))
+    outputs = Outputs()
+    collector = ms.train.SummaryCollector(str(tmp_path), collect_freq=3)
+    m.train(2, dataset(), callbacks=[outputs, collector])  # 5 steps an epoch
+    tags = se.by_tag(se.event_file(str(tmp_path)))
+    steps = [1, 3, 6, 9]
+    assert [s for s, _, _ in tags["loss/auto"]] == steps
+    np.testing.assert_allclose([v for _, _, v in tags["loss/auto"]],
+                               [outputs.loss[s] for s in steps], rtol=1e-6)
+    # the rate each collected step used: 0.1 * 0.5 ** ((step - 1) / 2)
+    np.testing.assert_allclose([v for _, _, v in tags["learning_rate/auto"]],
+                               [0.1 * 0.5 ** ((s - 1) / 2) for s in steps], rtol=1e-6)
+    weight = tags["dense.weight/auto"][-1][2]
+    assert weight["num"] == 12 and weight["sum"] == pytest.approx(
+        float(net.dense.weight.asnumpy().sum()), rel=1e-5)  # the last step's weights
+    assert [s for s, _, _ in tags["dense.bias/auto"]] == steps
+    assert [s for s, _, _ in tags["input_data/auto"]] == steps  # NCHW with 1 channel
+    assert [s for s, _, _ in tags["logit_mean"]] == steps
+    assert tags["first_logits"][0][2].shape == (3,)
+
+
+def test_histogram_regular_and_keep_default_action(tmp_path):
+    _, m = model()
+    only = {"collect_metric": True, "histogram_regular": r".*bias"}
+    m.train(1, dataset(), callbacks=[ms.train.SummaryCollector(
+        str(tmp_path), collect_freq=2, collect_specified_data=only, keep_default_action=False)])
+    tags = se.by_tag(se.event_file(str(tmp_path)))
+    # nothing else collected; the network's own summary ops still write
+    assert set(tags) == {"loss/auto", "dense.bias/auto", "logit_mean", "first_logits"}
+    assert [s for s, _, _ in tags["loss/auto"]] == [1, 2, 4]
+
+
+def test_inputs_that_are_not_images_are_skipped_with_a_warning(tmp_path, capsys):
+    ms.set_seed(0)
+    net = nn.Dense(4, 2)
+    m = ms.train.Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.1))
+    x = np.ones((8, 4), np.float32)
+    data = NumpySlicesDataset((x, x[:, :2]), column_names=["x", "y"], shuffle=False).batch(4)
+    m.train(1, data, callbacks=[ms.train.SummaryCollector(str(tmp_path), collect_freq=1)])
+    assert "The input data of network are not image" in capsys.readouterr().err
+    tags = se.by_tag(se.event_file(str(tmp_path)))
+    assert "input_data/auto" not in tags and [s for s, _, _ in tags["loss/auto"]] == [1, 2]
+    assert [v for _, _, v in tags["learning_rate/auto"]] == pytest.approx([0.1, 0.1])
+
+
+def test_tensor_summaries_follow_collect_tensor_freq(tmp_path):
+    _, m = model()
+    m.train(2, dataset(), callbacks=[ms.train.SummaryCollector(
+        str(tmp_path), collect_freq=4, collect_tensor_freq=3)])
+    tags = se.by_tag(se.event_file(str(tmp_path)))
+    assert [s for s, _, _ in tags["first_logits"]] == [1, 3, 6, 9]  # 1, then range(0, 11, 3)
+    assert [s for s, _, _ in tags["loss/auto"]] == [1, 4, 8]  # every collect_freq
+
+
+def test_fit_writes_validation_metrics_and_custom_lineage_text(tmp_path):
+    _, m = model(metrics={"accuracy"})
+    collector = ms.train.SummaryCollector(str(tmp_path), collect_freq=5,
+                                          custom_lineage_data={"run": "a", "seed": 0})
+    m.fit(2, dataset(), dataset(seed=1), callbacks=[collector])
+    tags = se.by_tag(se.event_file(str(tmp_path)))
+    accuracy = tags["eval/accuracy"]
+    assert [s for s, _, _ in accuracy] == [5, 10] and all(0 <= v <= 1 for _, _, v in accuracy)
+    assert m.eval(dataset(seed=1))["accuracy"] == pytest.approx(accuracy[-1][2])
+    (step, _, text), = tags["custom_lineage_data/text_summary"]
+    assert step == 1 and text == ["- run: a\n- seed: 0"]
+
+
+def test_with_statement_shares_one_record_across_runs(tmp_path):
+    _, m = model()
+    with ms.train.SummaryCollector(str(tmp_path), collect_freq=5) as collector:
+        m.train(1, dataset(), callbacks=[collector])
+        assert ms.train.SummaryRecord.count == 1  # still open between runs
+        m.train(1, dataset(), callbacks=[collector])
+    assert ms.train.SummaryRecord.count == 0
+    tags = se.by_tag(se.event_file(str(tmp_path)))
+    # as MindSpore: only the first run after `with` collects its first step
+    assert [s for s, _, _ in tags["loss/auto"]] == [1, 5, 5]
+
+
+def test_record_is_closed_after_train_without_with(tmp_path):
+    _, m = model()
+    m.train(1, dataset(), callbacks=[ms.train.SummaryCollector(str(tmp_path))])
+    assert ms.train.SummaryRecord.count == 0
+    with ms.train.SummaryRecord(str(tmp_path / "next")):  # the slot is free again
+        pass
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"collect_freq": 0}, ValueError,
+     'For "SummaryCollector", the value of `collect_freq` should be greater than 0, but got '
+     '`0`.'),
+    ({"collect_freq": 1.5}, TypeError,
+     "For `collect_freq` the type should be a valid type of ['int'], but got float."),
+    ({"collect_specified_data": {"foo": True}}, ValueError,
+     'For "SummaryCollector", the keys {\'foo\'} of `collect_specified_data` are unsupported, '
+     "expect the follow keys: ['collect_metric', 'collect_graph', 'collect_train_lineage', "
+     "'collect_eval_lineage', 'collect_input_data', 'collect_dataset_graph', "
+     "'histogram_regular', 'collect_landscape']"),
+    ({"collect_specified_data": {"histogram_regular": "("}}, ValueError,
+     "For `collect_specified_data`, the value of `histogram_regular` is not a valid regular "
+     "expression. Detail: missing ), unterminated subpattern at position 0."),
+    ({"collect_specified_data": {"collect_metric": 1}}, TypeError,
+     "For `collect_metric` the type should be a valid type of ['bool'], but got int."),
+    ({"keep_default_action": 1}, TypeError,
+     "For `keep_default_action` the type should be a valid type of ['bool'], but got int."),
+    ({"custom_lineage_data": {"a": [1]}}, TypeError,
+     "For `the value of custom_lineage_data -> a` the type should be a valid type of ['int', "
+     "'str', 'float'], but got list."),
+    ({"custom_lineage_data": [1]}, TypeError,
+     "For `custom_lineage_data` the type should be a valid type of ['dict', 'NoneType'], but "
+     "got list."),
+    ({"collect_tensor_freq": -1}, ValueError,
+     'For "SummaryCollector", the value of `collect_tensor_freq` should be greater than 0, but '
+     "got `-1`."),
+])
+def test_argument_errors(tmp_path, kwargs, error, message):
+    with pytest.raises(error) as info:
+        ms.train.SummaryCollector(str(tmp_path), **kwargs)
+    assert str(info.value) == message
