@@ -87,6 +87,8 @@ def test_every_name_is_the_canonical_object():
     ("from cellgrad.train.serialization import load_checkpoint", "train.load_checkpoint"),
     ("from cellgrad.train.model import Model", "train.Model"),
     ("from cellgrad.nn.optim.momentum import Momentum", "nn.Momentum"),
+    ("from cellgrad.nn.optim.adam import opt_init_args_register",
+     "nn.optim.optimizer.opt_init_args_register"),
     ("from cellgrad.nn.loss.loss import LossBase", "nn.LossBase"),
     ("from cellgrad.nn.layer import CellList", "nn.CellList"),
     ("from cellgrad.nn.wrap.loss_scale import DynamicLossScaleUpdateCell",
@@ -216,6 +218,7 @@ def test_a_disabled_package_is_named_at_the_path_written(monkeypatch):
     ("from cellgrad.nn.optim.momentum import Momentum", "cellgrad-ops-nn"),
     ("from cellgrad.train.serialization import load_checkpoint", "cellgrad-checkpoint"),
     ("from cellgrad.communication.management import init", "cellgrad-distributed"),
+    ("from cellgrad.nn.optim.sgd import opt_init_args_register", "cellgrad-ops-nn"),
     ("import cellgrad.nn.wrap.grad_reducer as g; g.DistributedGradReducer",
      "cellgrad-distributed"),
 ])

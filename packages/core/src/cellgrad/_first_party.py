@@ -101,6 +101,7 @@ PROVIDES = {
         "nn": (_NN_LAYERS + _NN_ACTIVATIONS + _NN_LOSSES + _NN_OPTIMIZERS + _NN_TRAINING
                + _METRICS).split(),
         "train": (_TRAIN + "ProgressBar").split(),
+        "nn.optim.optimizer": ["opt_init_args_register"],
         "": _TRAIN.split(),
         "ops": (_OPS_NN_FUNCTIONAL + _OPS_NN_PRIMITIVES + _OPS_NN_IMAGE_DETECTION).split()
         + ["ScalarSummary", "ImageSummary", "TensorSummary", "HistogramSummary"],

@@ -155,45 +155,55 @@ PATHS = {
     "nn.optim.ada_grad": {
         "nn": "Adagrad Optimizer",
         "": "jit",
+        "nn.optim.optimizer": "opt_init_args_register",
     },
     "nn.optim.adadelta": {
         "nn": "Adadelta Optimizer",
         "": "Tensor",
+        "nn.optim.optimizer": "opt_init_args_register",
     },
     "nn.optim.adam": {
         "nn": "Adam AdamOffload AdamWeightDecay Optimizer",
         "": "Parameter Tensor jit",
         "common.initializer": "initializer",
+        "nn.optim.optimizer": "opt_init_args_register",
     },
     "nn.optim.adamax": {
         "nn": "AdaMax Optimizer",
         "": "Parameter Tensor jit",
         "common.initializer": "initializer",
+        "nn.optim.optimizer": "opt_init_args_register",
     },
     "nn.optim.asgd": {
         "nn": "ASGD Optimizer",
         "": "Parameter Tensor jit",
+        "nn.optim.optimizer": "opt_init_args_register",
     },
     "nn.optim.ftrl": {
         "nn": "FTRL Optimizer",
         "": "jit",
+        "nn.optim.optimizer": "opt_init_args_register",
     },
     "nn.optim.lamb": {
         "nn": "Lamb Optimizer",
         "": "Tensor jit",
+        "nn.optim.optimizer": "opt_init_args_register",
     },
     "nn.optim.lars": {
         "nn": "LARS Optimizer",
         "": "Parameter Tensor jit",
+        "nn.optim.optimizer": "opt_init_args_register",
     },
     "nn.optim.lazyadam": {
         "nn": "LazyAdam Optimizer",
         "": "Parameter Tensor jit",
         "common.initializer": "initializer",
+        "nn.optim.optimizer": "opt_init_args_register",
     },
     "nn.optim.momentum": {
         "nn": "Momentum Optimizer",
         "": "Parameter Tensor jit",
+        "nn.optim.optimizer": "opt_init_args_register",
     },
     "nn.optim.optimizer": {
         "nn": "Optimizer",
@@ -201,18 +211,22 @@ PATHS = {
     "nn.optim.proximal_ada_grad": {
         "nn": "Optimizer ProximalAdagrad",
         "": "Tensor jit",
+        "nn.optim.optimizer": "opt_init_args_register",
     },
     "nn.optim.rmsprop": {
         "nn": "Optimizer RMSProp",
         "": "jit",
+        "nn.optim.optimizer": "opt_init_args_register",
     },
     "nn.optim.rprop": {
         "nn": "Optimizer Rprop",
         "": "jit",
+        "nn.optim.optimizer": "opt_init_args_register",
     },
     "nn.optim.sgd": {
         "nn": "Optimizer SGD",
         "": "Parameter Tensor jit",
+        "nn.optim.optimizer": "opt_init_args_register",
     },
     "nn.wrap": {
         "nn": "DistributedGradReducer DynamicLossScaleUpdateCell FixedLossScaleUpdateCell "
