@@ -226,9 +226,12 @@ def test_repr_empty_1d():
     assert tensor_repr(np.zeros(0, f32), "Float32") == "Tensor(shape=[0], dtype=Float32, value= )"
 
 
-def test_global_print_options_are_ignored_and_untouched():
+def test_repr_ignores_global_print_options_and_leaves_them_untouched():
+    # str() follows them, as MindSpore's: tests/core/test_print_options.py
     before = np.get_printoptions()
     with np.printoptions(precision=2, threshold=5, linewidth=20):
-        assert tensor_str(np.array([1.0, 1 / 3]), "Float64") == "[1.         0.33333333]"
-        assert tensor_str(np.arange(10), "Int64") == "[0 1 2 3 4 5 6 7 8 9]"
+        assert tensor_repr(np.array([1.0, 1 / 3]), "Float64") == (
+            "Tensor(shape=[2], dtype=Float64, value= [ 1.00000000e+00,  3.33333333e-01])")
+        assert tensor_repr(np.arange(10), "Int64") == (
+            "Tensor(shape=[10], dtype=Int64, value= [0, 1, 2, 3, 4, 5, 6, 7, 8, 9])")
     assert np.get_printoptions() == before

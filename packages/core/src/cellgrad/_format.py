@@ -1,8 +1,9 @@
 """``str()`` and ``repr()`` of tensor values, character for character as MindSpore prints them.
 
-``repr`` mirrors MindSpore's C++ ``TensorStringifier``; ``str`` is numpy's ``str`` of the array
-with numpy's default print options passed explicitly, so it is the same on numpy 1.26 and 2.x
-whatever the caller's global print options are.
+``repr`` mirrors MindSpore's C++ ``TensorStringifier`` and ignores numpy's print options;
+``str`` is numpy's ``str`` of the array, as MindSpore's ``str(self.asnumpy())``, so it honours
+them (``np.set_printoptions``/``np.printoptions``: precision, suppress, linewidth, threshold,
+edgeitems, sign, floatmode, formatter, nanstr/infstr).
 """
 
 from __future__ import annotations
@@ -18,17 +19,6 @@ _BOOL_WIDTH = 5  # len("False")
 _EDGE = 3  # elements (or rows) kept at each end of a summarised axis
 _LIMIT_ND = 6  # in a tensor of 2 or more dims every axis longer than this is summarised
 _LIMIT_1D = 1000  # a 1-D tensor only when longer than this
-# numpy's default print options: MindSpore's str() is numpy's str()
-_NP_OPTIONS = {
-    "max_line_width": 75,
-    "precision": 8,
-    "suppress_small": False,
-    "threshold": 1000,
-    "edgeitems": 3,
-    "sign": "-",
-    "floatmode": "maxprec",
-    "legacy": False,
-}
 
 
 def _c_float(x: float, fmt: str) -> str:
@@ -123,12 +113,11 @@ def _bf16_text(x: object) -> str:
 
 
 def tensor_str(arr: np.ndarray, dtype_name: str) -> str:
-    """``str(Tensor)``: numpy's ``str`` of the values, e.g. ``[1. 2.]``; bfloat16 as ``%f``."""
-    arr = np.asarray(arr)
+    """``str(Tensor)``: numpy's ``str`` of the values under the current print options, e.g.
+    ``[1. 2.]``; bfloat16 elements as ``%f`` (its numpy type ignores precision and sign)."""
     if dtype_name == "BFloat16":
+        arr = np.asarray(arr)
         if arr.ndim == 0:
             return _bf16_text(arr.item())
-        return np.array2string(arr, formatter={"all": _bf16_text}, **_NP_OPTIONS)
-    if arr.ndim == 0:
-        return str(arr[()])
-    return np.array2string(arr, formatter={}, **_NP_OPTIONS)
+        return np.array2string(arr, formatter={"all": _bf16_text})
+    return str(arr)
