@@ -57,7 +57,7 @@ class SummaryCollector(Callback):
         self._check_positive("max_file_size", max_file_size, allow_none=True)
         self._collect_freq, self._collect_tensor_freq = collect_freq, collect_tensor_freq
         self._max_file_size = max_file_size
-        self._export_options = check_export_options(export_options, "SummaryCollector")
+        self._export_options = check_export_options(export_options)
         _check_type("keep_default_action", keep_default_action, (bool,))
         self._collect_specified_data = self._process_specified_data(collect_specified_data,
                                                                     keep_default_action)

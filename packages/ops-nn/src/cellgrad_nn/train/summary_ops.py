@@ -35,11 +35,14 @@ def take_queued():
 class _Summary(Primitive):
     """Queues `value` under `name` for the open SummaryRecord."""
 
+    _dyn_input_sizes = True  # MindSpore's TensorSummary lacks the attribute
+
     def __init__(self):
         super().__init__(type(self).__name__)
         self.add_prim_attr("side_effect_io", True)
         self.add_prim_attr("channel_name", f"ms_{type(self).__name__[:-7].lower()}_summary")
-        self.add_prim_attr("dyn_input_sizes", [-1, 1])
+        if self._dyn_input_sizes:
+            self.add_prim_attr("dyn_input_sizes", [-1, 1])
 
     def __call__(self, *args):
         if len(args) != 2:
@@ -58,6 +61,8 @@ class ImageSummary(_Summary):
 
 class TensorSummary(_Summary):
     """Mirrors `mindspore.ops.TensorSummary`: `(name, value)`, value of rank > 0."""
+
+    _dyn_input_sizes = False
 
 
 class HistogramSummary(_Summary):

@@ -90,7 +90,7 @@ def event_file_name(prefix, suffix, time_second):
            f"{platform.node()}{suffix}"
 
 
-def check_export_options(export_options, owner="SummaryRecord"):
+def check_export_options(export_options):
     """MindSpore's checks of `export_options` ({'tensor_format': 'npy' or None})."""
     if export_options is None:
         return None
@@ -99,11 +99,11 @@ def check_export_options(export_options, owner="SummaryRecord"):
                         f"'NoneType'], but got {type(export_options).__name__}.")
     unexpected = set(export_options) - set(_EXPORT_OPTIONS)
     if unexpected:
-        raise ValueError(f'For "{owner}", the keys {unexpected} of "export_options" are '
+        raise ValueError(f'For "SummaryRecord", the keys {unexpected} of "export_options" are '
                          f'unsupported, expect the follow keys: {list(_EXPORT_OPTIONS)}')
     for option, value in export_options.items():
         if value not in _EXPORT_OPTIONS[option]:
-            raise ValueError(f'For "{owner}", the export_format {{{value!r}}} of '
+            raise ValueError(f'For "SummaryRecord", the export_format {{{value!r}}} of '
                              f'"export_options" are unsupported for {option}, expect the follow '
                              f'values: {sorted(_EXPORT_OPTIONS[option], key=str)}')
     return export_options
