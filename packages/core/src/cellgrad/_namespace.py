@@ -154,19 +154,23 @@ def _from_source(qualname, source, from_import):
     try:
         obj = getattr(_source_module(source_namespace), name)  # None.name: no such namespace
     except AttributeError as exc:  # the plugin-name errors and NotProvidedError are ones too
+        failure = exc
+    else:
+        failure = None
+    if failure is not None:  # raised out of the except block: one traceback, not two
         from cellgrad import _not_provided, plugins
 
-        if isinstance(exc, plugins.PluginNameError):
+        if isinstance(failure, plugins.PluginNameError):
             error = plugins.PluginNameImportError if from_import else \
                 plugins.PluginNameAttributeError
-            message = str(exc)
-            if exc.package is not None:
+            message = str(failure)
+            if failure.package is not None:
                 message = plugins.state().unavailable_message(f"cellgrad.{qualname}",
-                                                              exc.package)
-            raise error(message, qualname=qualname, package=exc.package) from exc.__cause__
-        if isinstance(exc, _not_provided.NotProvidedError):
+                                                              failure.package)
+            raise error(message, qualname=qualname, package=failure.package) \
+                from failure.__cause__
+        if isinstance(failure, _not_provided.NotProvidedError):
             _not_provided.check(source, qualname, from_import)
-            raise
         return False, None
     listed = PATHS.get(namespace, {}).get(source_namespace, "").split()
     if namespace in EVERY_PRIMITIVE and name not in listed and not _primitive_class(obj):
