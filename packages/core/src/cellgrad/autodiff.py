@@ -53,21 +53,32 @@ def _check_weights(weights):
 
 
 def _targets(inputs, positions, nested):
-    """Fresh capture points for the differentiated inputs; the function sees the aliases."""
+    """Fresh capture points for the differentiated inputs; the function sees the aliases.
+
+    One Tensor passed at several positions is one capture point, seen at all of them: as in
+    MindSpore, its gradient is the total derivative with respect to that Tensor.
+    """
     aliases = list(inputs)
-    nodes = {}
+    nodes, by_id = {}, {}
     for p in positions or ():
         x = inputs[p]
         if not isinstance(x, TensorBuffer):
             continue
-        if nested and x._node is not None:
-            alias = apply(IDENTITY, (x,))
-        else:
-            alias = make_tensor(x._data, _tape.leaf_node(), 0, x._dtype)
-            if x._node is not None and x._node.hooks:  # Tensor.register_hook on the input
-                alias._node.hooks = x._node.hooks
+        alias = by_id.get(id(x))
+        if alias is None:
+            if nested and x._node is not None:
+                alias = apply(IDENTITY, (x,))
+            else:
+                alias = make_tensor(x._data, _tape.leaf_node(), 0, x._dtype)
+                if x._node is not None and x._node.hooks:  # Tensor.register_hook on the input
+                    alias._node.hooks = x._node.hooks
+            by_id[id(x)] = alias
         aliases[p] = alias
         nodes[p] = alias
+    if by_id:
+        for i, x in enumerate(inputs):
+            if id(x) in by_id:
+                aliases[i] = by_id[id(x)]
     return aliases, nodes
 
 
