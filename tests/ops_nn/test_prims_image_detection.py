@@ -199,6 +199,9 @@ def test_primitive_attributes_and_reprs_are_mindspores():
         "Prim[ResizeBilinearV2]<align_corners=True, half_pixel_centers=False>"
     assert repr(ops.L2Normalize(1)) == "Prim[L2Normalize]<axis=[1], epsilon=0.0001>"
     assert repr(ops.LpNorm(1)) == "Prim[LpNorm]<axis=[1]>" and ops.LpNorm(1, 3).p == 3
+    assert repr(ops.LpNorm((0, 1))) == "Prim[LpNorm]" and ops.LpNorm((0, 1)).axis == (0, 1)
+    with pytest.raises(TypeError, match="type of 'p' should be 'int'"):
+        ops.LpNorm(1, 2.0)
     assert repr(ops.CropAndResize()) == \
         "Prim[CropAndResize]<method=bilinear, extrapolation_value=0.0>"
     assert ops.NMSWithMask().attrs["output_names"] == ["selected_boxes", "selected_idx",
@@ -225,10 +228,13 @@ def test_resize_errors_name_the_primitive():
         ops.ResizeNearestNeighbor((2, 2))(x[0])
     with pytest.raises(TypeError, match="ResizeBilinearV2"):
         ops.ResizeBilinearV2()(Tensor(np.ones((1, 1, 2, 2), np.int32)), (3, 3))
-    with pytest.raises(ValueError, match="'size' must be a tuple or list of two positive"):
+    with pytest.raises(ValueError, match="'size' must be two positive ints"):
         ops.ResizeNearestNeighbor((2, 0))
-    with pytest.raises(TypeError, match="'align_corners' must be a bool"):
-        ops.ResizeBilinearV2(1)
+    with pytest.raises(TypeError, match="type of 'size' should be one of"):
+        ops.ResizeNearestNeighbor(2)
+    assert ops.ResizeNearestNeighbor([2, 3]).size == (2, 3)
+    assert repr(ops.ResizeBilinearV2(1)) == \
+        "Prim[ResizeBilinearV2]<align_corners=1, half_pixel_centers=False>"  # as MindSpore
 
 
 def test_float_status_flags_nan_and_inf_as_a_float32_1_element_tensor():

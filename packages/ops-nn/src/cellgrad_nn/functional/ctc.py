@@ -13,6 +13,7 @@ from cellgrad.common.tensor import Tensor
 from cellgrad.ops.primitive import Primitive, prim_attr_register
 from cellgrad.plugins import PROMOTE_NONE, Op, apply
 from cellgrad_nn.functional import _checks
+from cellgrad_nn.functional._prim_attrs import of_type
 
 _NEG_INF = -np.inf
 
@@ -139,9 +140,7 @@ class CTCLoss(Primitive):
                  ignore_longer_outputs_than_inputs=False):
         for name in ("preprocess_collapse_repeated", "ctc_merge_repeated",
                      "ignore_longer_outputs_than_inputs"):
-            if not isinstance(getattr(self, name), bool):
-                raise TypeError(f"For 'CTCLoss', the '{name}' must be a bool, got "
-                                f"{getattr(self, name)!r}.")
+            of_type(self.name, name, getattr(self, name), bool)
         self.init_prim_io_names(
             inputs=["inputs", "labels_indices", "labels_values", "sequence_length"],
             outputs=["loss", "gradient"])

@@ -12,6 +12,7 @@ import numpy as np
 from cellgrad.common.tensor import Tensor
 from cellgrad.ops.primitive import Primitive, prim_attr_register
 from cellgrad_nn.functional import _checks
+from cellgrad_nn.functional._prim_attrs import of_type
 
 _FLOATS = (np.float16, np.float32, np.float64)
 
@@ -86,16 +87,12 @@ def iou(anchor_boxes, gt_boxes, mode="iou"):
 # ---- BoundingBoxEncode / BoundingBoxDecode ----
 
 def _four_floats(op, name, values):
-    if not isinstance(values, (tuple, list)):
-        raise TypeError(f"For '{op}', the type of '{name}' should be 'tuple', but got type "
-                        f"'{type(values).__name__}'.")
+    of_type(op, name, values, tuple)
     if len(values) != 4:
         raise ValueError(f"For '{op}', the length of '{name}' must be 4, but got "
                          f"{len(values)}.")
     for i, v in enumerate(values):
-        if not isinstance(v, float):
-            raise TypeError(f"For '{op}', the type of '{name}[{i}]' should be 'float', but got "
-                            f"type '{type(v).__name__}'.")
+        of_type(op, f"{name}[{i}]", v, float)
     return np.asarray(values, np.float32)
 
 
@@ -139,12 +136,8 @@ class BoundingBoxDecode(Primitive):
                  wh_ratio_clip=0.016):
         _four_floats(self.name, "means", means)
         _four_floats(self.name, "stds", stds)
-        if not isinstance(wh_ratio_clip, float):
-            raise TypeError(f"For 'BoundingBoxDecode', the type of 'wh_ratio_clip' should be "
-                            f"'float', but got type '{type(wh_ratio_clip).__name__}'.")
-        if not isinstance(max_shape, tuple):
-            raise TypeError(f"For 'BoundingBoxDecode', the type of 'max_shape' should be "
-                            f"'tuple', but got type '{type(max_shape).__name__}'.")
+        of_type(self.name, "wh_ratio_clip", wh_ratio_clip, float)
+        of_type(self.name, "max_shape", max_shape, tuple)
         if len(max_shape) != 2:
             raise ValueError(f"For 'BoundingBoxDecode', the 'max_shape len' must be int and "
                              f"must = 2, but got '{len(max_shape)}' with type 'int'.")
@@ -243,7 +236,7 @@ class NMSWithMask(Primitive):
 
     @prim_attr_register
     def __init__(self, iou_threshold=0.5):
-        _checks.number(self.name, "iou_threshold", iou_threshold, (float,))
+        of_type(self.name, "iou_threshold", iou_threshold, float)
         self.init_prim_io_names(inputs=["bboxes"],
                                 outputs=["selected_boxes", "selected_idx", "selected_mask"])
 

@@ -15,6 +15,7 @@ import numpy as np
 from cellgrad.common.tensor import Tensor
 from cellgrad.ops.primitive import Primitive, prim_attr_register
 from cellgrad_nn.functional import _checks
+from cellgrad_nn.functional._prim_attrs import of_type
 
 
 class FloatStatus(Primitive):
@@ -79,9 +80,7 @@ class DropoutGenMask(Primitive):
     def __init__(self, Seed0=0, Seed1=0):
         _deprecated(self.name)
         for name, seed in (("Seed0", Seed0), ("Seed1", Seed1)):
-            if isinstance(seed, bool) or not isinstance(seed, int):
-                raise TypeError(f"For '{self.name}', the '{name}' must be int, but got "
-                                f"{type(seed).__name__}.")
+            of_type(self.name, name, seed, int)
         self.init_prim_io_names(inputs=["shape", "keep_prob"], outputs=["output"])
         self.add_prim_attr("side_effect_hidden", True)
 

@@ -194,7 +194,7 @@ class GridSampler2D(Primitive):
 
     def __call__(self, input_x, grid):
         return _sample(self.name, input_x, grid, MODES[self.interpolation_mode],
-                       PADDINGS[self.padding_mode], self.align_corners, self._ranks)
+                       PADDINGS[self.padding_mode], bool(self.align_corners), self._ranks)
 
 
 class GridSampler3D(GridSampler2D):

@@ -16,6 +16,7 @@ from cellgrad.ops import functional as F
 from cellgrad.ops.primitive import Primitive, prim_attr_register
 from cellgrad.plugins import apply
 from cellgrad_nn.functional import _checks
+from cellgrad_nn.functional._prim_attrs import of_type, size_pair
 from cellgrad_nn.spatial.interpolate import INTERPOLATE
 
 
@@ -57,6 +58,7 @@ def resize(op, x, size, bilinear, align_corners, half_pixel_centers):
     if x.ndim != 4:
         raise ValueError(f"For primitive[{op}], the image rank must be equal to 4, but got "
                          f"{x.ndim}.")
+    align_corners, half_pixel_centers = bool(align_corners), bool(half_pixel_centers)
     if align_corners and half_pixel_centers:
         raise ValueError(f"For {op}, the half_pixel_centers must be false when align_corners "
                          f"is true, but half_pixel_centers got True.")
@@ -69,21 +71,13 @@ def resize(op, x, size, bilinear, align_corners, half_pixel_centers):
     return apply(INTERPOLATE, (x,), {"plans": plans})
 
 
-def _flag(op, name, value):
-    if not isinstance(value, bool):
-        raise TypeError(f"For '{op}', the '{name}' must be a bool, got "
-                        f"{type(value).__name__} {value!r}.")
-    return value
-
-
 class ResizeBilinearV2(Primitive):
     """Mirrors `mindspore.ops.ResizeBilinearV2(align_corners=False, half_pixel_centers=False)
     (x, size)`."""
 
     @prim_attr_register
     def __init__(self, align_corners=False, half_pixel_centers=False):
-        _flag(self.name, "align_corners", align_corners)
-        _flag(self.name, "half_pixel_centers", half_pixel_centers)
+        pass  # MindSpore records the flags as given (an int included)
 
     def __call__(self, x, size):
         return resize(self.name, x, size, True, self.align_corners, self.half_pixel_centers)
@@ -99,9 +93,7 @@ class ResizeBilinear(Primitive):
         warnings.warn("ops.ResizeBilinear is MindSpore 1.x's name (removed in MindSpore 2.x): "
                       "use ops.ResizeBilinearV2(align_corners, half_pixel_centers)(x, size).",
                       DeprecationWarning, stacklevel=3)
-        _size(self.name, size)
-        _flag(self.name, "align_corners", align_corners)
-        _flag(self.name, "half_pixel_centers", half_pixel_centers)
+        self.add_prim_attr("size", size_pair(self.name, size))
 
     def __call__(self, x):
         return resize(self.name, x, self.size, True, self.align_corners,
@@ -115,9 +107,7 @@ class ResizeNearestNeighbor(Primitive):
 
     @prim_attr_register
     def __init__(self, size, align_corners=False, half_pixel_centers=False):
-        _size(self.name, size)
-        _flag(self.name, "align_corners", align_corners)
-        _flag(self.name, "half_pixel_centers", half_pixel_centers)
+        self.add_prim_attr("size", size_pair(self.name, size))
 
     def __call__(self, input_x):
         return resize(self.name, input_x, self.size, False, self.align_corners,
@@ -130,9 +120,7 @@ class DepthToSpace(Primitive):
 
     @prim_attr_register
     def __init__(self, block_size):
-        if isinstance(block_size, bool) or not isinstance(block_size, int):
-            raise TypeError(f"For 'DepthToSpace', the 'block_size' must be int, but got "
-                            f"{type(block_size).__name__}.")
+        of_type(self.name, "block_size", block_size, int)
         if block_size < 2:
             raise ValueError(f"For 'DepthToSpace', the 'block_size' should be >= : 2, but got "
                              f"{block_size}.")

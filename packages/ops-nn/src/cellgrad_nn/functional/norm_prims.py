@@ -7,6 +7,7 @@ from cellgrad.ops import functional as F
 from cellgrad.ops.primitive import Primitive, prim_attr_register
 from cellgrad.plugins import PROMOTE_NONE, Op, apply
 from cellgrad_nn.functional import _checks
+from cellgrad_nn.functional._prim_attrs import of_type
 from cellgrad_nn.functional.losses import BCE_LOGITS
 
 
@@ -47,7 +48,7 @@ class L2Normalize(Primitive):
                             f"{len(axes)}, later will support multiple axis!")
         if isinstance(axes[0], bool) or not isinstance(axes[0], int):
             raise TypeError(f"For 'L2Normalize', the 'axis' must be an int, got {axis!r}.")
-        _checks.number(self.name, "epsilon", epsilon, (float,))
+        _checks.number(self.name, "epsilon", epsilon)
         self.add_prim_attr("axis", axes)
 
     def __call__(self, x):
@@ -114,10 +115,13 @@ class LpNorm(Primitive):
             if isinstance(a, bool) or not isinstance(a, int):
                 raise TypeError(f"For 'LpNorm', the 'axis' must be an int or a tuple/list of "
                                 f"ints, got {axis!r}.")
-        if isinstance(p, bool) or not isinstance(p, int) or p < 0:
+        if of_type("LpNorm", "p", p, int) < 0:
             raise ValueError(f"For 'LpNorm', the 'p' must be an int >= 0, got {p!r}.")
-        _checks.number("LpNorm", "epsilon", epsilon, (float,))
-        self.add_prim_attr("axis", axes)
+        of_type("LpNorm", "epsilon", epsilon, float)
+        if isinstance(axis, int):  # MindSpore records an int axis only, as a list
+            self.add_prim_attr("axis", axes)
+        else:
+            self.axis = axis
         self.p, self.keep_dims, self.epsilon = p, bool(keep_dims), float(epsilon)
         self.init_attrs.update(axis=axis, p=p, keep_dims=keep_dims, epsilon=epsilon)
 

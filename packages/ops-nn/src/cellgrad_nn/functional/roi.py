@@ -12,6 +12,7 @@ from cellgrad.common.tensor import Tensor
 from cellgrad.ops.primitive import Primitive, prim_attr_register
 from cellgrad.plugins import PROMOTE_NONE, Op, apply
 from cellgrad_nn.functional import _checks
+from cellgrad_nn.functional._prim_attrs import of_type
 
 
 def _lerp_matrix(pos, size, keep=None):
@@ -124,10 +125,8 @@ class ROIAlign(Primitive):
                  roi_end_mode=1):
         for name, value in (("pooled_height", pooled_height), ("pooled_width", pooled_width),
                             ("sample_num", sample_num), ("roi_end_mode", roi_end_mode)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"For 'ROIAlign', the '{name}' must be int, but got "
-                                f"{type(value).__name__}.")
-        _checks.number(self.name, "spatial_scale", spatial_scale, (float,))
+            of_type(self.name, name, value, int)
+        of_type(self.name, "spatial_scale", spatial_scale, float)
         if roi_end_mode not in (0, 1):
             raise ValueError(f"For 'ROIAlign', the 'roi_end_mode' must be 0 or 1, but got "
                              f"{roi_end_mode}.")
@@ -266,7 +265,7 @@ class CropAndResize(Primitive):
         if method not in METHODS:
             raise ValueError(f"For 'CropAndResize', the 'method' must be str and must be in "
                              f"'{list(METHODS)}', but got '{method}'.")
-        _checks.number(self.name, "extrapolation_value", extrapolation_value, (float,))
+        of_type(self.name, "extrapolation_value", extrapolation_value, float)
         self.init_prim_io_names(inputs=["x", "boxes", "box_index", "crop_size"],
                                 outputs=["y"])
 
