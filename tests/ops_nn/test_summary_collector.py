@@ -8,7 +8,7 @@ import pytest
 import summary_events as se
 
 import cellgrad as ms
-from cellgrad import nn, ops
+from cellgrad import Tensor, nn, ops
 from cellgrad.dataset import NumpySlicesDataset
 
 pytest.importorskip("tensorboardX")
@@ -123,24 +123,62 @@ def test_fit_writes_validation_metrics_and_custom_lineage_text(tmp_path):
     assert step == 1 and text == ["- run: a\n- seed: 0"]
 
 
-def test_with_statement_shares_one_record_across_runs(tmp_path):
+def test_model_enters_the_collector_so_its_file_is_open_only_during_the_run(tmp_path):
     _, m = model()
-    with ms.train.SummaryCollector(str(tmp_path), collect_freq=5) as collector:
-        m.train(1, dataset(), callbacks=[collector])
-        assert ms.train.SummaryRecord.count == 1  # still open between runs
-        m.train(1, dataset(), callbacks=[collector])
-    assert ms.train.SummaryRecord.count == 0
-    tags = se.by_tag(se.event_file(str(tmp_path)))
-    # as MindSpore: only the first run after `with` collects its first step
-    assert [s for s, _, _ in tags["loss/auto"]] == [1, 5, 5]
+    seen = []
 
+    class Probe(ms.train.Callback):
+        def step_end(self, run_context):
+            seen.append(ms.train.SummaryRecord.count)
 
-def test_record_is_closed_after_train_without_with(tmp_path):
-    _, m = model()
-    m.train(1, dataset(), callbacks=[ms.train.SummaryCollector(str(tmp_path))])
-    assert ms.train.SummaryRecord.count == 0
+    m.train(1, dataset(), callbacks=[ms.train.SummaryCollector(str(tmp_path)), Probe()])
+    assert seen == [1] * 5 and ms.train.SummaryRecord.count == 0
     with ms.train.SummaryRecord(str(tmp_path / "next")):  # the slot is free again
         pass
+
+
+def test_a_collector_entered_by_the_user_and_by_model_is_two_records(tmp_path):
+    _, m = model()
+    with ms.train.SummaryCollector(str(tmp_path)) as collector:
+        # as MindSpore: Model enters the callback again, a second SummaryRecord
+        with pytest.raises(RuntimeError, match="only one instance is supported"):
+            m.train(1, dataset(), callbacks=[collector])
+    assert ms.train.SummaryRecord.count == 0
+
+
+def test_the_file_survives_a_crash_in_the_middle_of_a_run(tmp_path):
+    _, m = model()
+
+    class Crash(ms.train.Callback):
+        def step_end(self, run_context):
+            if run_context.original_args().cur_step_num == 4:
+                raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        m.train(1, dataset(), callbacks=[ms.train.SummaryCollector(str(tmp_path), 2), Crash()])
+    assert ms.train.SummaryRecord.count == 0  # closed by the `with` Model runs callbacks in
+    tags = se.by_tag(se.event_file(str(tmp_path)))
+    assert [s for s, _, _ in tags["loss/auto"]] == [1, 2, 4]
+
+
+def test_callbacks_are_used_without_model_too(tmp_path):
+    """A collector driven by hand (no `with`) opens its record at begin and closes it at end."""
+    collector = ms.train.SummaryCollector(str(tmp_path), collect_freq=1,
+                                          collect_specified_data={"collect_metric": True},
+                                          keep_default_action=False)
+    from cellgrad_nn.train.callbacks import CallbackParams
+
+    cb = CallbackParams(mode="train", cur_step_num=0, cur_epoch_num=1, epoch_num=1,
+                        batch_num=2, dataset_sink_mode=False)
+    run = ms.train.RunContext(cb)
+    collector.begin(run)
+    for step, loss in ((1, 0.5), (2, 0.25)):
+        cb.cur_step_num, cb.net_outputs = step, Tensor(np.float32(loss))
+        collector.step_end(run)
+    collector.end(run)
+    assert ms.train.SummaryRecord.count == 0
+    tags = se.by_tag(se.event_file(str(tmp_path)))
+    assert tags["loss/auto"] == [(1, "scalar", 0.5), (2, "scalar", 0.25)]
 
 
 @pytest.mark.parametrize("kwargs, error, message", [

@@ -8,6 +8,7 @@ MindSpore, the `on_*` methods call the older `begin`/`epoch_begin`/`step_begin`/
 `epoch_end`/`end` by default.
 """
 
+import contextlib
 import time
 
 import numpy as np
@@ -130,6 +131,20 @@ class CallbackList(Callback):
             raise TypeError(f"For 'Model', each callback must be a Callback, but got "
                             f"{type(bad[0]).__name__}.")
         self.callbacks = callbacks
+
+    def __enter__(self):
+        """Enters every callback's context, as MindSpore's `_CallbackManager` does."""
+        self._stack = contextlib.ExitStack()
+        try:
+            for callback in self.callbacks:
+                self._stack.enter_context(callback)
+        except BaseException:
+            self._stack.close()  # leave the ones entered so far
+            raise
+        return self
+
+    def __exit__(self, *exc):
+        return self._stack.__exit__(*exc)
 
     def _call(self, moment, run_context):
         for callback in self.callbacks:

@@ -106,6 +106,12 @@ class Model:
             bar = ProgressBar()
             if bar.enabled:
                 callbacks.callbacks.insert(0, bar)
+        with callbacks:  # as MindSpore, each callback's `with` spans the run
+            self._train_loop(epoch, dataset, valid_dataset, valid_frequency, callbacks,
+                             initial_epoch)
+
+    def _train_loop(self, epoch, dataset, valid_dataset, valid_frequency, callbacks,
+                    initial_epoch):
         batch_num = dataset.get_dataset_size()
         cb = self._train_params(epoch, dataset, batch_num, initial_epoch)
         run_context = RunContext(cb)
@@ -164,6 +170,10 @@ class Model:
             raise ValueError("For 'Model.eval', the model has no metrics: pass metrics= to "
                              "Model.")
         callbacks = CallbackList(callbacks)
+        with callbacks:
+            return self._eval_loop(valid_dataset, callbacks)
+
+    def _eval_loop(self, valid_dataset, callbacks):
         cb = CallbackParams(mode="eval", eval_network=self._eval_network,
                             valid_dataset=valid_dataset, cur_step_num=0, cur_epoch_num=1,
                             batch_num=valid_dataset.get_dataset_size(), net_outputs=None)
