@@ -50,14 +50,14 @@ from cellgrad.dtype import (
 from cellgrad.grad_mode import enable_grad, no_grad, set_grad_enabled
 from cellgrad.parameter import Parameter, ParameterTuple
 from cellgrad.common.tensor import Tensor, from_numpy, tensor
-from cellgrad.common.sparse_tensor import RowTensor
+from cellgrad.common.sparse_tensor import COOTensor, CSRTensor, RowTensor, SparseTensor
 
 _heap.tune()
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "RowTensor",
+    "RowTensor", "COOTensor", "CSRTensor", "SparseTensor",
     "Tensor", "tensor", "Parameter", "ParameterTuple", "from_numpy",
     "grad", "value_and_grad", "GradOperation",
     "ops", "nn", "common", "context",

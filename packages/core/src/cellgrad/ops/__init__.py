@@ -12,9 +12,14 @@ from cellgrad.ops.functional import *  # noqa: F403
 from cellgrad.ops.functional import __all__ as _functional_names
 from cellgrad.ops.primitives import *  # noqa: F403
 from cellgrad.ops.primitives import __all__ as _primitive_names
+from cellgrad.ops._sparse_functions import *  # noqa: F403
+from cellgrad.ops._sparse_functions import __all__ as _sparse_names
+from cellgrad.ops._sparse_prims import *  # noqa: F403
+from cellgrad.ops._sparse_prims import __all__ as _sparse_prim_names
 
 __all__ = list(dict.fromkeys([
     *_functional_names, *_primitive_names, *_random_names, *_tensor_method_names,
+    *_sparse_names, *_sparse_prim_names,
     "GradOperation", "grad", "value_and_grad", "HyperMap", "Map", "MultitypeFuncGraph",
     "add_flags", "ReduceOp"]))
 
