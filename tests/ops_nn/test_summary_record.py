@@ -197,6 +197,22 @@ def test_a_file_as_log_dir_is_rejected(tmp_path):
         ms.train.SummaryRecord(str(target))
 
 
+def test_a_directory_that_cannot_be_written_fails_at_once(tmp_path, monkeypatch):
+    def refuse(path, mode=0o777, exist_ok=False):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(os, "makedirs", refuse)
+    with pytest.raises(TypeError, match="For 'SummaryRecord', no write permission on the "
+                                        "directory: the log_dir .* cannot be created"):
+        ms.train.SummaryRecord(str(tmp_path / "new"))
+    monkeypatch.undo()
+    monkeypatch.setattr(os, "access", lambda path, mode: False)
+    with pytest.raises(PermissionError, match="For 'SummaryCollector', the summary_dir .* is "
+                                              "not writable"):
+        ms.train.SummaryCollector(str(tmp_path))
+    assert ms.train.SummaryRecord.count == 0
+
+
 class Summarized(nn.Cell):
     def __init__(self):
         super().__init__()

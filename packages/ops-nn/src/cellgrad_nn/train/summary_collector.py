@@ -51,7 +51,7 @@ class SummaryCollector(Callback):
                  keep_default_action=True, custom_lineage_data=None, collect_tensor_freq=None,
                  max_file_size=None, export_options=None):
         super().__init__()
-        self._summary_dir = make_directory(summary_dir, "summary_dir")
+        self._summary_dir = make_directory(summary_dir, "summary_dir", "SummaryCollector")
         self._check_positive("collect_freq", collect_freq)
         self._check_positive("collect_tensor_freq", collect_tensor_freq, allow_none=True)
         self._check_positive("max_file_size", max_file_size, allow_none=True)

@@ -62,8 +62,9 @@ def _image_maker(make_image):
     return encode
 
 
-def make_directory(path, arg_name):
-    """MindSpore's checks of a summary directory; the directory, made if missing."""
+def make_directory(path, arg_name, owner):
+    """MindSpore's checks of a summary directory; the directory, made if missing. cellgrad also
+    checks that it can write there, so a bad directory fails at once, naming `owner`."""
     if not isinstance(path, str):
         raise TypeError(f"The {arg_name} is invalid, the type should be string.")
     if not path.strip():
@@ -74,10 +75,14 @@ def make_directory(path, arg_name):
                                  f"path.")
     try:
         os.makedirs(path, mode=0o700, exist_ok=True)
+    except PermissionError as exc:  # MindSpore's class for it
+        raise TypeError(f"For '{owner}', no write permission on the directory: the "
+                        f"{arg_name} {path!r} cannot be created ({exc}).") from exc
     except OSError as exc:
-        raise PermissionError(f"The {arg_name} {path!r} cannot be created: {exc}.") from exc
+        raise OSError(f"For '{owner}', the {arg_name} {path!r} cannot be created ({exc}).") \
+            from exc
     if not os.access(path, os.W_OK | os.X_OK):
-        raise PermissionError(f"The {arg_name} {path!r} is not writable.")
+        raise PermissionError(f"For '{owner}', the {arg_name} {path!r} is not writable.")
     return path
 
 
@@ -161,7 +166,7 @@ class SummaryRecord:
     def __init__(self, log_dir, file_prefix="events", file_suffix="_MS", num_process=32,
                  network=None, max_file_size=None, raise_exception=False, export_options=None):
         self._check_count()
-        log_path = make_directory(log_dir, "log_dir")
+        log_path = make_directory(log_dir, "log_dir", "SummaryRecord")
         if not isinstance(max_file_size, (int, type(None))) or isinstance(max_file_size, bool):
             raise TypeError(f"For 'SummaryRecord', the 'max_file_size' should be int type, but "
                             f"got type {type(max_file_size)}")
