@@ -184,6 +184,8 @@ CASES = [
     # primitive classes with their own ops (the others: test_primitives_grad.py)
     Case("Erf", lambda x: ops.Erf()(x), [(2, 3)]),
     Case("Mod", lambda x, y: ops.Mod()(x, y), [(2, 3), (3,)], low=0.5, high=2.0),
+    Case("SparseTensorDenseMatmul", lambda v, d: ops.SparseTensorDenseMatmul()(
+        _i(0, 1, 2, 1, 1, 2).reshape(3, 2), v, (3, 4), d), [(3,), (4, 2)]),
     # cellgrad.numpy's own ops (cellgrad/numpy/_math_prims.py)
     Case("mnp_tan", mnp.tan, [(2, 3)], low=-1.2, high=1.2),
     Case("mnp_asinh", mnp.arcsinh, [(2, 3)]),
