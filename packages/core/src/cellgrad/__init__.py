@@ -47,7 +47,10 @@ from cellgrad.dtype import (
     single,
     uint8,
 )
+from cellgrad.device_manager import get_current_device, set_deterministic, set_device
 from cellgrad.grad_mode import enable_grad, no_grad, set_grad_enabled
+from cellgrad.graph_knobs import JitConfig, jit_class, lazy_inline, mutable, set_recursion_limit
+from cellgrad.run_check import run_check
 from cellgrad.parameter import Parameter, ParameterTuple
 from cellgrad.common.tensor import Tensor, from_numpy, tensor
 from cellgrad.common.sparse_tensor import COOTensor, CSRTensor, RowTensor, SparseTensor
@@ -61,7 +64,9 @@ __all__ = [
     "Tensor", "tensor", "Parameter", "ParameterTuple", "from_numpy",
     "grad", "value_and_grad", "GradOperation",
     "ops", "nn", "common", "context",
-    "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
+    "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "JitConfig", "jit_class",
+    "lazy_inline", "mutable", "set_recursion_limit", "set_device", "get_current_device",
+    "set_deterministic", "run_check",
     "set_context", "get_context", "PYNATIVE_MODE", "GRAPH_MODE", "set_seed", "get_seed", "jit",
     "STRICT", "COMPATIBLE", "LAX", "ParallelMode", "set_auto_parallel_context",
     "get_auto_parallel_context", "reset_auto_parallel_context", "set_ps_context",
