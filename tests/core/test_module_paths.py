@@ -248,6 +248,22 @@ def test_a_moved_name_warns_and_resolves():
     assert "ms_function" not in dir(cellgrad) and "ms_function" not in vars(cellgrad)
 
 
+def test_validator_of_mindspore_1_is_the_checkparam_module():
+    import cellgrad._checkparam as checkparam
+
+    with pytest.warns(DeprecationWarning, match=r"^mindspore\._checkparam\.Validator is "
+                                                r"MindSpore 1\.x's name; MindSpore 2\.10 has it "
+                                                r"as mindspore\._checkparam"):
+        from cellgrad._checkparam import Validator
+    with pytest.warns(DeprecationWarning, match="Rel is MindSpore 1.x's name"):
+        from cellgrad._checkparam import Rel
+    assert Validator is checkparam and Rel is checkparam
+    assert Validator.check_positive_int(3, "n") == 3 and Rel.INC_LEFT == 8
+    with pytest.raises(ValueError, match="^For 'LSTM', the 'num_layers' must be int and must > "
+                                         "0, but got '0' with type 'int'.$"):
+        Validator.check_positive_int(0, "num_layers", "LSTM")
+
+
 def test_a_moved_module_warns_on_import(monkeypatch):
     monkeypatch.delitem(sys.modules, "cellgrad.nn.metrics.metric", raising=False)
     with pytest.warns(DeprecationWarning, match=r"^mindspore\.nn\.metrics\.metric is MindSpore "

@@ -308,5 +308,7 @@ PATHS.update({
 MOVED = {
     "ms_function": "jit",
     "common.api.ms_function": "jit",
+    "_checkparam.Validator": "_checkparam",  # its static methods are the module's functions
+    "_checkparam.Rel": "_checkparam",  # its constants are the module's
     "nn.metrics.metric": "train",
 }
