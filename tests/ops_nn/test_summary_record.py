@@ -95,6 +95,18 @@ def test_tensorboard_reads_the_files(tmp_path):
                                   [[0, 1], [2, 3]])
 
 
+def test_tbparse_reads_the_files(tmp_path):
+    tbparse = pytest.importorskip("tbparse")  # needs pandas and tensorboard
+    write(tmp_path)
+    reader = tbparse.SummaryReader(str(tmp_path))
+    assert reader.scalars[["step", "tag", "value"]].values.tolist() == \
+        [[1, "loss", 1.5], [2, "loss", 0.25]]
+    (counts,) = reader.histograms["counts"]
+    assert list(counts) == [2, 2, 2]
+    (tensor,) = reader.tensors["value"]
+    np.testing.assert_array_equal(tensor, [[0, 1], [2, 3]])
+
+
 def test_file_name_log_dir_and_prefix_suffix(tmp_path):
     before = int(time.time())
     with ms.train.SummaryRecord(str(tmp_path), file_prefix="run1", file_suffix="_x") as record:
