@@ -11,7 +11,13 @@ import numpy as np
 from cellgrad import log as logger
 from cellgrad.common.tensor import Tensor
 from cellgrad.ops._sparse_format import sparse_text
-from cellgrad.ops._sparse_ops import csr_rows, gather_values, index_add, row_pointers
+from cellgrad.ops._sparse_ops import (
+    csr_rows,
+    gather_values,
+    index_add,
+    row_pointers,
+    scatter_add_into,
+)
 
 __all__ = ["RowTensorInner", "RowTensor", "SparseTensor", "COOTensor", "CSRTensor"]
 
@@ -264,7 +270,7 @@ class COOTensor(_SparseBase):
     def __add__(self, other):
         self._same_shape(other)
         if isinstance(other, Tensor):
-            return other + self.to_dense()
+            return scatter_add_into(other, self._coords(), self.values)
         if isinstance(other, COOTensor):
             return F.coo_add(self, other, Tensor(0, self.values.dtype))
         raise TypeError(f"COOTensor add with {type(other)} is not supported.")
@@ -272,7 +278,7 @@ class COOTensor(_SparseBase):
     def __sub__(self, other):
         self._same_shape(other)
         if isinstance(other, Tensor):
-            return -other + self.to_dense()
+            return scatter_add_into(-other, self._coords(), self.values)
         if isinstance(other, COOTensor):
             return F.coo_add(self, -other, Tensor(0, self.values.dtype))
         raise TypeError(f"COOTensor subtract with {type(other)} is not supported.")

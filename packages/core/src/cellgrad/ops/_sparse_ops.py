@@ -12,7 +12,7 @@ from cellgrad.ops import _index
 from cellgrad.ops._registry import apply, define
 
 __all__ = ["SPARSE_DENSE_MATMUL", "csr_rows", "gather_values", "index_add", "merge_coo",
-           "row_pointers", "sparse_dense_matmul"]
+           "row_pointers", "scatter_add_into", "sparse_dense_matmul"]
 
 
 def _spmm_fwd(values, dense, rows, cols, out_rows):
@@ -105,3 +105,14 @@ def merge_coo(ia, ib, va, vb, keep_sum):
 
 def scalar_tensor(value, dtype):
     return make_tensor(np.asarray(value, dtype.np_dtype), None, 0, dtype)
+
+
+def scatter_add_into(dense, coords, values):
+    """`dense` with `values` added at the (row, col) `coords` (MindSpore's TensorScatterAdd):
+    entries not indexed stay as they are, -0.0 included; differentiable in both."""
+    flat = coords[:, 0] * dense.shape[1] + coords[:, 1]
+    uniq, inverse = np.unique(flat, return_inverse=True)
+    summed = index_add((len(uniq),), inverse.reshape(-1), values)
+    index = (uniq // dense.shape[1], uniq % dense.shape[1])
+    current = apply(_index.GETITEM, (dense,), {"index": index})
+    return apply(_index.SETITEM, (dense, current + summed), {"index": index})
