@@ -283,6 +283,15 @@ PATHS = {
     },    "train.callback._callback": {
         "train": "Callback RunContext",
     },
+    "train.callback._loss_monitor": {
+        "train": "Callback LossMonitor",
+    },
+    "train.callback._time_monitor": {
+        "train": "Callback TimeMonitor",
+    },
+    "train.callback._checkpoint": {
+        "train": "Callback CheckpointConfig ModelCheckpoint",
+    },
     "nn.metrics.metric": {
         "nn": "Metric rearrange_inputs",
     },
