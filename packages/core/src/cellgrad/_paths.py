@@ -2,7 +2,7 @@
 
 Real code imports `mindspore.train.callback`, `mindspore.nn.optim.momentum`,
 `mindspore.ops.operations as P`, ... (../shared/usage/api-usage.md). Each such path is a real
-small module of cellgrad (`cellgrad/train/callback.py`) ending with the namespace lines
+small module of cellgrad (`cellgrad/nn/optim/momentum.py`) ending with the namespace lines
     from cellgrad._namespace import plugin_names as _plugin_names
     __getattr__, __dir__ = _plugin_names(__name__)
 and this table says which names it has and in which namespace each one lives: the same
