@@ -53,10 +53,9 @@ def _same_dtype(a, b):
     return a.astype(dtype), b.astype(dtype)
 
 
-def _check_csr(fn, arg, x):
+def _check_csr(fn, x):
     if not isinstance(x, _S().CSRTensor):
-        raise TypeError(f"For functional operator {fn}, input argument must be a CSRTensor, "
-                        f"but got {type(x).__name__} for '{arg}'.")
+        raise TypeError(f"For functional operator {fn}, input argument must be a CSRTensor.")
 
 
 def coo_add(x1, x2, thresh):
@@ -206,7 +205,7 @@ def csr_softmax(logits, dtype):
 
 def csr_to_coo(tensor):
     """Mirrors `mindspore.ops.csr_to_coo`: int32 (row, col) indices."""
-    _check_csr("csr_to_coo", "tensor", tensor)
+    _check_csr("csr_to_coo", tensor)
     if len(tensor.shape) > 2:
         raise ValueError("Currently only support 2-D CSRTensor when converting to COOTensor.")
     indices = _S().Tensor(_csr_coords(tensor).astype(np.int32))
@@ -215,7 +214,7 @@ def csr_to_coo(tensor):
 
 def csr_to_dense(csr_tensor):
     """Mirrors `mindspore.ops.csr_to_dense` (2-D)."""
-    _check_csr("csr_to_dense", "csr_tensor", csr_tensor)
+    _check_csr("csr_to_dense", csr_tensor)
     if len(csr_tensor.shape) > 2:
         raise ValueError("Currently only support 2-D CSRTensor when converting to COOTensor.")
     coords = _csr_coords(csr_tensor)
