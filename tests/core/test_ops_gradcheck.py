@@ -91,7 +91,7 @@ CASES = [
     Case("sigmoid", ops.sigmoid, [(2, 3)]),
     Case("square", ops.square, [(2, 3)]),
     Case("clamp", lambda x: ops.clamp(x, -0.5, 0.5), [(3, 4)], distinct=True),
-    Case("clamp", lambda x: ops.clip_by_value(x, None, 0.3), [(5,)], distinct=True, tag="max"),
+    Case("minimum", lambda x: ops.clip_by_value(x, None, 0.3), [(5,)], distinct=True, tag="clip"),
     Case("clamp", ops.clamp, [(6,), (6,), (6,)], distinct=True, tag="tensor-bounds"),
     # reductions
     Case("sum", ops.sum, [(2, 3)]),
@@ -103,7 +103,7 @@ CASES = [
     Case("amax", lambda x: ops.amax(x, 1), [(2, 3)], distinct=True),
     Case("amax", lambda x: ops.max(x)[0], [(2, 3)], distinct=True, tag="ops.max"),
     Case("amin", lambda x: ops.amin(x, (0, 1), True), [(2, 3)], distinct=True),
-    Case("amin", lambda x: x.min(axis=0), [(2, 3)], distinct=True, tag="method"),
+    Case("amin", lambda x: x.min(axis=(0,)), [(2, 3)], distinct=True, tag="method"),
     Case("reciprocal", ops.reciprocal, [(2, 3)], low=0.5, high=2.0),
     Case("log1p", ops.log1p, [(2, 3)], low=-0.5, high=2.0),
     Case("expm1", ops.expm1, [(2, 3)]),

@@ -230,15 +230,18 @@ class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
 
     def max(self, axis=None, keepdims=False, *, initial=None, where=True,
             return_indices=False):
-        values = F.amax(self, axis, keepdims)
-        return (values, F.argmax(self, axis, keepdims)) if return_indices else values
+        # as MindSpore's: axes in a tuple reduce as amax, else ops.max (first index's gradient)
+        if isinstance(axis, (list, tuple)):
+            return F.amax(self, axis, keepdims, initial=initial, where=where)
+        values, indices = F.max(self, axis, keepdims, initial=initial, where=where)
+        return (values, indices) if return_indices else values
 
     def min(self, axis=None, keepdims=False, *, initial=None, where=True,
             return_indices=False):
-        values = F.amin(self, axis, keepdims)
-        if not return_indices:
-            return values
-        return values, F.cast(F.argmin(self, axis, keepdims), "int64")
+        if isinstance(axis, (list, tuple)):
+            return F.amin(self, axis, keepdims, initial=initial, where=where)
+        values, indices = F.min(self, axis, keepdims, initial=initial, where=where)
+        return (values, indices) if return_indices else values
 
     def argmax(self, axis=None, keepdims=False):
         return F.argmax(self, axis, keepdims)

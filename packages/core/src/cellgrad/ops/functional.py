@@ -129,8 +129,27 @@ clip = clamp
 
 
 def clip_by_value(x, clip_value_min=None, clip_value_max=None):
-    """Mirrors `mindspore.ops.clip_by_value`."""
-    return apply(_ew.CLAMP, (x, clip_value_min, clip_value_max))
+    """Mirrors `mindspore.ops.clip_by_value`: `minimum(maximum(x, min), max)` with the bounds
+    cast to `x`'s dtype, so a value on a bound shares its gradient with the bound (unlike
+    `clamp`); a list or tuple of Tensors gives a tuple, as MindSpore's."""
+    if clip_value_min is None and clip_value_max is None:
+        raise ValueError("For 'clip_by_value', at least one of 'clip_value_min' or "
+                         "'clip_value_max' must not be None")
+    for arg, value in (("clip_value_min", clip_value_min), ("clip_value_max", clip_value_max)):
+        if not isinstance(value, (type(None), TensorBuffer, float, int)):
+            raise TypeError(f"For 'clip_by_value', the type of argument '{arg}' must be one of "
+                            f"None, Tensor, float, int, but got {type(value).__name__}.")
+    if isinstance(x, (tuple, list)):
+        return tuple(clip_by_value(t, clip_value_min, clip_value_max) for t in x)
+    if not isinstance(x, TensorBuffer):
+        raise TypeError("For 'clip_by_value', the type of argument 'x' must be Tensor or "
+                        f"tuple[Tensor] or list[Tensor], but got {type(x).__name__}.")
+    out = x
+    if clip_value_min is not None:
+        out = maximum(out, cast(clip_value_min, x.dtype))
+    if clip_value_max is not None:
+        out = minimum(out, cast(clip_value_max, x.dtype))
+    return out
 
 
 def matmul(input, other):
@@ -198,38 +217,57 @@ def amin(input, axis=None, keepdims=False, *, initial=None, where=None):
 
 
 def _masked_extreme(op, name, input, axis, keepdims, initial, where):
-    if initial is None and where is None:
-        return _reduce.reduce(op, input, axis, keepdims)
-    if where is not None and initial is None:
+    return _reduce.reduce(op, _init_and_select(name, input, initial, where), axis, keepdims)
+
+
+def _init_and_select(name, input, initial, where):
+    """`input` with `initial` folded in elementwise (`maximum`/`minimum`, so a tie with it
+    shares the gradient) and `initial` where `where` is False, as MindSpore's
+    `_init_and_select_elem`; `initial` takes the input's dtype."""
+    if where is not None and where is not True and initial is None:
         raise ValueError(f"For '{name}', 'where' needs 'initial' (the value of empty slices).")
-    if where is not None:
+    if initial is None:
+        return input
+    init = make_tensor(np.full(input.shape, initial, input._data.dtype), None, 0, input.dtype)
+    input = (maximum if name in ("amax", "max") else minimum)(input, init)
+    if where is not None and where is not True:
         mask = where._data if isinstance(where, TensorBuffer) else np.asarray(where, bool)
-        keep = make_tensor(np.broadcast_to(~mask.astype(bool), input.shape).copy())
-        input = masked_fill(input, keep, initial)
-    out = _reduce.reduce(op, input, axis, keepdims)
-    return maximum(out, initial) if op is _reduce.AMAX else minimum(out, initial)
+        mask = make_tensor(np.broadcast_to(mask.astype(bool), input.shape).copy())
+        input = select(mask, input, init)
+    return input
 
 
 def max(input, axis=None, keepdims=False, *, initial=None, where=None):
-    """Mirrors `mindspore.ops.max`: returns `(values, Int64 indices)`.
-
-    With `axis=None` MindSpore 2.10 returns index 0 whatever the data; so do we.
-    """
-    values = amax(input, axis, keepdims)
-    return values, _indices(input, axis, keepdims, _reduce.ARGMAX)
+    """Mirrors `mindspore.ops.max`: `(values, Int64 indices)`. Along an axis the gradient
+    goes to the first maximum, as MindSpore's ArgMaxWithValue; with `axis=None` MindSpore 2.10
+    returns a 0-d ReduceMax (ties share the gradient; `keepdims`, `initial` and `where` unused)
+    and index 0 whatever the data; so do we."""
+    return _extreme_and_index("max", input, axis, keepdims, initial, where)
 
 
 def min(input, axis=None, keepdims=False, *, initial=None, where=None):
-    """Mirrors `mindspore.ops.min`: returns `(values, Int64 indices)` (index 0 for axis=None)."""
-    values = amin(input, axis, keepdims)
-    return values, _indices(input, axis, keepdims, _reduce.ARGMIN)
+    """Mirrors `mindspore.ops.min`: `(values, Int64 indices)`, as `max`."""
+    return _extreme_and_index("min", input, axis, keepdims, initial, where)
 
 
-def _indices(input, axis, keepdims, op):
+def _extreme_and_index(name, input, axis, keepdims, initial, where):
+    zero = make_tensor(np.zeros((), np.int64), None, 0, int64)
+    if input.ndim == 0:
+        return input, zero
     if axis is None:
-        shape = (1,) * input.ndim if keepdims else ()
-        return make_tensor(np.zeros(shape, np.int64), None, 0, int64)
-    return _reduce.reduce(op, input, axis, keepdims)
+        return (amax if name == "max" else amin)(input), zero
+    if initial is not None and not isinstance(initial, (int, float, np.number)):
+        raise TypeError(f"For '{name}', 'initial' must be a scalar, but got {type(initial)}")
+    if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
+        raise TypeError(f"For '{name}', 'axis' must be int, but got {type(axis)}")
+    (axis,) = _reduce._axes(axis, input.ndim, name)
+    input = _init_and_select(name, input, initial, where)
+    pick = np.argmax if name == "max" else np.argmin
+    idx = np.expand_dims(pick(input._data, axis=axis), axis)
+    values = apply(_sort.TAKE_ALONG_AXIS, (input,), {"idx": idx, "axis": axis})
+    if not keepdims:
+        values, idx = squeeze(values, axis), np.squeeze(idx, axis)
+    return values, make_tensor(idx.astype(np.int64), None, 0, int64)
 
 
 def argmax(input, dim=None, keepdim=False):
