@@ -123,6 +123,14 @@ def test_fit_writes_validation_metrics_and_custom_lineage_text(tmp_path):
     assert step == 1 and text == ["- run: a\n- seed: 0"]
 
 
+def test_eval_writes_its_metrics_and_no_train_data(tmp_path):
+    _, m = model(metrics={"accuracy", "loss"})
+    result = m.eval(dataset(), callbacks=[ms.train.SummaryCollector(str(tmp_path))])
+    tags = se.by_tag(se.event_file(str(tmp_path)))
+    assert set(tags) == {"eval/accuracy", "eval/loss"}
+    assert tags["eval/loss"] == [(0, "scalar", pytest.approx(result["loss"], rel=1e-6))]
+
+
 def test_model_enters_the_collector_so_its_file_is_open_only_during_the_run(tmp_path):
     _, m = model()
     seen = []
