@@ -66,3 +66,5 @@ w = Tensor(np.arange(12, dtype=np.float32).reshape(3, 4))
 print(ms.grad(lambda vals: (CSRTensor(indptr, cols, vals, (3, 4)).to_dense() * w).sum())(v))
 print(ms.grad(lambda d: ops.dense_to_sparse_csr(d).values.sum() * 2)(
     Tensor([[0, 1.0, 0], [2, 0, -3]])))
+print(Tensor([[0, 1.0, 0], [2, 0, -3]]).to_coo())
+print(Tensor([[0, 1.0, 0], [2, 0, -3]]).to_csr())

@@ -53,6 +53,7 @@ THIN = {
     "amax": O.amax, "amin": O.amin, "mm": O.mm, "bmm": O.bmm, "outer": O.outer,
     "cummin": O.cummin, "diag": O.diag, "gather_nd": O.gather_nd, "isclose": O.isclose,
     "logsumexp": O.logsumexp, "roll": O.roll, "top_k": O.top_k,
+    "to_coo": O.dense_to_sparse_coo, "to_csr": O.dense_to_sparse_csr,  # sparse tensors
 }
 
 
