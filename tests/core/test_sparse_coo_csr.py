@@ -160,3 +160,22 @@ def test_construction_checks():
     with pytest.raises(TypeError, match="indices must have int16 or int32 or int64 data type, "
                                         "but got UInt8"):
         CSRTensor(Tensor([0, 1], ms.int32), Tensor([0], ms.uint8), Tensor([1.0]), (1, 2))
+
+
+def test_low_level_helpers():
+    np.testing.assert_array_equal(ops.coo2csr(Tensor([0, 0, 2], ms.int32), 3).asnumpy(),
+                                  [0, 2, 2, 3])
+    np.testing.assert_array_equal(ops.csr2coo(Tensor([0, 2, 2, 3], ms.int32), 3).asnumpy(),
+                                  [0, 0, 2])
+    got = ops.csr_gather(Tensor([0, 2, 2, 3], ms.int32), Tensor([1, 3, 0], ms.int32),
+                         Tensor(np.arange(12.0).reshape(3, 4)), (3, 4))
+    np.testing.assert_array_equal(got.asnumpy(), [1.0, 3.0, 8.0])
+    x = ops.make_coo_tensor(Tensor([[0, 1]]), Tensor([1.0]), (2, 2))
+    y = ops.make_csr_tensor(Tensor([0, 1, 1]), Tensor([1]), Tensor([1.0]), (2, 2))
+    np.testing.assert_array_equal(x.to_dense().asnumpy(), y.to_dense().asnumpy())
+
+
+def test_make_sparse_tensor_prints_mindspores_warning(capsys):
+    x = ops.make_sparse_tensor(Tensor([[0, 1]]), Tensor([1.0]), (2, 2))
+    assert isinstance(x, COOTensor)
+    assert "WARNING: 'SparseTensor' is deprecated from version 1.7" in capsys.readouterr().out

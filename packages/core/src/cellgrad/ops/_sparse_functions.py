@@ -298,3 +298,49 @@ for _kind in ("coo", "csr"):
     for _name in _UNARY:
         globals()[f"{_kind}_{_name}"] = _unary(_kind, _name)
         __all__.append(f"{_kind}_{_name}")
+
+
+# MindSpore's low-level helpers: primitives whose signature is (*args). coo2csr, csr2coo and
+# csr_gather run on MindSpore's CPU only with AKG/LLVM; the make_* constructors only under
+# jit (cellgrad's jit runs eagerly, so they construct here).
+def coo2csr(*args):
+    """Mirrors `mindspore.ops.coo2csr(row_indices, height)`: row pointers of sorted rows."""
+    row_indices, height = args
+    rows = row_indices.asnumpy().astype(np.int64)
+    return _S().Tensor(row_pointers(rows, int(height), row_indices.asnumpy().dtype))
+
+
+def csr2coo(*args):
+    """Mirrors `mindspore.ops.csr2coo(indptr, nnz)`: the row of each stored value."""
+    indptr, nnz = args
+    return _S().Tensor(csr_rows(indptr.asnumpy(), int(nnz)).astype(indptr.asnumpy().dtype))
+
+
+def csr_gather(*args):
+    """Mirrors `mindspore.ops.csr_gather(indptr, indices, dense, dense_shape)`: the entries of
+    `dense` at a CSR pattern (differentiable in `dense`)."""
+    indptr, indices, dense, _ = args
+    nnz = indices.shape[0]
+    coords = np.stack([csr_rows(indptr.asnumpy(), nnz), indices.asnumpy().astype(np.int64)], 1)
+    return gather_at(dense, coords)
+
+
+def make_coo_tensor(*args):
+    """Mirrors `mindspore.ops.make_coo_tensor(indices, values, dense_shape)`."""
+    return _S().COOTensor(*args)
+
+
+def make_csr_tensor(*args):
+    """Mirrors `mindspore.ops.make_csr_tensor(indptr, indices, values, dense_shape)`."""
+    return _S().CSRTensor(*args)
+
+
+def make_sparse_tensor(indices, values, dense_shape):
+    """Mirrors `mindspore.ops.make_sparse_tensor` (deprecated there: prints a warning)."""
+    print("WARNING: 'SparseTensor' is deprecated from version 1.7 and will be removed after "
+          "version 2.9.0. Please use 'COOTensor' instead.")
+    return make_coo_tensor(indices, values, dense_shape)
+
+
+__all__ += ["coo2csr", "csr2coo", "csr_gather", "make_coo_tensor", "make_csr_tensor",
+            "make_sparse_tensor"]
