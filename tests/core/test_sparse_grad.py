@@ -81,6 +81,7 @@ def test_coo_gradcheck():
     idx32 = Tensor(np.array([[2, 0], [0, 3], [0, 1]], np.int32))
     assert gradcheck(lambda v: COOTensor(idx32, v, (3, 4)).to_csr().values, _rand(3))
     assert gradcheck(lambda d: ops.dense_to_sparse_coo(d).values, _rand(2, 3) + 5.0)
+    assert gradcheck(lambda d: ops.csr_gather(INDPTR, CSR_COLS, d, (3, 4)), _rand(3, 4))
 
 
 def test_rowtensor_values_carry_gradients():
