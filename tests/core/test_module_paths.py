@@ -348,3 +348,12 @@ def test_a_core_name_at_an_alias_path_loads_no_plugin():
             "assert plugins._state is None and 'Cast' in vars(P)\n")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
+
+
+def test_ops_functional_holds_every_ops_name_plugins_included():
+    from cellgrad import ops
+    from cellgrad.ops import functional as F
+
+    assert F.matmul is ops.matmul and "matmul" in dir(F)
+    plugins = pytest.importorskip("cellgrad_nn")  # a plugin's functional op, when installed
+    assert plugins and F.relu is ops.relu and "relu" in dir(F)

@@ -16,13 +16,13 @@ import importlib.util
 import sys
 import warnings
 
-from cellgrad._paths import EVERY_PRIMITIVE, MOVED, PATHS
+from cellgrad._paths import EVERY_PRIMITIVE, MOVED, PATHS, WHOLE_OPS
 
 # Where plugins may export names, as written after `cellgrad.` ("" is the top level): the
 # MindSpore namespaces and the module paths of `cellgrad._paths`.
 NAMESPACES = tuple(dict.fromkeys((
     "", "nn", "ops", "common.initializer", "train", "dataset", "communication",
-    "communication.comm_func", *PATHS, *EVERY_PRIMITIVE)))
+    "communication.comm_func", *PATHS, *EVERY_PRIMITIVE, *WHOLE_OPS)))
 # Core modules that MindSpore's top level holds as attributes (`ms.log`), imported on first use.
 MODULES = ("log", "version", "parallel", "boost", "numpy")
 
@@ -111,6 +111,8 @@ def names(module_name, namespace):
     if namespace in EVERY_PRIMITIVE:
         ops = _source_module("ops")
         result.update(n for n in dir(ops) if n[:1].isupper() and _is_primitive(ops, n))
+    if namespace in WHOLE_OPS:
+        result.update(n for n in dir(_source_module("ops")) if not n.startswith("_"))
     return sorted(result)
 
 
@@ -128,7 +130,7 @@ def _source(namespace, name):
     for source_namespace, listed in PATHS.get(namespace, {}).items():
         if name in listed.split():
             return f"{source_namespace}.{name}" if source_namespace else name
-    if namespace in EVERY_PRIMITIVE and name[:1].isupper():
+    if (namespace in EVERY_PRIMITIVE and name[:1].isupper()) or namespace in WHOLE_OPS:
         return f"ops.{name}"
     return None
 

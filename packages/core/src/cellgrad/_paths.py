@@ -300,6 +300,10 @@ PATHS = {
 # Paths holding every Primitive class of `cellgrad.ops` (those plugins provide included), as
 # MindSpore's `ops.operations` does; cellgrad does not keep the split into nn_ops, math_ops, ...
 # PATHS adds the other names of `ops` they have.
+# Paths that hold every name of `cellgrad.ops` (MindSpore's `ops.functional` re-exports the
+# functional ops, plugins' included).
+WHOLE_OPS = ("ops.functional",)
+
 EVERY_PRIMITIVE = ("ops.operations", "ops.operations.nn_ops", "ops.operations.math_ops",
                    "ops.operations.array_ops", "ops.operations.comm_ops",
                    "ops.operations.other_ops", "ops.operations.random_ops",

@@ -671,3 +671,9 @@ __all__ = [n for n, v in list(globals().items())
            if not n.startswith("_") and callable(v) and not isinstance(v, (Op, type))
            and n not in {"builtins", "np", "apply", "define", "make_tensor", "to_dtype",
                          "pass_gradient"}]
+
+# PEP 562: MindSpore's ops.functional holds every functional op, plugins' included; names not
+# defined here are cellgrad.ops' (cellgrad._paths.WHOLE_OPS).
+from cellgrad._namespace import plugin_names as _plugin_names  # noqa: E402
+
+__getattr__, __dir__ = _plugin_names(__name__)
