@@ -1,6 +1,15 @@
 """`cellgrad.parallel`, mirroring `mindspore.parallel`: MindSpore's model-parallel API
 (strategies, layouts, checkpoint transforms) is not in cellgrad, which runs data parallelism
-(cellgrad-distributed); `parallel._utils` holds the context helpers training code imports."""
+(cellgrad-distributed); `parallel._utils` holds the context helpers training code imports,
+and the strategy-search options are kept (`set_algo_parameters`)."""
+
+from cellgrad.parallel.algo_parameters import (
+    get_algo_parameters,
+    reset_algo_parameters,
+    set_algo_parameters,
+)
+
+__all__ = ["get_algo_parameters", "reset_algo_parameters", "set_algo_parameters"]
 
 from cellgrad._namespace import plugin_names as _plugin_names
 
