@@ -13,7 +13,8 @@ _METRICS = ("Metric", "Accuracy", "Loss", "Precision", "Recall", "F1", "Fbeta",
             "ConfusionMatrix", "get_metric_fn", "names")
 _SUMMARY_OPS = ("ScalarSummary", "ImageSummary", "TensorSummary", "HistogramSummary")
 _LOSS_SCALE = ("LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager")
-_WHERE = {"Model": "model", "ModelCheckpoint": "checkpoint", "CheckpointConfig": "checkpoint",
+_WHERE = {"Model": "model", "data_sink": "data_sink", "ModelCheckpoint": "checkpoint",
+          "CheckpointConfig": "checkpoint",
           "EarlyStopping": "plateau", "ReduceLROnPlateau": "plateau", "ProgressBar": "progress",
           "SummaryRecord": "summary_record", "SummaryCollector": "summary_collector",
           **{n: "callbacks" for n in _CALLBACKS}, **{n: "metrics" for n in _METRICS},
