@@ -188,6 +188,10 @@ def test_max_errors_as_mindspore():
         ops.max(T, 1, initial=Tensor(1.0))
     with pytest.raises(ValueError, match="For 'min', 'where' needs 'initial'"):
         ops.min(T, 1, where=Tensor([True, False, True]))
+    with pytest.raises(ValueError, match="For 'max', the input is empty along axis 1"):
+        ops.max(Tensor(np.zeros((2, 0), f32)), 1)
+    with pytest.raises(ValueError, match="For 'min', 'axis' 2 is out of range"):
+        ops.min(T, 2)
 
 
 def test_clip_by_value_casts_bounds_and_clips_sequences():

@@ -261,6 +261,9 @@ def _extreme_and_index(name, input, axis, keepdims, initial, where):
     if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
         raise TypeError(f"For '{name}', 'axis' must be int, but got {type(axis)}")
     (axis,) = _reduce._axes(axis, input.ndim, name)
+    if input.shape[axis] == 0:
+        raise ValueError(f"For '{name}', the input is empty along axis {axis} (shape "
+                         f"{input.shape}).")
     input = _init_and_select(name, input, initial, where)
     pick = np.argmax if name == "max" else np.argmin
     idx = np.expand_dims(pick(input._data, axis=axis), axis)
