@@ -126,3 +126,18 @@ def test_csr_mm_matches_torch_sparse_csr():
         Tensor(v), Tensor(d))
     np.testing.assert_allclose(gv.asnumpy(), tv.grad.numpy(), rtol=1e-12)
     np.testing.assert_allclose(gd.asnumpy(), td.grad.numpy(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("name, low", [("relu", -2.0), ("relu6", -2.0), ("softsign", -2.0),
+                                       ("tan", -1.0), ("asinh", -2.0), ("acosh", 1.5),
+                                       ("atanh", -0.5), ("inv", 1.0), ("sqrt", 0.5)])
+def test_unary_value_functions_gradcheck(name, low):
+    # values kept off the kinks (0 and 6 for relu/relu6)
+    vals = Tensor(np.array([low, low + 0.37, low + 0.81]) + np.array([0.0, 0.0, 7.0]) * (
+        name == "relu6"))
+    idx = Tensor(np.array([[0, 1], [1, 2], [2, 0]], np.int64))
+    fn = getattr(ops, "coo_" + name)
+    assert gradcheck(lambda v: fn(COOTensor(idx, v, (3, 4))).values, vals)
+    csr = getattr(ops, "csr_" + name)
+    assert gradcheck(lambda v: csr(CSRTensor(INDPTR, CSR_COLS, v, (3, 4))).values,
+                     Tensor(np.resize(vals.asnumpy(), 4) + np.array([0, 0, 0, 0.05])))

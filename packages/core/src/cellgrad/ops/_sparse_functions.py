@@ -262,18 +262,26 @@ csr_tensor_get_values = _getter("values", "Mirrors `mindspore.ops.csr_tensor_get
 csr_tensor_get_dense_shape = _getter("shape", "Mirrors `mindspore.ops.csr_tensor_get_dense_shape`.")
 
 
-# Elementwise functions of the stored values: (name, the dense function). The few the core
-# lacks as ops are composed from those it has, so they stay differentiable.
-def _fallback(name):
-    compose = {
-        "tan": lambda x: ops.sin(x) / ops.cos(x),
-        "acosh": lambda x: ops.log(x + ops.sqrt(x * x - 1)),
-        "asinh": lambda x: ops.log(x + ops.sqrt(x * x + 1)),
-        "atanh": lambda x: 0.5 * ops.log((1 + x) / (1 - x)),
-        "inv": lambda x: ops.reciprocal(x),
-    }
-    return getattr(ops, name, None) if name not in compose or hasattr(ops, name) else \
-        compose[name]
+# Elementwise functions of the stored values. Those the core lacks as ops (or that only the
+# cellgrad-ops-nn plugin provides) are composed from core ops, so they stay differentiable.
+_COMPOSED = {
+    "tan": lambda x: ops.sin(x) / ops.cos(x),
+    "acosh": lambda x: ops.log(x + ops.sqrt(x * x - 1)),
+    "asinh": lambda x: ops.log(x + ops.sqrt(x * x + 1)),
+    "atanh": lambda x: 0.5 * ops.log((1 + x) / (1 - x)),
+    "inv": lambda x: ops.reciprocal(x),
+    "relu": lambda x: ops.where(x > 0, x, ops.zeros_like(x)),
+    "relu6": lambda x: ops.where(x > 0, ops.where(x < 6, x, ops.full_like(x, 6)),
+                                 ops.zeros_like(x)),
+    "softsign": lambda x: x / (1 + ops.abs(x)),
+}
+
+
+def _dense_fn(name):
+    try:
+        return getattr(ops, name)
+    except AttributeError:  # not in the core, or its plugin is not installed
+        return _COMPOSED[name]
 
 
 _UNARY = ("abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "ceil", "cos", "cosh",
@@ -284,7 +292,7 @@ _UNARY = ("abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "ceil", "cos
 
 def _unary(kind, name):
     def fn(x):
-        dense_fn = _fallback(name)
+        dense_fn = _dense_fn(name)
         if kind == "coo":
             return _S().COOTensor(x.indices, dense_fn(x.values), x.shape)
         return _S().CSRTensor(x.indptr, x.indices, dense_fn(x.values), x.shape)
