@@ -81,3 +81,17 @@ def test_multitype_dispatches_rowtensor_apart_from_tensor():
     assert isinstance(out, RowTensorInner)
     np.testing.assert_allclose(out.values.asnumpy(), [[0.5, 1.0], [1.5, 2.0]])
     np.testing.assert_allclose(f(Tensor(0.5), Tensor([4.0])).asnumpy(), [2.0])
+
+
+def test_hypermap_scales_a_mix_of_dense_and_row_gradients():
+    # the gradient-scaling pattern of mindcv and the model zoo
+    from cellgrad.ops import functional as F
+
+    scale = C.MultitypeFuncGraph("grad_scale")
+    scale.register("Tensor", "Tensor")(lambda s, g: g / s)
+    scale.register("Tensor", "RowTensor")(
+        lambda s, g: RowTensorInner(g.indices, g.values / s, g.dense_shape))
+    dense, rows = C.HyperMap()(F.partial(scale, Tensor(2.0)), (Tensor([4.0]), _row()))
+    np.testing.assert_allclose(dense.asnumpy(), [2.0])
+    assert isinstance(rows, RowTensorInner) and rows.dense_shape == (3, 2)
+    np.testing.assert_allclose(rows.values.asnumpy(), [[0.5, 1.0], [1.5, 2.0]])
