@@ -141,3 +141,19 @@ def test_unary_value_functions_gradcheck(name, low):
     csr = getattr(ops, "csr_" + name)
     assert gradcheck(lambda v: csr(CSRTensor(INDPTR, CSR_COLS, v, (3, 4))).values,
                      Tensor(np.resize(vals.asnumpy(), 4) + np.array([0, 0, 0, 0.05])))
+
+
+def test_cell_parameter_values_get_gradients():
+    class SparseLinear(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.values = ms.Parameter(Tensor(np.array([1.0, -2.0, 0.5, 3.0])), name="values")
+
+        def construct(self, x):
+            return CSRTensor(INDPTR, CSR_COLS, self.values, (3, 4)).mm(x)
+
+    net = SparseLinear()
+    x = _rand(4, 2, seed=2)
+    (gw,) = ms.grad(lambda a: net(a).sum(), None, net.trainable_params())(x)
+    expected = x.asnumpy()[CSR_COLS.asnumpy()].sum(1)  # d(sum)/d(value_k) = sum_j x[col_k, j]
+    np.testing.assert_allclose(gw.asnumpy(), expected, rtol=1e-12)
