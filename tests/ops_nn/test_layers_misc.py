@@ -142,3 +142,12 @@ def test_errors(make, error, text):
     with pytest.raises(error) as info:
         make()
     assert text in str(info.value)
+
+
+def test_conv_bn_act_gradients_and_bad_activation():
+    cell = nn.Conv2dBnAct(3, 2, 3, has_bias=True, has_bn=True, activation="leakyrelu",
+                          alpha=0.3)
+    x = Tensor(RNG.standard_normal((2, 3, 5, 5)))
+    gradcheck(lambda a: cell(a), x)
+    with pytest.raises(TypeError, match="'activation' must be str or Cell"):
+        nn.DenseBnAct(3, 2, activation=3)

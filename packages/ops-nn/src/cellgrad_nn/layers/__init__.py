@@ -8,6 +8,7 @@ OP_MODULES: tuple = ()
 
 _WHERE = {
     "linear": "Dense Linear BiDense Flatten Identity",
+    "combined": "Conv2dBnAct DenseBnAct",
     "rearrange": "PixelShuffle PixelUnshuffle ChannelShuffle Unflatten Roll CentralCrop Unfold",
     "math": "MatMul Norm Moments ReduceLogSumExp Tril Triu Range OneHot L1Regularizer",
     "activation": "ReLU ReLU6 LeakyReLU ELU GELU SiLU Sigmoid Tanh Softmax LogSoftmax "

@@ -59,7 +59,7 @@ class _Conv(Cell):
         self.weight_init = HeUniform(math.sqrt(5)) if weight_init is None else weight_init
         self.weight = Parameter(initializer(self.weight_init, weight_shape, dtype),
                                 name="weight")
-        self.bias_init = None
+        self.bias_init = bias_init  # MindSpore shows the given init even without a bias
         self.bias = None
         if self.has_bias:
             fan_in = weight_shape[1] * math.prod(weight_shape[2:])
