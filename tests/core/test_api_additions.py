@@ -83,3 +83,16 @@ def test_reduce_op_is_in_the_core():
 
     assert (ReduceOp.SUM, ReduceOp.MAX, ReduceOp.MIN, ReduceOp.PROD) == \
         ("sum", "max", "min", "prod")
+
+
+def test_gradient_of_an_integer_input_holds_integers():
+    # a float rule's gradient is cast to the input's dtype, data and label alike (MindSpore)
+    import numpy as np
+
+    import cellgrad as ms
+    from cellgrad import Tensor, ops
+
+    a, b = Tensor(np.array([1, 2], np.int32)), Tensor(np.array([1, 1], np.int32))
+    ga, gb = ms.grad(lambda x, y: ops.maximum(x, y), (0, 1))(a, b)
+    assert ga.asnumpy().dtype == np.int32 and ga.asnumpy().tolist() == [0, 1]
+    assert gb.asnumpy().tolist() == [0, 0]

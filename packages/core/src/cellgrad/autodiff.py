@@ -153,7 +153,9 @@ def _run(fn, args, kwargs, positions, weights, has_aux, sens=None):
             return make_tensor(np.zeros(like.shape, like._data.dtype), None, 0, like._dtype)
         if isinstance(g, TensorBuffer):
             return g
-        if not g.flags.writeable:
+        if g.dtype != like._data.dtype:  # a float rule's gradient of an integer input
+            g = g.astype(like._data.dtype)
+        elif not g.flags.writeable:
             g = g.copy()
         return make_tensor(g, None, 0, like._dtype)
 
