@@ -3,7 +3,7 @@ adjoints, gradients with respect to the values and the dense operand, errors; an
 gradient an embedding lookup gives its table in PyNative (dense, not a RowTensor)."""
 import mindspore as ms
 import numpy as np
-from mindspore import Parameter, Tensor, ops
+from mindspore import Parameter, Tensor, nn, ops
 
 
 def attempt(fn):
@@ -47,3 +47,7 @@ print(ms.grad(lambda vals: (ops.SparseToDense()(i64, vals, (3, 4)) * d34).sum())
 table = Parameter(Tensor(np.ones((5, 2), np.float32)), name="table")
 g = ms.grad(lambda ids: ops.gather(table, ids, 0).sum(), None, [table])(Tensor([1, 1, 3]))
 print(type(g[0]).__name__, g[0])
+
+cell = nn.SparseTensorDenseMatmul(adjoint_st=True)
+print(cell.adj_st, cell.adj_dt, cell(i64, v, (3, 4), Tensor(np.ones((3, 2), np.float32))))
+print(nn.SparseToDense()(ms.COOTensor(i64, v, (3, 4))))

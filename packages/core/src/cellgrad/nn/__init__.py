@@ -6,8 +6,10 @@ Layers, losses and optimizers come from the cellgrad-ops-nn plugin.
 from cellgrad.nn.bprop import BpropParameterWarning
 from cellgrad.nn.cell import Cell
 from cellgrad.nn.container import CellDict, CellList, SequentialCell
+from cellgrad.nn.sparse import SparseTensorDenseMatmul, SparseToDense
 
-__all__ = ["BpropParameterWarning", "Cell", "CellDict", "CellList", "SequentialCell"]
+__all__ = ["BpropParameterWarning", "Cell", "CellDict", "CellList", "SequentialCell",
+           "SparseTensorDenseMatmul", "SparseToDense"]
 
 # PEP 562: names that plugins provide (cellgrad.plugins); nothing loads until the first miss.
 from cellgrad._namespace import plugin_names as _plugin_names  # noqa: E402
