@@ -49,9 +49,12 @@ cdef void _max_forward(const floating* x, floating* out, int64_t* argmax, Window
     # One output row at a time, tap by tap in window order, across its columns: columns are
     # independent, so there is no serial compare chain per window and the loops vectorise.
     # Two passes, both free of unpredictable branches: the maxima (`max` instructions), then
-    # the first tap equal to each maximum (arithmetic select).
-    cdef Py_ssize_t n, c, oz, oy, ox, a, i, j, z0, y0, at, base
-    cdef Py_ssize_t volume_size = v.depth * v.height * v.width
+    # the first tap equal to each maximum (arithmetic select). The geometry sits in locals,
+    # so the compiler keeps it in registers across the stores.
+    cdef Py_ssize_t n, c, oz, oy, ox, a, i, j, z0, y0, at, base, off, lo, hi
+    cdef Py_ssize_t width = v.width, height = v.height, ow = v.ow, sw = v.sw, dw = v.dw
+    cdef Py_ssize_t kw = v.kw, dh = v.dh, dd = v.dd, pl = v.pl
+    cdef Py_ssize_t volume_size = v.depth * height * width
     cdef const floating* volume
     cdef const floating* src
     cdef floating* best
@@ -66,25 +69,26 @@ cdef void _max_forward(const floating* x, floating* out, int64_t* argmax, Window
                 z0 = oz * v.sd - v.pf
                 for oy in range(v.oh):
                     y0 = oy * v.sh - v.pt
-                    at = (((n * v.c + c) * v.od + oz) * v.oh + oy) * v.ow
+                    at = (((n * v.c + c) * v.od + oz) * v.oh + oy) * ow
                     best = out + at
                     where = argmax + at
-                    for ox in range(v.ow):
+                    for ox in range(ow):
                         best[ox] = -INFINITY
                         where[ox] = -1
                     nan_seen = False
                     for a in range(deps[2 * oz], deps[2 * oz + 1]):
                         for i in range(rows[2 * oy], rows[2 * oy + 1]):
-                            src = volume + ((z0 + a * v.dd) * v.height + y0 + i * v.dh) * \
-                                v.width - v.pl
-                            for j in range(v.kw):
-                                for ox in range(taps[2 * j], taps[2 * j + 1]):
-                                    val = src[ox * v.sw + j * v.dw]
+                            src = volume + ((z0 + a * dd) * height + y0 + i * dh) * width
+                            for j in range(kw):
+                                off = j * dw - pl
+                                lo, hi = taps[2 * j], taps[2 * j + 1]
+                                for ox in range(lo, hi):
+                                    val = src[ox * sw + off]
                                     b = best[ox]
                                     best[ox] = val if val > b else b
                                     nan_seen |= val != val
                     if nan_seen:
-                        for ox in range(v.ow):
+                        for ox in range(ow):
                             best[ox] = -INFINITY
                         _max_row_exact(volume, best, where, v, z0, deps[2 * oz],
                                        deps[2 * oz + 1], y0, rows[2 * oy], rows[2 * oy + 1],
@@ -93,12 +97,13 @@ cdef void _max_forward(const floating* x, floating* out, int64_t* argmax, Window
                     # Taps in reverse window order, so the last match written is the first.
                     for a in range(deps[2 * oz + 1] - 1, deps[2 * oz] - 1, -1):
                         for i in range(rows[2 * oy + 1] - 1, rows[2 * oy] - 1, -1):
-                            base = ((z0 + a * v.dd) * v.height + y0 + i * v.dh) * v.width - \
-                                v.pl
+                            base = ((z0 + a * dd) * height + y0 + i * dh) * width
                             src = volume + base
-                            for j in range(v.kw - 1, -1, -1):
-                                for ox in range(taps[2 * j], taps[2 * j + 1]):
-                                    at = ox * v.sw + j * v.dw
+                            for j in range(kw - 1, -1, -1):
+                                off = j * dw - pl
+                                lo, hi = taps[2 * j], taps[2 * j + 1]
+                                for ox in range(lo, hi):
+                                    at = ox * sw + off
                                     match = src[at] == best[ox]
                                     where[ox] += match * (base + at - where[ox])
 
@@ -162,56 +167,64 @@ cdef void _max_backward(const floating[:, :, ::1] g, const int64_t[:, :, ::1] ar
 cdef void _avg_forward(const floating* x, floating* out, const double* divisor,
                        Window v) noexcept nogil:
     cdef Py_ssize_t n, c, oz, oy, ox, iz, iy, ix, z0, y0, x0, alo, ahi, ilo, ihi, jlo, jhi, at
-    cdef Py_ssize_t volume_size = v.depth * v.height * v.width
+    cdef Py_ssize_t width = v.width, height = v.height, ow = v.ow, sw = v.sw, pl = v.pl
+    cdef Py_ssize_t kw = v.kw, positions = v.od * v.oh * ow
     cdef const floating* volume
+    cdef const floating* row
+    cdef floating* dst
     cdef double total
     for n in range(v.n):
         for c in range(v.c):
-            volume = x + (n * v.c + c) * volume_size
+            volume = x + (n * v.c + c) * v.depth * height * width
+            dst = out + (n * v.c + c) * positions
             for oz in range(v.od):
                 z0 = oz * v.sd - v.pf
                 inside(z0, 1, v.depth, v.kd, &alo, &ahi)
                 for oy in range(v.oh):
                     y0 = oy * v.sh - v.pt
-                    inside(y0, 1, v.height, v.kh, &ilo, &ihi)
-                    for ox in range(v.ow):
-                        x0 = ox * v.sw - v.pl
-                        inside(x0, 1, v.width, v.kw, &jlo, &jhi)
+                    inside(y0, 1, height, v.kh, &ilo, &ihi)
+                    for ox in range(ow):
+                        x0 = ox * sw - pl
+                        inside(x0, 1, width, kw, &jlo, &jhi)
                         total = 0
                         for iz in range(z0 + alo, z0 + ahi):
                             for iy in range(y0 + ilo, y0 + ihi):
+                                row = volume + (iz * height + iy) * width
                                 for ix in range(x0 + jlo, x0 + jhi):
-                                    total += volume[(iz * v.height + iy) * v.width + ix]
-                        at = (oz * v.oh + oy) * v.ow + ox
-                        out[((n * v.c + c) * v.od * v.oh * v.ow) + at] = \
-                            <floating>(total / divisor[at])
+                                    total += row[ix]
+                        at = (oz * v.oh + oy) * ow + ox
+                        dst[at] = <floating>(total / divisor[at])
 
 
 cdef void _avg_backward(const floating* g, floating* dx, const double* divisor,
                         Window v) noexcept nogil:
     cdef Py_ssize_t n, c, oz, oy, ox, iz, iy, ix, z0, y0, x0, alo, ahi, ilo, ihi, jlo, jhi, at
-    cdef Py_ssize_t volume_size = v.depth * v.height * v.width
+    cdef Py_ssize_t width = v.width, height = v.height, ow = v.ow, sw = v.sw, pl = v.pl
+    cdef Py_ssize_t kw = v.kw, positions = v.od * v.oh * ow
     cdef floating* volume
+    cdef floating* row
+    cdef const floating* src
     cdef floating share
     for n in range(v.n):
         for c in range(v.c):
-            volume = dx + (n * v.c + c) * volume_size
+            volume = dx + (n * v.c + c) * v.depth * height * width
+            src = g + (n * v.c + c) * positions
             for oz in range(v.od):
                 z0 = oz * v.sd - v.pf
                 inside(z0, 1, v.depth, v.kd, &alo, &ahi)
                 for oy in range(v.oh):
                     y0 = oy * v.sh - v.pt
-                    inside(y0, 1, v.height, v.kh, &ilo, &ihi)
-                    for ox in range(v.ow):
-                        x0 = ox * v.sw - v.pl
-                        inside(x0, 1, v.width, v.kw, &jlo, &jhi)
-                        at = (oz * v.oh + oy) * v.ow + ox
-                        share = <floating>(g[((n * v.c + c) * v.od * v.oh * v.ow) + at] /
-                                           divisor[at])
+                    inside(y0, 1, height, v.kh, &ilo, &ihi)
+                    for ox in range(ow):
+                        x0 = ox * sw - pl
+                        inside(x0, 1, width, kw, &jlo, &jhi)
+                        at = (oz * v.oh + oy) * ow + ox
+                        share = <floating>(src[at] / divisor[at])
                         for iz in range(z0 + alo, z0 + ahi):
                             for iy in range(y0 + ilo, y0 + ihi):
+                                row = volume + (iz * height + iy) * width
                                 for ix in range(x0 + jlo, x0 + jhi):
-                                    volume[(iz * v.height + iy) * v.width + ix] += share
+                                    row[ix] += share
 
 
 cdef Window _window(str kernel, object image, object out, tuple ksize, tuple stride,
