@@ -41,7 +41,7 @@ def _relu6_fwd(x):
 
 def _relu6_bwd(ctx, g):
     (x,) = ctx.saved
-    return g * ((x > 0) & (x < 6))
+    return g * ((x > 0) & (x <= 6))  # MindSpore passes the gradient at x = 6, not at 0
 
 
 def _leaky_fwd(x, *, alpha):
@@ -50,7 +50,9 @@ def _leaky_fwd(x, *, alpha):
 
 def _leaky_bwd(ctx, g):
     x, alpha = ctx.saved
-    return ctx.xp.where(x > 0, g, g * alpha)
+    # At 0 MindSpore's maximum(alpha * x, x) splits the tie: (1 + alpha) / 2.
+    xp = ctx.xp
+    return xp.where(x > 0, g, xp.where(x < 0, g * alpha, g * ((1 + alpha) / 2)))
 
 
 def _elu_fwd(x, *, alpha):

@@ -56,7 +56,9 @@ def hardtanh(input, min_val=-1.0, max_val=1.0):
     hi = _checks.number("hardtanh", "max_val", max_val)
     if lo > hi:
         raise ValueError(f"For 'hardtanh', 'min_val' ({lo}) must not exceed 'max_val' ({hi}).")
-    return _F().clamp(input, lo, hi)
+    F = _F()
+    # maximum/minimum, not clamp: a value on a bound gets half the gradient, as in MindSpore
+    return F.minimum(F.maximum(input, lo), hi)
 
 
 def logsigmoid(x):
