@@ -77,3 +77,21 @@ def test_against_pytorch_scatter_add(dim, index, shape, src_shape):
         Tensor(x), Tensor(src))
     np.testing.assert_allclose(gx.asnumpy(), tx.grad.numpy(), rtol=1e-12)
     np.testing.assert_allclose(gs.asnumpy(), ts.grad.numpy(), rtol=1e-12)
+
+
+def test_scatter_index_smaller_than_input_on_other_axes_writes_only_its_part():
+    # PyTorch's rule: index[i][j] addresses out[i][index[i][j]] for the index's own i, j only
+    import numpy as np
+
+    import cellgrad as ms
+    from cellgrad import Tensor, ops
+
+    x = Tensor(np.zeros((2, 3), np.float32))
+    src = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]], np.float32))
+    idx = Tensor(np.array([[1]], np.int64))
+    np.testing.assert_array_equal(ops.scatter(x, 1, idx, src).asnumpy(), [[0, 1, 0], [0, 0, 0]])
+    w = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    g = ms.grad(lambda s: (ops.scatter(x, 1, idx, s) * w).sum())(src)
+    np.testing.assert_array_equal(g.asnumpy(), [[1, 0], [0, 0]])
+    out = x.scatter(0, Tensor(np.array([[1, 0]], np.int64)), src)
+    np.testing.assert_array_equal(out.asnumpy(), [[0, 2, 0], [1, 0, 0]])

@@ -84,12 +84,20 @@ def tensor_split(input, indices_or_sections, axis=0):
 
 
 # ---- scattering and indexing ----
+def _places(index, axis):
+    """The output coordinates `index` writes: its own position on every other axis (no
+    broadcasting, so an index smaller than the input on other axes writes only its part)."""
+    where = list(np.indices(index.shape, sparse=True))
+    where[axis] = index
+    return tuple(where)
+
+
 def _scatter_fwd(x, src, index, axis):
     out = x.copy()
     keep = np.ones(x.shape, x.dtype)
-    np.put_along_axis(keep, index, 0, axis)
-    part = src[tuple(slice(0, s) for s in index.shape)] if np.ndim(src) else src
-    np.put_along_axis(out, index, part, axis)
+    places = _places(index, axis)
+    keep[places] = 0
+    out[places] = src[tuple(slice(0, s) for s in index.shape)] if np.ndim(src) else src
     return out, (keep, index, axis, np.shape(src), _last_writes(x.shape, index, axis, x.dtype))
 
 
@@ -112,7 +120,7 @@ def _scatter_bwd(ctx, g):
     gx = g * keep
     if not src_shape:
         return gx, None
-    gsrc = xp.take_along_axis(g, index, axis) * live
+    gsrc = g[_places(index, axis)] * live
     if gsrc.shape != src_shape:
         gsrc = xp.index_add_zeros(src_shape, tuple(slice(0, s) for s in index.shape), gsrc)
     return gx, gsrc
