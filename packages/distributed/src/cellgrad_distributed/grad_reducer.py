@@ -6,8 +6,8 @@ import contextlib
 
 from cellgrad._core._buffer import make_tensor
 
-from cellgrad.nn import Cell
 from cellgrad.common.tensor import Tensor
+from cellgrad.nn import Cell
 from cellgrad_distributed import parallel_context, world
 from cellgrad_distributed.buckets import DEFAULT_BUCKET_BYTES, GradBuckets
 from cellgrad_distributed.world import HCCL_WORLD_COMM_GROUP

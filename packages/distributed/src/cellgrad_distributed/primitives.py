@@ -4,9 +4,9 @@ names of the reductions, is the core's (single-process code names it too)."""
 
 from __future__ import annotations
 
+from cellgrad.common.tensor import Tensor
 from cellgrad.ops import Primitive, ReduceOp
 from cellgrad.plugins import apply
-from cellgrad.common.tensor import Tensor
 from cellgrad_distributed import collectives
 from cellgrad_distributed.world import HCCL_WORLD_COMM_GROUP
 

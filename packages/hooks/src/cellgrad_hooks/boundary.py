@@ -18,8 +18,8 @@ wanted gradient depends on them - and `grad_output`, and may replace `grad_input
 from cellgrad._core._buffer import TensorBuffer, make_tensor
 
 from cellgrad._core import _tape
-from cellgrad.ops._registry import Op, pass_gradient
 from cellgrad.common.tensor import Tensor
+from cellgrad.ops._registry import Op, pass_gradient
 from cellgrad_hooks.forward import live, run_always_called, run_forward, run_forward_pre
 from cellgrad_hooks.invoke import (
     call_in_backward,

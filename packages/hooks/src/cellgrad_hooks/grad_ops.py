@@ -128,8 +128,8 @@ def _insert_backward(ctx, g):
 
 def _insert_result(ret, shape, dtype, f):
     """The new gradient: a Tensor of the input's shape (cast to its dtype) or a number."""
-    from cellgrad.ops import functional as F
     from cellgrad.common.tensor import Tensor
+    from cellgrad.ops import functional as F
 
     if isinstance(ret, (numbers.Number, np.generic)) and not isinstance(ret, bool):
         return Tensor(np.full(shape, ret, dtype.np_dtype), dtype=dtype)

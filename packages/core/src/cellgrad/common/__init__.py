@@ -1,11 +1,16 @@
 """`cellgrad.common`, mirroring `mindspore.common`: dtypes, initializers, Tensor, Parameter."""
 
 from cellgrad.common import dtype, initializer, parameter  # noqa: F401
+from cellgrad.common.sparse_tensor import (
+                                           COOTensor,
+                                           CSRTensor,
+                                           RowTensor,
+                                           RowTensorInner,
+                                           SparseTensor,
+)
+from cellgrad.common.tensor import Tensor
 from cellgrad.context import get_seed, set_seed
 from cellgrad.parameter import Parameter, ParameterTuple
-from cellgrad.common.tensor import Tensor
-from cellgrad.common.sparse_tensor import (COOTensor, CSRTensor, RowTensor, RowTensorInner,
-                                           SparseTensor)
 
 __all__ = ["Parameter", "ParameterTuple", "Tensor", "dtype", "get_seed", "initializer",
            "set_seed", "COOTensor", "CSRTensor", "RowTensor", "RowTensorInner", "SparseTensor"]

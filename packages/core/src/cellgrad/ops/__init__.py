@@ -5,6 +5,10 @@ from cellgrad.ops import composite  # noqa: F401  (MindSpore's path: mindspore.o
 from cellgrad.ops._random import *  # noqa: F403
 from cellgrad.ops._random import __all__ as _random_names
 from cellgrad.ops._reduce_op import ReduceOp
+from cellgrad.ops._sparse_functions import *  # noqa: F403
+from cellgrad.ops._sparse_functions import __all__ as _sparse_names
+from cellgrad.ops._sparse_prims import *  # noqa: F403
+from cellgrad.ops._sparse_prims import __all__ as _sparse_prim_names
 from cellgrad.ops._tm_array import *  # noqa: F403  (functional's own spellings override these)
 from cellgrad.ops._tm_array import __all__ as _tensor_method_names
 from cellgrad.ops.composite import HyperMap, Map, MultitypeFuncGraph, add_flags
@@ -12,16 +16,10 @@ from cellgrad.ops.functional import *  # noqa: F403
 from cellgrad.ops.functional import __all__ as _functional_names
 from cellgrad.ops.primitives import *  # noqa: F403
 from cellgrad.ops.primitives import __all__ as _primitive_names
-from cellgrad.ops._sparse_functions import *  # noqa: F403
-from cellgrad.ops._sparse_functions import __all__ as _sparse_names
-from cellgrad.ops._sparse_prims import *  # noqa: F403
-from cellgrad.ops._sparse_prims import __all__ as _sparse_prim_names
 
-__all__ = list(dict.fromkeys([
-    *_functional_names, *_primitive_names, *_random_names, *_tensor_method_names,
-    *_sparse_names, *_sparse_prim_names,
-    "GradOperation", "grad", "value_and_grad", "HyperMap", "Map", "MultitypeFuncGraph",
-    "add_flags", "ReduceOp"]))
+__all__ = [*_functional_names, *_primitive_names, *_random_names, *_tensor_method_names,
+           *_sparse_names, *_sparse_prim_names, "GradOperation", "grad", "value_and_grad",
+           "HyperMap", "Map", "MultitypeFuncGraph", "add_flags", "ReduceOp"]
 
 # PEP 562: names that plugins provide (cellgrad.plugins); nothing loads until the first miss.
 from cellgrad._namespace import plugin_names as _plugin_names  # noqa: E402

@@ -4,9 +4,9 @@ and one optimizer step per call."""
 import numpy as np
 
 import cellgrad
+from cellgrad.common.tensor import Tensor
 from cellgrad.nn import Cell
 from cellgrad.ops import functional as F
-from cellgrad.common.tensor import Tensor
 from cellgrad_nn.train import parallel
 
 

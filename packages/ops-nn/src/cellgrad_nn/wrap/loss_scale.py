@@ -4,8 +4,8 @@
 import numpy as np
 
 from cellgrad import Parameter
-from cellgrad.nn import Cell
 from cellgrad.common.tensor import Tensor
+from cellgrad.nn import Cell
 from cellgrad_nn.wrap.cells import TrainOneStepCell, unscale
 
 
