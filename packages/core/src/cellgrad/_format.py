@@ -50,33 +50,35 @@ def _cells(values: list, dtype_name: str) -> list[str]:
     return [t.rjust(width) for t in texts]
 
 
-def _row(items: list[str], wrap: int) -> str:
+def _row(items: list[str], wrap: int, sep: str = ",") -> str:
     out = []
     for i, item in enumerate(items):
-        out.append(item if i == len(items) - 1 else item + ", ")
+        out.append(item if i == len(items) - 1 else item + sep + " ")
         # MindSpore breaks a long 1-D tensor after every `wrap` elements, even after the last
         if wrap and (i + 1) % wrap == 0:
             out.append("\n ")
     return "".join(out)
 
 
-def _nest(cells, shape: tuple, cut: list[bool], wrap: int, depth: int = 0) -> str:
-    """Bracket the C-ordered ``cells`` iterator into rows; ``cut`` axes get an ellipsis."""
+def _nest(cells, shape: tuple, cut: list[bool], wrap: int, depth: int = 0,
+          sep: str = ",") -> str:
+    """Bracket the C-ordered ``cells`` iterator into rows; ``cut`` axes get an ellipsis.
+    ``sep`` follows each element and row (MindSpore's sparse reprs print none)."""
     n = shape[depth]
     if depth == len(shape) - 1:
         items = [next(cells) for _ in range(n)]
         if cut[depth]:
-            return f"[{_row(items[:_EDGE], 0)} ... {_row(items[_EDGE:], 0)}]"
-        return f"[{_row(items, wrap if n > _EDGE else 0)}]"
-    rows = [_nest(cells, shape, cut, wrap, depth + 1) for _ in range(n)]
+            return f"[{_row(items[:_EDGE], 0, sep)} ... {_row(items[_EDGE:], 0, sep)}]"
+        return f"[{_row(items, wrap if n > _EDGE else 0, sep)}]"
+    rows = [_nest(cells, shape, cut, wrap, depth + 1, sep) for _ in range(n)]
     brk = "\n" + " " * (depth + 1)
     if cut[depth]:
-        head, tail = ("," + brk).join(rows[:_EDGE]), ("," + brk).join(rows[_EDGE:])
-        return f"[{head},{brk}...{brk}{tail}]"
-    return "[" + ("," + brk).join(rows) + "]"
+        head, tail = (sep + brk).join(rows[:_EDGE]), (sep + brk).join(rows[_EDGE:])
+        return f"[{head}{sep}{brk}...{brk}{tail}]"
+    return "[" + (sep + brk).join(rows) + "]"
 
 
-def _repr_value(arr: np.ndarray, dtype_name: str) -> str:
+def _repr_value(arr: np.ndarray, dtype_name: str, sep: str = ",") -> str:
     if arr.size == 0:
         return ""
     if arr.ndim == 0:
@@ -91,7 +93,7 @@ def _repr_value(arr: np.ndarray, dtype_name: str) -> str:
     cells = _cells(shown.ravel().tolist(), dtype_name)
     is_int = dtype_name not in _FLOAT_CELLS and dtype_name != "Bool"
     wrap = 0 if arr.ndim != 1 else (24 if is_int else 12)
-    return _nest(iter(cells), shown.shape, cut, wrap)
+    return _nest(iter(cells), shown.shape, cut, wrap, sep=sep)
 
 
 def tensor_repr(arr: np.ndarray, dtype_name: str) -> str:
