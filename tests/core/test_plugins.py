@@ -6,6 +6,7 @@ runner. Every test starts and ends with no plugin loaded.
 """
 
 import contextlib
+import importlib
 import io
 import os
 import subprocess
@@ -567,3 +568,72 @@ def test_unregister_forgets_a_plugin():
     register(module, "cellgrad-temp")
     with pytest.raises(ValueError, match="is already registered"):
         register(module, "cellgrad-temp")
+
+
+# ---- whole sub-packages (cellgrad_provide_modules) ----
+
+
+def _module_plugin(name, provides):
+    def cellgrad_provide_modules(provide):
+        for sub, module_name in provides.items():
+            provide(sub, module_name)
+
+    return plugin(name, cellgrad_provide_modules=cellgrad_provide_modules)
+
+
+def test_a_provided_sub_package_is_the_plugins_module_at_both_names(tmp_path, monkeypatch):
+    pkg = tmp_path / "fake_subpkg"
+    (pkg / "inner").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("class Thing:\n    pass\n")
+    (pkg / "inner" / "__init__.py").write_text("")
+    (pkg / "inner" / "deep.py").write_text("VALUE = 42\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    register(_module_plugin("plug_mod", {"fakesub": "fake_subpkg"}), "cellgrad-fakesub")
+    deep = importlib.import_module("cellgrad.fakesub.inner.deep")
+    import fake_subpkg.inner.deep
+
+    assert deep is fake_subpkg.inner.deep and deep.VALUE == 42
+    assert cellgrad.fakesub is sys.modules["fake_subpkg"]
+    assert cellgrad.fakesub.Thing.__module__ == "fake_subpkg"  # pickles by its real module
+    assert sys.modules["fake_subpkg"].__spec__.name == "fake_subpkg"
+    assert "cellgrad.fakesub" in sys.modules
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("cellgrad.fakesub.missing")
+    plugins.reset()  # the alias goes with the plugins; the plugin's module stays
+    assert "cellgrad.fakesub" not in sys.modules and "fakesub" not in vars(cellgrad)
+    assert "fake_subpkg" in sys.modules
+    for key in [k for k in sys.modules if k.startswith("fake_subpkg")]:
+        del sys.modules[key]
+
+
+def test_a_missing_first_party_sub_package_names_the_package_to_install():
+    with pytest.raises(ModuleNotFoundError, match=r"cellgrad.dataset is provided by the package "
+                                                  r"cellgrad-dataset.*pip install cellgrad-dataset"
+                       r"|cellgrad.dataset is provided by cellgrad-dataset .*autoloading is off"):
+        importlib.import_module("cellgrad.dataset")
+    with pytest.raises(PluginNameAttributeError, match="cellgrad-dataset"):
+        _ = cellgrad.dataset
+    assert not hasattr(cellgrad, "mindrecord")
+
+
+def test_a_core_module_cannot_be_provided_and_two_providers_conflict(tmp_path, monkeypatch):
+    register(_module_plugin("plug_core", {"nn": "json"}), "cellgrad-nnmod")
+    register(_module_plugin("plug_a", {"twice_sub": "json"}), "cellgrad-a")
+    register(_module_plugin("plug_b", {"twice_sub": "csv"}), "cellgrad-b")
+    with pytest.warns(PluginWarning) as caught:
+        info = {p.distribution: p for p in plugins.get_plugins()}
+    messages = " ".join(str(w.message) for w in caught)
+    assert "sub-package cellgrad.nn is provided by cellgrad-core" in messages
+    assert "cellgrad.twice_sub is registered by both cellgrad-a 1.0 and cellgrad-b 1.0" in messages
+    assert info["cellgrad-a"].problems and not hasattr(cellgrad, "twice_sub")
+    assert importlib.import_module("cellgrad.nn").__name__ == "cellgrad.nn"
+
+
+def test_provide_checks_its_arguments():
+    register(_module_plugin("plug_bad", {"not a name": "json", "ok": "not a module!"}),
+             "cellgrad-bad")
+    with pytest.warns(PluginWarning) as caught:
+        plugins.get_plugins()
+    messages = " ".join(str(w.message) for w in caught)
+    assert "must be an identifier like 'dataset', got 'not a name'" in messages
+    assert "must be a dotted module name, got 'not a module!'" in messages

@@ -6,7 +6,7 @@
 
 # The compiled core first: a missing build is one clear ImportError.
 from cellgrad import _core  # noqa: F401, I001
-from cellgrad import _heap
+from cellgrad import _heap, _plugin_modules
 from cellgrad import common, context, nn, ops
 from cellgrad._core._tape import is_grad_enabled
 from cellgrad._namespace import plugin_names as _plugin_names
@@ -56,6 +56,7 @@ from cellgrad.common.tensor import Tensor, from_numpy, tensor
 from cellgrad.common.sparse_tensor import COOTensor, CSRTensor, RowTensor, SparseTensor
 
 _heap.tune()
+_plugin_modules.install()
 
 __version__ = "0.1.0"
 

@@ -9,6 +9,7 @@ OPS_NN = "cellgrad-ops-nn"
 HOOKS = "cellgrad-hooks"
 CHECKPOINT = "cellgrad-checkpoint"
 DISTRIBUTED = "cellgrad-distributed"
+DATASET = "cellgrad-dataset"
 CELL_HOOK_RUNNER = HOOKS
 
 _NN_LAYERS = """
@@ -107,6 +108,7 @@ PROVIDES = {
         + ["ScalarSummary", "ImageSummary", "TensorSummary", "HistogramSummary"],
     },
     HOOKS: {"ops": ["HookBackward", "InsertGradientOf"]},
+    DATASET: {},  # whole sub-packages: MODULES below
     CHECKPOINT: {"": _CHECKPOINT.split(), "train": _CHECKPOINT.split()},
     DISTRIBUTED: {
         "communication": _COMMUNICATION.split(),
@@ -115,6 +117,9 @@ PROVIDES = {
         "nn": ["DistributedGradReducer", "SyncBatchNorm"],
     },
 }
+
+# sub-package -> the distribution that provides it whole (`cellgrad._plugin_modules`)
+MODULES = {"dataset": DATASET, "mindrecord": DATASET}
 
 _by_qualname = None
 

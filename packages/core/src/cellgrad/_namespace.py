@@ -16,12 +16,13 @@ import importlib.util
 import sys
 import warnings
 
+from cellgrad import _plugin_modules
 from cellgrad._paths import EVERY_PRIMITIVE, MOVED, PATHS, WHOLE_OPS
 
 # Where plugins may export names, as written after `cellgrad.` ("" is the top level): the
 # MindSpore namespaces and the module paths of `cellgrad._paths`.
 NAMESPACES = tuple(dict.fromkeys((
-    "", "nn", "ops", "common.initializer", "train", "dataset", "communication",
+    "", "nn", "ops", "common.initializer", "train", "communication",
     "communication.comm_func", *PATHS, *EVERY_PRIMITIVE, *WHOLE_OPS)))
 # Core modules that MindSpore's top level holds as attributes (`ms.log`), imported on first use.
 MODULES = ("log", "version", "parallel", "boost", "numpy")
@@ -53,6 +54,10 @@ def lookup(module_name, namespace, name, from_import=False):
     qualname = f"{namespace}.{name}" if namespace else name
     if _is_namespace_package(qualname) or qualname in MODULES:
         return _import_namespace(module_name, name)
+    if not namespace and not _plugin_modules.is_core_child(name):
+        found, obj = _plugin_module(name, from_import)  # `ms.dataset`, as MindSpore's
+        if found:
+            return obj
     module = sys.modules[module_name]
     if hasattr(module, "__path__") and importlib.util.find_spec(f"{module_name}.{name}"):
         # A submodule not imported yet: plugins are not asked (`from cellgrad import testing`
@@ -215,6 +220,20 @@ def _moved(qualname, target):
     warnings.warn(f"mindspore.{qualname} is MindSpore 1.x's name; MindSpore 2.10 has it as "
                   f"mindspore.{target}: use cellgrad.{target}", DeprecationWarning, stacklevel=4)
     return getattr(_source_module(namespace), name)
+
+
+def _plugin_module(name, from_import):
+    """`(True, module)` for a sub-package a plugin provides (`cellgrad._plugin_modules`);
+    a first-party one that is missing raises the plugin-name error naming its package."""
+    if _plugin_modules.provided(name) is not None:
+        return True, importlib.import_module(f"cellgrad.{name}")
+    message = _plugin_modules.missing_message(name)
+    if message is None:
+        return False, None
+    from cellgrad import _first_party, plugins
+
+    error = plugins.PluginNameImportError if from_import else plugins.PluginNameAttributeError
+    raise error(message, qualname=name, package=_first_party.MODULES[name])
 
 
 def _is_namespace_package(qualname):

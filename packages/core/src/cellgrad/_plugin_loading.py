@@ -13,7 +13,7 @@ import warnings
 import pluggy
 
 import cellgrad
-from cellgrad import _first_party, plugins
+from cellgrad import _first_party, _plugin_modules, plugins
 from cellgrad._plugin_ops import PROMOTE, check_op_object, check_registration, public_function
 from cellgrad.ops import _registry
 from cellgrad.plugins import ENTRY_POINT_GROUP, NAMESPACES, PluginInfo, PluginNameError
@@ -45,6 +45,7 @@ class State:
         self.autoload = autoload
         self.names = {ns: {} for ns in NAMESPACES}  # namespace -> name -> Export
         self.conflicts = {}  # qualname -> message, for names two plugins claim
+        self.modules = {}  # "dataset" -> "cellgrad_dataset": sub-packages plugins provide
         self.cell_hook_runner = None
         self.runner_conflict = None
         self._ops = []  # (name, Op) committed to OPS
@@ -77,6 +78,8 @@ class State:
                 del module.__dict__[name]
         self._ops.clear()
         self._cached.clear()
+        _plugin_modules.forget(self.modules)
+        self.modules = {}
 
     def unavailable_message(self, what, distribution):
         """Why `what`, which `distribution` provides, is not there, and what to do."""
@@ -208,11 +211,21 @@ def _collect(pm, info, others):
             return
         exports[qualname] = Export(None if lazy else obj, lazy, info)
 
+    def provide(name, module_name):
+        _check_open(open_, "provide", info)
+        problem = _check_module(name, module_name, exports)
+        if problem:
+            info.problems.append(problem)
+            return
+        exports[f"module {name}"] = Export(module_name, None, info)
+
     hook = "cellgrad_register_ops"
     try:
         pm.subset_hook_caller(hook, others)(register=register)
         hook = "cellgrad_export_names"
         pm.subset_hook_caller(hook, others)(export=export)
+        hook = "cellgrad_provide_modules"
+        pm.subset_hook_caller(hook, others)(provide=provide)
         hook = "cellgrad_cell_hook_runner"
         runner = pm.subset_hook_caller(hook, others)()
     except Exception as exc:
@@ -247,6 +260,19 @@ def _check_export(qualname, obj, lazy, exports):
     return None
 
 
+def _check_module(name, module_name, exports):
+    if not isinstance(name, str) or not name.isidentifier() or name.startswith("_"):
+        return f"provide(): the sub-package name must be an identifier like 'dataset', got " \
+               f"{name!r}"
+    if not isinstance(module_name, str) or not all(
+            part.isidentifier() for part in module_name.split(".")):
+        return f"provide({name!r}, ...): the module must be a dotted module name, got " \
+               f"{module_name!r}"
+    if f"module {name}" in exports:
+        return f"the sub-package cellgrad.{name} is provided twice by this plugin"
+    return None
+
+
 def _commit(state, contributions):
     claims = {}  # qualname -> [(info, kind, payload)]
     for info, ops, exports, _runner in contributions:
@@ -262,6 +288,10 @@ def _commit(state, contributions):
             _conflict(state, qualname, owners, core)
             continue
         info, kind, payload = owners[0]
+        if qualname.startswith("module "):
+            state.modules[qualname[7:]] = payload.obj
+            info.names.append(f"cellgrad.{qualname[7:]} (module)")
+            continue
         namespace, _, name = qualname.rpartition(".")
         if kind == "op":
             op_name, decl = payload
@@ -288,6 +318,8 @@ def _core_provides(qualname, owners):
     """cellgrad-core's own `qualname` (or op of that name), which a plugin cannot replace."""
     if qualname.startswith("op "):
         return qualname[3:] in _registry.OPS
+    if qualname.startswith("module "):
+        return _plugin_modules.is_core_child(qualname[7:])
     namespace, _, name = qualname.rpartition(".")
     if any(kind == "op" for _, kind, _ in owners) and name in _registry.OPS:
         return True
@@ -305,7 +337,9 @@ def _core_provides(qualname, owners):
 
 def _conflict(state, qualname, owners, core):
     infos = [info for info, _, _ in owners]
-    what = f"the op '{qualname[3:]}'" if qualname.startswith("op ") else f"cellgrad.{qualname}"
+    what = f"the op '{qualname[3:]}'" if qualname.startswith("op ") else \
+        f"the sub-package cellgrad.{qualname[7:]}" if qualname.startswith("module ") else \
+        f"cellgrad.{qualname}"
     message = _conflict_message(what, infos, core)
     for info in infos:
         info.problems.append(message)

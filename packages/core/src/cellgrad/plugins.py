@@ -112,6 +112,18 @@ def cellgrad_export_names(export):
     """
 
 
+@hookspec
+def cellgrad_provide_modules(provide):
+    """Provide whole sub-packages of cellgrad: call `provide(name, module_name)`.
+
+    `provide("dataset", "cellgrad_dataset")` makes `import cellgrad.dataset.vision` import
+    `cellgrad_dataset.vision` and bind it at both names (one module object, so classes keep
+    one identity), and `cellgrad.dataset` an attribute of the top level, as MindSpore's
+    `mindspore.dataset` is. `name` is one identifier that the core does not use itself. The
+    modules are imported on first use only.
+    """
+
+
 @hookspec(firstresult=True)
 def cellgrad_cell_hook_runner():
     """Return the object that runs Cell hooks (one distribution provides it: cellgrad-hooks).

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from cellgrad.dataset import config
+from cellgrad_dataset import config
 
 
 def epoch_rng(epoch, stream):

@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from cellgrad.dataset.datasets import Dataset
-from cellgrad.dataset.sampling import Sampler, check_shards, epoch_rng
+from cellgrad_dataset.datasets import Dataset
+from cellgrad_dataset.sampling import Sampler, check_shards, epoch_rng
 
 
 class _RandomAccess(Dataset):

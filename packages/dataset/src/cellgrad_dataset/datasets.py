@@ -9,7 +9,7 @@ import itertools
 
 import numpy as np
 
-from cellgrad.dataset.sampling import epoch_rng
+from cellgrad_dataset.sampling import epoch_rng
 
 
 class Dataset:
@@ -107,13 +107,13 @@ class Dataset:
     def create_tuple_iterator(self, columns=None, num_epochs=-1, output_numpy=False,
                               do_copy=False):
         """Mirrors `Dataset.create_tuple_iterator`: rows as lists of Tensors (or arrays)."""
-        from cellgrad.dataset.iterators import TupleIterator
+        from cellgrad_dataset.iterators import TupleIterator
 
         return TupleIterator(self, columns, num_epochs, output_numpy, do_copy)
 
     def create_dict_iterator(self, num_epochs=-1, output_numpy=False, do_copy=False):
         """Mirrors `Dataset.create_dict_iterator`: rows as {column: Tensor}."""
-        from cellgrad.dataset.iterators import DictIterator
+        from cellgrad_dataset.iterators import DictIterator
 
         return DictIterator(self, num_epochs, output_numpy, do_copy)
 

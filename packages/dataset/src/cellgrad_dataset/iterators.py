@@ -13,7 +13,7 @@ class TupleIterator:
     def __init__(self, dataset, columns=None, num_epochs=-1, output_numpy=False, do_copy=False):
         names = dataset.get_col_names()
         if columns is not None:
-            from cellgrad.dataset.datasets import _column_list
+            from cellgrad_dataset.datasets import _column_list
 
             take = [names.index(c) for c in _column_list("create_tuple_iterator", "columns",
                                                           columns, names)]

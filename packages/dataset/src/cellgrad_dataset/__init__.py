@@ -1,4 +1,4 @@
-"""`cellgrad.dataset`, mirroring `mindspore.dataset` for data held in memory.
+"""`cellgrad.dataset` (this package, `cellgrad_dataset`), mirroring `mindspore.dataset`.
 
 Sources: `NumpySlicesDataset` (arrays) and `GeneratorDataset` (Python sources); pipeline
 methods `batch`, `shuffle`, `map`, `repeat`, `take`, `skip`, `split`, `project`, `rename`;
@@ -7,8 +7,8 @@ methods `batch`, `shuffle`, `map`, `repeat`, `take`, `skip`, `split`, `project`,
 data-parallel run its own rows. Everything runs in the calling thread.
 """
 
-from cellgrad.dataset import config
-from cellgrad.dataset.datasets import (
+from cellgrad_dataset import config
+from cellgrad_dataset.datasets import (
     BatchDataset,
     Dataset,
     MapDataset,
@@ -19,8 +19,8 @@ from cellgrad.dataset.datasets import (
     SkipDataset,
     TakeDataset,
 )
-from cellgrad.dataset.iterators import DictIterator, TupleIterator
-from cellgrad.dataset.sources import GeneratorDataset, NumpySlicesDataset
+from cellgrad_dataset.iterators import DictIterator, TupleIterator
+from cellgrad_dataset.sources import GeneratorDataset, NumpySlicesDataset
 
 __all__ = [
     "BatchDataset", "Dataset", "DictIterator", "GeneratorDataset", "MapDataset",
