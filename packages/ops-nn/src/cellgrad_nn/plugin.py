@@ -10,7 +10,7 @@ import importlib
 
 from cellgrad.plugins import hookimpl
 
-SUBPACKAGES = ("functional", "spatial", "layers", "loss", "optim", "wrap", "train")
+SUBPACKAGES = ("functional", "spatial", "layers", "loss", "optim", "wrap", "train", "rnn", "amp")
 
 
 def _subpackages():
