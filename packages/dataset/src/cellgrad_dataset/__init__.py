@@ -1,29 +1,49 @@
 """`cellgrad.dataset` (this package, `cellgrad_dataset`), mirroring `mindspore.dataset`.
 
-Sources: `NumpySlicesDataset` (arrays) and `GeneratorDataset` (Python sources); pipeline
-methods `batch`, `shuffle`, `map`, `repeat`, `take`, `skip`, `split`, `project`, `rename`;
-`create_tuple_iterator` / `create_dict_iterator`. Orders are reproducible after
-`ms.set_seed` (or `dataset.config.set_seed`); `num_shards`/`shard_id` give each process of a
-data-parallel run its own rows. Everything runs in the calling thread.
+Every public name is exported lazily from the table `_EXPORTS` below (name ->
+"module:attribute", or "module" for a submodule), so `import cellgrad.dataset` stays cheap and
+each part of the package (engine, readers, vision, transforms, mindrecord) adds its own lines.
 """
 
-from cellgrad_dataset import config
-from cellgrad_dataset.datasets import (
-    BatchDataset,
-    Dataset,
-    MapDataset,
-    ProjectDataset,
-    RenameDataset,
-    RepeatDataset,
-    ShuffleDataset,
-    SkipDataset,
-    TakeDataset,
-)
-from cellgrad_dataset.iterators import DictIterator, TupleIterator
-from cellgrad_dataset.sources import GeneratorDataset, NumpySlicesDataset
+import importlib
 
-__all__ = [
-    "BatchDataset", "Dataset", "DictIterator", "GeneratorDataset", "MapDataset",
-    "NumpySlicesDataset", "ProjectDataset", "RenameDataset", "RepeatDataset", "ShuffleDataset",
-    "SkipDataset", "TakeDataset", "TupleIterator", "config",
-]
+# name -> "cellgrad_dataset.module:attribute" (or "cellgrad_dataset.module" for a module).
+# Append your names in your own block; keep one line per name.
+_EXPORTS = {
+    # --- engine: pipeline, sources, iterators, samplers, config ---
+    "config": "cellgrad_dataset.config",
+    "Dataset": "cellgrad_dataset.datasets:Dataset",
+    "BatchDataset": "cellgrad_dataset.datasets:BatchDataset",
+    "MapDataset": "cellgrad_dataset.datasets:MapDataset",
+    "ProjectDataset": "cellgrad_dataset.datasets:ProjectDataset",
+    "RenameDataset": "cellgrad_dataset.datasets:RenameDataset",
+    "RepeatDataset": "cellgrad_dataset.datasets:RepeatDataset",
+    "ShuffleDataset": "cellgrad_dataset.datasets:ShuffleDataset",
+    "SkipDataset": "cellgrad_dataset.datasets:SkipDataset",
+    "TakeDataset": "cellgrad_dataset.datasets:TakeDataset",
+    "DictIterator": "cellgrad_dataset.iterators:DictIterator",
+    "TupleIterator": "cellgrad_dataset.iterators:TupleIterator",
+    "GeneratorDataset": "cellgrad_dataset.sources:GeneratorDataset",
+    "NumpySlicesDataset": "cellgrad_dataset.sources:NumpySlicesDataset",
+    # --- readers (file formats) ---
+    # --- vision / transforms ---
+    # --- mindrecord ---
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name):
+    target = _EXPORTS.get(name)
+    if target is None:
+        raise AttributeError(f"module 'cellgrad.dataset' has no attribute '{name}'")
+    module, _, attr = target.partition(":")
+    value = importlib.import_module(module)
+    if attr:
+        value = getattr(value, attr)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_EXPORTS))
