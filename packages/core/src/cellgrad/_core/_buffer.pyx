@@ -25,6 +25,7 @@ cdef object ndarray = np.ndarray
 cdef object np_generic = np.generic
 cdef object _asarray = np.asarray
 cdef object _tensor_cls = None      # cellgrad.Tensor, set by set_tensor_class()
+cdef object _observer = None        # watches every dispatch while set (cellgrad.observe)
 
 PROMOTE_NONE = 0      # inputs passed as they are
 PROMOTE_ARITH = 1     # MindSpore promotion; all inputs cast to the result dtype
@@ -587,8 +588,36 @@ cdef inline bint _has_edge(object v):
     return isinstance(v, TensorBuffer) and (<TensorBuffer>v)._node is not None
 
 
+def set_op_observer(observer):
+    """Install the object whose `op_begin`/`op_end`/`op_abort` see every dispatch (or None);
+    returns the previous one. `cellgrad.observe` is the public side of this."""
+    global _observer
+    previous = _observer
+    _observer = observer
+    return previous
+
+
+cdef object _observed(Op op, tuple inputs, dict attrs):
+    """A dispatch while an observer watches: the generic path, between its begin and end."""
+    observer = _observer
+    observer.op_begin(op, inputs, attrs)
+    try:
+        res = _apply(op, inputs, attrs)
+    except BaseException:
+        observer.op_abort(op)
+        raise
+    observer.op_end(op, inputs, attrs, res)
+    return res
+
+
 cpdef object apply(Op op, tuple inputs, dict attrs=None):
     """Run `op` on `inputs` (Tensors and plain values) and record it when needed."""
+    if _observer is not None:
+        return _observed(op, inputs, attrs)
+    return _apply(op, inputs, attrs)
+
+
+cdef object _apply(Op op, tuple inputs, dict attrs):
     cdef DType d = None
     cdef bint record = False
     cdef Py_ssize_t i, n = len(inputs)
@@ -700,6 +729,8 @@ cdef object _run_ufunc(Op op, object a, object b, object xa, object xb, DType d,
 cdef object apply1(Op op, object a):
     """`apply` for one Tensor input: ufunc ops skip the generic machinery."""
     cdef TensorBuffer ta
+    if _observer is not None:
+        return _observed(op, (a,), None)
     if op.ufunc is not None and isinstance(a, TensorBuffer):
         ta = <TensorBuffer>a
         if op.promote != 3 or ta._dt.kind == KIND_FLOAT:
@@ -718,7 +749,7 @@ cdef object apply2(Op op, object a, object b):
     cdef TensorBuffer ta, tb
     cdef DType d
     cdef int kind
-    if op.ufunc is None or op.promote == 0:
+    if op.ufunc is None or op.promote == 0 or _observer is not None:
         return apply(op, (a, b), None)
     if isinstance(a, TensorBuffer):
         ta = <TensorBuffer>a

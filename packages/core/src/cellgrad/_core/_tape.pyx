@@ -26,6 +26,7 @@ cdef object _numpy_xp = None        # the array namespace over ndarrays, for fir
 cdef object _tensor_xp = None       # the array namespace over Tensors, for higher-order rules
 # the running first-order walk's (pending edges, results, targets), for `Node.grad_into`
 cdef tuple _into = None
+cdef object _observer = None        # sees each backward rule run while set (cellgrad.observe)
 
 
 def configure(make_tensor, numpy_xp, tensor_xp):
@@ -42,6 +43,15 @@ cdef bint recording() noexcept nogil:
 
 cdef int record_depth() noexcept nogil:
     return cg_record_depth if not cg_grad_disabled else 0
+
+
+def set_backward_observer(observer):
+    """Install the object whose `backward_begin(op)`/`backward_end(op)` bracket every backward
+    rule the walk runs (or None); returns the previous one."""
+    global _observer
+    previous = _observer
+    _observer = observer
+    return previous
 
 
 def is_grad_enabled():
@@ -436,6 +446,8 @@ cdef list _run_backward(list roots, list root_slots, list root_grads, dict targe
             gs = _run_hooks(node, gs)
             if single:
                 g0 = gs[0]
+        if _observer is not None:
+            _observer.backward_begin(op)
         if create_graph:
             if op.first_order_only:
                 raise RuntimeError(
@@ -461,6 +473,8 @@ cdef list _run_backward(list roots, list root_slots, list root_grads, dict targe
                 res = op.backward(node, g0) if single else op.backward(node, *gs)
                 node.xp = None
             node.saved = None
+        if _observer is not None:
+            _observer.backward_end(op)
         if res is None:
             pass        # passthrough: every input gets g0
         elif type(res) is not tuple:

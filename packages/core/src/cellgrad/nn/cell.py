@@ -14,6 +14,9 @@ calls `cell._set_hook_runner(table)` with the cell's own hook table (an object w
 when its last one is removed; meanwhile the slow path returns `table.run(cell, args, kwargs)`,
 which calls `cell._run_construct(args, kwargs)` (construct, or the bprop path) at its place
 among the hooks. `Tensor.register_hook` uses the same runner with kind 'tensor'.
+
+While a `cellgrad.observe` observer watches cells, every call goes through `_observed_call`
+(the fast path then costs one more global test).
 """
 
 from collections import OrderedDict
@@ -28,6 +31,17 @@ from cellgrad.nn._state import CellState
 from cellgrad.ops import functional as F
 
 __all__ = ["Cell"]
+
+_cell_observer = None  # set by cellgrad.observe: sees every Cell call while set
+
+
+def set_cell_observer(observer):
+    """Install the object whose `cell_begin`/`cell_end`/`cell_abort` bracket every Cell call
+    (or None); returns the previous one."""
+    global _cell_observer
+    previous = _cell_observer
+    _cell_observer = observer
+    return previous
 
 
 def _hook_runner(method):
@@ -87,9 +101,22 @@ class Cell(CellState, CellMembers):
 
     # ---- calling ----
     def __call__(self, *args, **kwargs):
-        if self._fast:
+        if self._fast and _cell_observer is None:
             return self.construct(*args, **kwargs)
+        if _cell_observer is not None:
+            return self._observed_call(args, kwargs)
         return self._call(args, kwargs)
+
+    def _observed_call(self, args, kwargs):
+        observer = _cell_observer
+        observer.cell_begin(self, args, kwargs)
+        try:
+            out = self._call(args, kwargs)
+        except BaseException:
+            observer.cell_abort(self)
+            raise
+        observer.cell_end(self, out)
+        return out
 
     def _call(self, args, kwargs):
         if not self._checked:
