@@ -375,7 +375,8 @@ def test_hooks_see_a_mixed_precision_cells_dtypes():
     seen = []
     c.register_backward_hook(lambda cell, gi, go: seen.append((gi[0].dtype, go[0].dtype)))
     g = grads(lambda a: c(a).sum(), t(1, 2))
-    assert seen == [(ms.float16, ms.float16)]
+    # MindSpore 2.10 casts inside the cell: grad_input has the input's dtype (checked there)
+    assert seen == [(ms.float32, ms.float16)]
     assert g.dtype == ms.float32
 
 

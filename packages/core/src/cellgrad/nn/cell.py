@@ -128,11 +128,10 @@ class Cell(CellState, CellMembers):
         return self._run_construct(args, kwargs)
 
     def _call_mixed(self, args, kwargs):
-        """A call after `to_float`: inputs cast, Parameters read as cast copies meanwhile."""
+        """A call after `to_float`: inputs cast, Parameters read as cast copies meanwhile.
+
+        Hooks see the inputs as given: MindSpore casts each op's inputs inside the cell."""
         d = self.__dict__
-        mixed = d["_mixed"]
-        args = _cast_input(args, mixed)
-        kwargs = {k: _cast_input(v, mixed) for k, v in kwargs.items()}
         d["_mixed_active"] = d.get("_mixed_active", 0) + 1
         try:
             if self._hooks is not None:
@@ -143,6 +142,10 @@ class Cell(CellState, CellMembers):
 
     def _run_construct(self, args, kwargs):
         """construct, or construct with the custom bprop while a gradient transform records."""
+        mixed = self._mixed
+        if mixed is not None:
+            args = _cast_input(args, mixed)
+            kwargs = {k: _cast_input(v, mixed) for k, v in kwargs.items()}
         if self._bprop_op is not None and _tape.recording_depth() > 0:
             return _bprop.call(self, args, kwargs)
         if self._recompute and _tape.recording_depth() == 1:

@@ -31,6 +31,9 @@ _WHITE_CELLS = ("Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspos
 _WHITE_PRIMITIVES = ("Conv2D", "Conv3D", "Conv2DTranspose", "Conv3DTranspose",
                      "Conv2DBackpropInput", "MatMul", "BatchMatMul", "PReLU", "ReLU", "Ger")
 _BLACK_CELLS = ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm")
+# MindSpore cells whose construct is a call of a white-listed primitive they hold (O1 casts
+# that call, so the cell's output is float32): the cell and the primitive.
+_PRIMITIVE_CELLS = (("ReLU", "ReLU"), ("PReLU", "PReLU"), ("Dense", "MatMul"))
 
 
 def _classes(namespace, names):
@@ -201,7 +204,7 @@ def _precision_set_by_user(cell):
 def _cast_white_list(cell, white_list, dtype, forced):
     """Cast the white-listed primitives of `cell` (all of them when `forced`) and walk its
     sub-cells: a white-listed one (or any below one) runs in `dtype`, its output in float32."""
-    white = tuple(white_list)
+    white = tuple(white_list) + _cells_of_primitives(white_list)
     for name, value in list(vars(cell).items()):
         if isinstance(value, Primitive) and not isinstance(value, P.Cast) \
                 and (forced or isinstance(value, white)) and not getattr(value, "_amp_cast", None):
@@ -214,6 +217,11 @@ def _cast_white_list(cell, white_list, dtype, forced):
             child.__dict__["construct"] = types.MethodType(_output_to_float32(child), child)
         else:
             _cast_white_list(child, white_list, dtype, forced)
+
+
+def _cells_of_primitives(white_list):
+    names = {c.__name__ for c in white_list if issubclass(c, Primitive)}
+    return tuple(_classes(nn, [cell for cell, prim in _PRIMITIVE_CELLS if prim in names]))
 
 
 def _run_in(cell, dtype):

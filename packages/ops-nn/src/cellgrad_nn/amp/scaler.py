@@ -9,8 +9,9 @@ Parameters with Tensor ops, as MindSpore's does.
 
 from abc import ABC, abstractmethod
 
-from cellgrad import ops
 from cellgrad._core._buffer import TensorBuffer
+
+from cellgrad import ops
 from cellgrad.common.tensor import Tensor
 from cellgrad.dtype import float32, int32
 from cellgrad.parameter import Parameter

@@ -40,7 +40,12 @@ def _dense_bwd(ctx, g):
                 gw = xp.matmul(xp.transpose(g2), x2).reshape(w.shape)
         if has_bias:
             into = ctx.grad_into(2) if w.ndim == 2 else None
-            if into is not None and into.dtype == g2.dtype:
+            if g2.dtype == np.float16 and isinstance(g2, np.ndarray):
+                # MindSpore's CPU kernel sums float16 in float32 and rounds once (summing in
+                # float16 overflows where MindSpore's does not: loss scaling skips other steps)
+                gb = g2.sum(axis=0, dtype=np.float32).astype(np.float16)
+                gb = gb.reshape(()) if w.ndim == 1 else gb
+            elif into is not None and into.dtype == g2.dtype:
                 gb = g2.sum(axis=0, out=into)
             else:
                 gb = g2.sum(axis=0)

@@ -1,14 +1,11 @@
 """`Model`, mirroring `mindspore.train.Model`: train, evaluate and predict with callbacks."""
 
-import cellgrad
 from cellgrad import nn
 from cellgrad.common.tensor import Tensor
 from cellgrad_nn.train import metrics as _metrics
 from cellgrad_nn.train import parallel
 from cellgrad_nn.train.callbacks import CallbackList, CallbackParams, RunContext
 from cellgrad_nn.train.progress import ProgressBar
-
-AMP_LEVELS = ("O0", "O2", "O3")
 
 
 class Model:
@@ -18,8 +15,9 @@ class Model:
     `TrainOneStepCell(WithLossCell(network, loss_fn), optimizer)`; with an optimizer only,
     `network` must return the loss. `metrics` (names or {name: Metric}) are computed by
     `eval` on `WithEvalCell(network, loss_fn)` unless `eval_network` is given.
-    `amp_level` 'O2' runs the network in float16 with BatchNorm kept in float32, 'O3' all in
-    float16 (MindSpore's meaning); the loss is computed in float32.
+    `amp_level` and the `keep_batchnorm_fp32`/`loss_scale_manager` keywords build the train step
+    as `amp.build_train_network` does (O2: float16 with BatchNorm in float32 and a
+    `DynamicLossScaleManager()`; O3: all float16; the loss in float32).
     """
 
     def __init__(self, network, loss_fn=None, optimizer=None, metrics=None, eval_network=None,
@@ -27,11 +25,9 @@ class Model:
         if not isinstance(network, nn.Cell):
             raise TypeError(f"For 'Model', network must be a Cell, but got "
                             f"{type(network).__name__}.")
-        if amp_level not in AMP_LEVELS:
-            raise ValueError(f"For 'Model', cellgrad supports amp_level {list(AMP_LEVELS)}, but "
-                             f"got {amp_level!r}.")
-        keep_bn_fp32 = kwargs.pop("keep_batchnorm_fp32", amp_level == "O2")
-        self._loss_scale_manager = kwargs.pop("loss_scale_manager", None)
+        self._amp_config = {k: kwargs.pop(k) for k in ("loss_scale_manager",
+                                                        "keep_batchnorm_fp32") if k in kwargs}
+        self._loss_scale_manager = self._amp_config.get("loss_scale_manager")
         if kwargs:
             raise TypeError(f"For 'Model', unsupported keyword arguments {sorted(kwargs)}.")
         if eval_indexes is not None and (not isinstance(eval_indexes, list)
@@ -39,8 +35,11 @@ class Model:
             raise ValueError(f"For 'Model', eval_indexes must be a list of 3 ints (loss, "
                              f"output, label positions), but got {eval_indexes!r}.")
         self._network, self._loss_fn, self._optimizer = network, loss_fn, optimizer
-        self._amp_level = amp_level
-        _apply_amp(network, loss_fn, amp_level, keep_bn_fp32)
+        self._amp_level, self._boost_level = amp_level, boost_level
+        if optimizer is None and amp_level != "O0":
+            raise ValueError("Auto mixed precision will not work because 'optimizer' is None."
+                             "Please set amp_level='O0' to disable auto mixed precision or set "
+                             "'optimizer' not be None to use auto mixed precision.")
         self._metric_fns = _build_metrics(metrics)
         if self._metric_fns and loss_fn is None and eval_network is None:
             raise ValueError("For 'Model', metrics need a loss_fn or an eval_network to "
@@ -49,7 +48,8 @@ class Model:
         self._eval_network = eval_network
         self._eval_indexes = eval_indexes
         if eval_network is None and loss_fn is not None:
-            self._eval_network = nn.WithEvalCell(network, loss_fn, amp_level in ("O2", "O3"))
+            self._eval_network = nn.WithEvalCell(network, loss_fn,
+                                                 amp_level in ("O2", "O3", "auto"))
             self._eval_indexes = [0, 1, 2]
 
     @property
@@ -65,21 +65,17 @@ class Model:
         return self._eval_network
 
     def _build_train_network(self):
+        """As MindSpore's Model: `amp.build_train_network` at `amp_level` when there is an
+        optimizer (MindSpore's CPU build refuses a loss-scale manager with an update cell; the
+        loss-scaled step runs on a CPU in cellgrad, README: differs on purpose)."""
         if self._optimizer is None:
             return self._network if self._loss_fn is None else \
                 nn.WithLossCell(self._network, self._loss_fn)
-        net = self._network if self._loss_fn is None else \
-            nn.WithLossCell(self._network, self._loss_fn)
-        manager = self._loss_scale_manager
-        if manager is None:
-            return nn.TrainOneStepCell(net, self._optimizer)
-        # MindSpore's CPU build refuses an update cell here ("Only loss_scale_manager=None or
-        # FixedLossScaleManager(drop_overflow_update=False) are supported on device CPU"); the
-        # loss-scaled step runs on a CPU in cellgrad (README: differs on purpose).
-        update_cell = manager.get_update_cell()
-        if update_cell is not None:
-            return nn.TrainOneStepWithLossScaleCell(net, self._optimizer, scale_sense=update_cell)
-        return nn.TrainOneStepCell(net, self._optimizer, manager.get_loss_scale())
+        from cellgrad_nn.amp.build import build_train_network
+
+        return build_train_network(self._network, self._optimizer, self._loss_fn,
+                                   level=self._amp_level, boost_level=self._boost_level,
+                                   **self._amp_config)
 
     # ---- training ----
 
@@ -242,18 +238,6 @@ def _build_metrics(metrics):
         return {name: _metrics.get_metric_fn(name) for name in metrics}
     raise TypeError(f"For 'Model', metrics must be a set of names or a dict of Metrics, but "
                     f"got {type(metrics).__name__}.")
-
-
-def _apply_amp(network, loss_fn, level, keep_bn_fp32):
-    if level == "O0":
-        return
-    network.to_float(cellgrad.float16)
-    if keep_bn_fp32:
-        for _, cell in network.cells_and_names():
-            if type(cell).__name__.startswith("BatchNorm"):
-                cell.to_float(cellgrad.float32)
-    if isinstance(loss_fn, nn.Cell):
-        loss_fn.to_float(cellgrad.float32)
 
 
 class ColumnShapes:
