@@ -8,13 +8,15 @@ zeroes its outputs there, as MindSpore's `seq_length`; `reverse` runs each seque
 last valid step back to the first (MindSpore's ReverseSequence, run, ReverseSequence).
 
 The input projection of all steps is one GEMM, each step's recurrent GEMM writes into a
-preallocated buffer, and the weight gradients are one GEMM each over all steps.
+preallocated buffer, the LSTM and GRU gates of a step are one pass of a Cython kernel
+(`cellgrad_nn._kernels.rnn_cell`), and the weight gradients are one GEMM each over all steps.
 Gate orders are MindSpore's (and PyTorch's): LSTM i, f, g, o; GRU r, z, n.
 """
 
 import numpy as np
 
 from cellgrad.plugins import PROMOTE_NONE, Op
+from cellgrad_nn._kernels import rnn_cell
 
 
 def _steps(lengths, T, B, reverse):
@@ -59,6 +61,11 @@ def _freeze(new, old, keep):
     """Sequences past their length keep their state."""
     if keep is not None:
         np.copyto(new, old, where=keep)
+
+
+def _kernel_dtype(a):
+    """The kernels run in float32 or float64 (float16 runs in float32)."""
+    return np.float64 if a.dtype == np.float64 else np.float32
 
 
 def _input_grads(ctx, dg_steps, x, w_ih, index, reverse, has_bias, n_first):
@@ -129,64 +136,44 @@ def _rnn_bwd(ctx, dy, dhn):
 
 
 # ---- LSTM: i, f, g, o gates; c' = f c + i g; h' = o tanh(c') ----
-# The forward runs the gates as i, f, o, g with the sigmoid rows halved, so one tanh over all
-# four gates gives the sigmoids as 0.5 * tanh(a / 2) + 0.5 (fewer passes over the buffer).
-
-
-def _lstm_perm(H):
-    return np.r_[0:2 * H, 3 * H:4 * H, 2 * H:3 * H]
 
 
 def _lstm_fwd(x, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None, *, lengths=None, reverse=False):
     T, B, _ = x.shape
     H = w_hh.shape[1]
-    perm = _lstm_perm(H)
-    scale = np.ones(4 * H, dtype=w_hh.dtype)
-    scale[:3 * H] = 0.5
-    b = None if b_ih is None else (b_ih + b_hh)[perm] * scale
     index, mask = _steps(lengths, T, B, reverse)
-    xs = _to_steps(_project(x, w_ih[perm] * scale[:, None], b), index, reverse)
-    whT = (w_hh[perm] * scale[:, None]).T
+    xs = _to_steps(_project(x, w_ih, None if b_ih is None else b_ih + b_hh), index, reverse)
+    xs = np.ascontiguousarray(xs, dtype=_kernel_dtype(xs))
+    whT = w_hh.T
     dt = xs.dtype
     hs = np.empty((T + 1, B, H), dtype=dt)
     cs = np.empty((T + 1, B, H), dtype=dt)
     acts = np.empty((T, B, 4 * H), dtype=dt)
     tcs = np.empty((T, B, H), dtype=dt)
     hs[0], cs[0] = h0, c0
-    tmp = np.empty((B, H), dtype=dt)
+    step = rnn_cell.lstm_forward_step
     for s in range(T):
         a = acts[s]
         np.matmul(hs[s], whT, out=a)
-        a += xs[s]
-        np.tanh(a, out=a)
-        sg = a[:, :3 * H]
-        sg *= 0.5
-        sg += 0.5
-        c = cs[s + 1]
-        np.multiply(a[:, H:2 * H], cs[s], out=c)
-        np.multiply(a[:, :H], a[:, 3 * H:], out=tmp)
-        c += tmp
-        np.tanh(c, out=tcs[s])
-        np.multiply(a[:, 2 * H:3 * H], tcs[s], out=hs[s + 1])
+        step(a, xs[s], cs[s], cs[s + 1], tcs[s], hs[s + 1])
         if mask is not None:
             keep = ~mask[s][:, None]
             _freeze(hs[s + 1], hs[s], keep)
-            _freeze(c, cs[s], keep)
+            _freeze(cs[s + 1], cs[s], keep)
     saved = (x, w_ih, w_hh, hs, cs, acts, tcs, mask, index, reverse, b_ih is not None)
-    return (_outputs(hs, mask, index, reverse), hs[T].copy(), cs[T].copy()), saved
+    out = _outputs(hs, mask, index, reverse).astype(x.dtype, copy=False)
+    return (out, hs[T].astype(x.dtype), cs[T].astype(x.dtype)), saved
 
 
 def _lstm_bwd(ctx, dy, dhn, dcn):
     x, w_ih, w_hh, hs, cs, acts, tcs, mask, index, reverse, has_bias = ctx.saved
     T = x.shape[0]
-    H = w_hh.shape[1]
-    perm = _lstm_perm(H)
-    w_hh_p = w_hh[perm]
-    dys = _dout_steps(dy, mask, index, reverse)
-    dg = np.empty(acts.shape, dtype=dys.dtype)
-    dh = np.array(dhn, dtype=dys.dtype)
-    dc = np.array(dcn, dtype=dys.dtype)
-    tmp = np.empty_like(dh)
+    dt = acts.dtype
+    dys = np.ascontiguousarray(_dout_steps(dy, mask, index, reverse), dtype=dt)
+    dg = np.empty(acts.shape, dtype=dt)
+    dh = np.array(dhn, dtype=dt)
+    dc = np.array(dcn, dtype=dt)
+    step = rnn_cell.lstm_backward_step
     for s in range(T - 1, -1, -1):
         dh += dys[s]
         if mask is not None:
@@ -194,27 +181,11 @@ def _lstm_bwd(ctx, dy, dhn, dcn):
             keep_h, keep_c = dh * ~m, dc * ~m
             dh *= m
             dc *= m
-        a, d, tc = acts[s], dg[s], tcs[s]
-        np.multiply(dh, tc, out=d[:, 2 * H:3 * H])  # d o
-        np.multiply(tc, tc, out=tmp)
-        np.subtract(1, tmp, out=tmp)
-        tmp *= a[:, 2 * H:3 * H]
-        tmp *= dh
-        dc += tmp
-        np.multiply(dc, a[:, 3 * H:], out=d[:, :H])  # d i
-        np.multiply(dc, cs[s], out=d[:, H:2 * H])  # d f
-        np.multiply(dc, a[:, :H], out=d[:, 3 * H:])  # d g
-        dc *= a[:, H:2 * H]
-        sg = a[:, :3 * H]
-        d[:, :3 * H] *= sg * (1 - sg)
-        g = a[:, 3 * H:]
-        d[:, 3 * H:] *= 1 - g * g
-        np.matmul(d, w_hh_p, out=dh)
+        step(acts[s], tcs[s], cs[s], dh, dc, dg[s])
+        np.matmul(dg[s], w_hh, out=dh)
         if mask is not None:
             dh += keep_h
             dc += keep_c
-    inv = np.argsort(perm)
-    dg = dg[..., inv]
     dx, dw_ih, db = _input_grads(ctx, dg, x, w_ih, index, reverse, has_bias, 3)
     dw_hh = _hidden_grads(dg, hs)
     return (dx, dh, dc, dw_ih, dw_hh) + ((db, db) if has_bias else (None, None))
@@ -226,69 +197,48 @@ def _lstm_bwd(ctx, dy, dhn, dcn):
 def _gru_fwd(x, h0, w_ih, w_hh, b_ih=None, b_hh=None, *, lengths=None, reverse=False):
     T, B, _ = x.shape
     H = w_hh.shape[1]
-    scale = np.ones(3 * H, dtype=w_hh.dtype)
-    scale[:2 * H] = 0.5  # r and z: sigmoid(a) = 0.5 tanh(a / 2) + 0.5
     index, mask = _steps(lengths, T, B, reverse)
-    xs = _to_steps(_project(x, w_ih * scale[:, None], None if b_ih is None else b_ih * scale),
-                   index, reverse)
-    whT = (w_hh * scale[:, None]).T
-    bh = None if b_hh is None else b_hh * scale
+    xs = _to_steps(_project(x, w_ih, b_ih), index, reverse)
+    xs = np.ascontiguousarray(xs, dtype=_kernel_dtype(xs))
+    whT = w_hh.T
     dt = xs.dtype
     hs = np.empty((T + 1, B, H), dtype=dt)
     acts = np.empty((T, B, 3 * H), dtype=dt)
-    ghs = np.empty((T, B, 3 * H), dtype=dt)
+    ghn = np.empty((T, B, H), dtype=dt)
+    gh = np.empty((B, 3 * H), dtype=dt)
     hs[0] = h0
+    step = rnn_cell.gru_forward_step
     for s in range(T):
-        a, gh, xt = acts[s], ghs[s], xs[s]
         np.matmul(hs[s], whT, out=gh)
-        if bh is not None:
-            gh += bh
-        rz = a[:, :2 * H]
-        np.add(xt[:, :2 * H], gh[:, :2 * H], out=rz)
-        np.tanh(rz, out=rz)
-        rz *= 0.5
-        rz += 0.5
-        n = a[:, 2 * H:]
-        np.multiply(a[:, :H], gh[:, 2 * H:], out=n)
-        n += xt[:, 2 * H:]
-        np.tanh(n, out=n)
-        h = hs[s + 1]
-        np.subtract(hs[s], n, out=h)
-        h *= a[:, H:2 * H]
-        h += n
-        _freeze(h, hs[s], None if mask is None else ~mask[s][:, None])
-    saved = (x, w_ih, w_hh, hs, acts, ghs[..., 2 * H:], mask, index, reverse, b_ih is not None)
-    return (_outputs(hs, mask, index, reverse), hs[T].copy()), saved
+        if b_hh is not None:
+            gh += b_hh
+        step(acts[s], xs[s], gh, hs[s], ghn[s], hs[s + 1])
+        _freeze(hs[s + 1], hs[s], None if mask is None else ~mask[s][:, None])
+    saved = (x, w_ih, w_hh, hs, acts, ghn, mask, index, reverse, b_ih is not None)
+    out = _outputs(hs, mask, index, reverse).astype(x.dtype, copy=False)
+    return (out, hs[T].astype(x.dtype)), saved
 
 
 def _gru_bwd(ctx, dy, dhn):
     x, w_ih, w_hh, hs, acts, ghn, mask, index, reverse, has_bias = ctx.saved
     T = x.shape[0]
     H = w_hh.shape[1]
-    dys = _dout_steps(dy, mask, index, reverse)
-    dgi = np.empty(acts.shape, dtype=dys.dtype)
-    dgh = np.empty(acts.shape, dtype=dys.dtype)
-    dh = np.array(dhn, dtype=dys.dtype)
+    dt = acts.dtype
+    dys = np.ascontiguousarray(_dout_steps(dy, mask, index, reverse), dtype=dt)
+    dgi = np.empty(acts.shape, dtype=dt)
+    dgh = np.empty(acts.shape, dtype=dt)
+    dh = np.array(dhn, dtype=dt)
+    tmp = np.empty_like(dh)
+    step = rnn_cell.gru_backward_step
     for s in range(T - 1, -1, -1):
         dh += dys[s]
         if mask is not None:
             m = mask[s][:, None]
             keep = dh * ~m
             dh *= m
-        a, d, dd = acts[s], dgi[s], dgh[s]
-        r, z, n = a[:, :H], a[:, H:2 * H], a[:, 2 * H:]
-        dn = d[:, 2 * H:]
-        np.multiply(dh, 1 - z, out=dn)
-        dn *= 1 - n * n
-        np.subtract(hs[s], n, out=d[:, H:2 * H])
-        d[:, H:2 * H] *= dh
-        np.multiply(dn, ghn[s], out=d[:, :H])
-        rz = a[:, :2 * H]
-        d[:, :2 * H] *= rz * (1 - rz)
-        dd[:, :2 * H] = d[:, :2 * H]
-        np.multiply(dn, r, out=dd[:, 2 * H:])
-        dh *= z
-        dh += np.matmul(dd, w_hh)
+        step(acts[s], ghn[s], hs[s], dh, dgi[s], dgh[s])
+        np.matmul(dgh[s], w_hh, out=tmp)
+        dh += tmp
         if mask is not None:
             dh += keep
     dx, dw_ih, db_ih = _input_grads(ctx, dgi, x, w_ih, index, reverse, has_bias, 2)
