@@ -101,9 +101,12 @@ PROVIDES = {
     OPS_NN: {
         "nn": (_NN_LAYERS + _NN_ACTIVATIONS + _NN_LOSSES + _NN_OPTIMIZERS + _NN_TRAINING
                + _METRICS).split(),
-        "train": (_TRAIN + "ProgressBar").split(),
+        "train": (_TRAIN + "ProgressBar build_train_network").split(),
+        "amp": ("auto_mixed_precision custom_mixed_precision build_train_network get_white_list "
+                "get_black_list LossScaler StaticLossScaler DynamicLossScaler all_finite "
+                "LossScaleManager FixedLossScaleManager DynamicLossScaleManager").split(),
         "nn.optim.optimizer": ["opt_init_args_register"],
-        "": _TRAIN.split(),
+        "": (_TRAIN + "build_train_network").split(),
         "ops": (_OPS_NN_FUNCTIONAL + _OPS_NN_PRIMITIVES + _OPS_NN_IMAGE_DETECTION).split()
         + ["ScalarSummary", "ImageSummary", "TensorSummary", "HistogramSummary"],
     },
