@@ -17,13 +17,15 @@ Several observers may watch at once (each sees every event, in the order they we
 
 Cost when no observer watches: one C-level test per dispatch and one global test per Cell
 call. While one watches, dispatches take the engine's generic path (no fast paths), so time
-measured under an observer is an upper bound of unobserved time.
+measured under an observer is an upper bound of unobserved time. A layer with a shortcut that
+bypasses dispatch (computing on arrays directly) must test `watching()` and dispatch while it
+is true, so that observers see every op.
 """
 
 from cellgrad._core import _buffer, _tape
 from cellgrad.nn import cell as _cell
 
-__all__ = ["Observer", "add_observer", "observers"]
+__all__ = ["Observer", "add_observer", "observers", "watching"]
 
 _active = []  # the observers, in the order added
 
@@ -131,6 +133,11 @@ def add_observer(observer):
 def observers():
     """The observers watching now, in the order added."""
     return list(_active)
+
+
+def watching():
+    """Whether any observer watches (cheap: for shortcuts that skip dispatch)."""
+    return bool(_active)
 
 
 def _install():

@@ -10,6 +10,7 @@ from cellgrad import Parameter
 from cellgrad.common.initializer import HeUniform, Uniform, initializer
 from cellgrad.dtype import float32, float64
 from cellgrad.nn import Cell
+from cellgrad.observe import watching
 from cellgrad.plugins import apply
 from cellgrad_nn.functional.linear import DENSE, dense
 from cellgrad_nn.layers import _checks
@@ -59,8 +60,8 @@ class Dense(Cell):
         if len(ws) == 2 and ws[1] == self.in_channels and (b is None or b.shape == ws[:1]):
             dt = w.dtype
             if b is not None and x.dtype is dt and b.dtype is dt and dt in _DIRECT_DTYPES \
-                    and not recording_depth():
-                # Nothing to record and nothing to promote: the op's forward on the arrays,
+                    and not recording_depth() and not watching():
+                # Nothing to record, promote or observe: the op's forward on the arrays,
                 # without the dispatch (inference at batch 1 is mostly this overhead).
                 xa = x._data
                 # np.dot: the same BLAS call for 1-D/2-D inputs without matmul's gufunc set-up
