@@ -210,3 +210,36 @@ def gru_backward_step(floating[:, ::1] a, floating[:, ::1] ghn, floating[:, ::1]
                 dgh[b, H + j] = dz
                 dgh[b, 2 * H + j] = dn * r
                 dh[b, j] = d * z
+
+
+cdef class LSTMSteps:
+    """The float32 LSTM gates step by step over whole (T, B, .) buffers, taken once per
+    sequence: at batch 1 a call per step costs more than its gates, so `forward(s)` takes only
+    the step. acts, xs (T, B, 4H); cs, hs (T + 1, B, H); tcs (T, B, H)."""
+
+    cdef float[:, :, ::1] acts, xs, cs, tcs, hs
+    cdef Py_ssize_t T, B, H
+
+    def __init__(self, float[:, :, ::1] acts, float[:, :, ::1] xs, float[:, :, ::1] cs,
+                 float[:, :, ::1] tcs, float[:, :, ::1] hs):
+        T, B, H = tcs.shape[0], tcs.shape[1], tcs.shape[2]
+        for name, got, shape in (
+                ("acts", (acts.shape[0], acts.shape[1], acts.shape[2]), (T, B, 4 * H)),
+                ("xs", (xs.shape[0], xs.shape[1], xs.shape[2]), (T, B, 4 * H)),
+                ("cs", (cs.shape[0], cs.shape[1], cs.shape[2]), (T + 1, B, H)),
+                ("hs", (hs.shape[0], hs.shape[1], hs.shape[2]), (T + 1, B, H))):
+            if got != shape:
+                raise ValueError(f"LSTMSteps: '{name}' must have shape {shape}, got {got}")
+        self.acts, self.xs, self.cs, self.tcs, self.hs = acts, xs, cs, tcs, hs
+        self.T, self.B, self.H = T, B, H
+
+    def forward(self, Py_ssize_t s):
+        """acts[s] holds hs[s] @ W_hh.T: the gates of step s, then cs[s + 1], hs[s + 1]."""
+        cdef Py_ssize_t b
+        if not 0 <= s < self.T:
+            raise IndexError(f"LSTMSteps.forward: step {s} is outside [0, {self.T})")
+        with nogil:
+            for b in range(self.B):
+                cg_lstm_row(&self.acts[s, b, 0], &self.xs[s, b, 0], &self.cs[s, b, 0],
+                            &self.cs[s + 1, b, 0], &self.tcs[s, b, 0], &self.hs[s + 1, b, 0],
+                            self.H)

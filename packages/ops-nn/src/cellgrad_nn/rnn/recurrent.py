@@ -144,18 +144,23 @@ def _lstm_fwd(x, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None, *, lengths=None, reve
     index, mask = _steps(lengths, T, B, reverse)
     xs = _to_steps(_project(x, w_ih, None if b_ih is None else b_ih + b_hh), index, reverse)
     xs = np.ascontiguousarray(xs, dtype=_kernel_dtype(xs))
-    whT = w_hh.T
+    whT = np.ascontiguousarray(w_hh.T, dtype=xs.dtype)
     dt = xs.dtype
     hs = np.empty((T + 1, B, H), dtype=dt)
     cs = np.empty((T + 1, B, H), dtype=dt)
     acts = np.empty((T, B, 4 * H), dtype=dt)
     tcs = np.empty((T, B, H), dtype=dt)
     hs[0], cs[0] = h0, c0
-    step = rnn_cell.lstm_forward_step
+    if dt == np.float32:
+        gates = rnn_cell.LSTMSteps(acts, xs, cs, tcs, hs).forward
+    else:
+        def gates(s):
+            rnn_cell.lstm_forward_step(acts[s], xs[s], cs[s], cs[s + 1], tcs[s], hs[s + 1])
+    # batch 1: a vector-matrix product (gemv), cheaper than matmul's 1-row gemm
+    hv, av = (hs[:, 0], acts[:, 0]) if B == 1 else (hs, acts)
     for s in range(T):
-        a = acts[s]
-        np.matmul(hs[s], whT, out=a)
-        step(a, xs[s], cs[s], cs[s + 1], tcs[s], hs[s + 1])
+        np.dot(hv[s], whT, out=av[s])
+        gates(s)
         if mask is not None:
             keep = ~mask[s][:, None]
             _freeze(hs[s + 1], hs[s], keep)
