@@ -11,6 +11,7 @@ from cellgrad import common, context, nn, ops
 from cellgrad._core._tape import is_grad_enabled
 from cellgrad._namespace import plugin_names as _plugin_names
 from cellgrad.autodiff import GradOperation, grad, value_and_grad
+from cellgrad.func_transforms import jacfwd, jacrev, jvp, vjp, vmap
 from cellgrad.context import (
     COMPATIBLE,
     GRAPH_MODE,
@@ -63,7 +64,7 @@ __version__ = "0.1.0"
 __all__ = [
     "RowTensor", "COOTensor", "CSRTensor", "SparseTensor",
     "Tensor", "tensor", "Parameter", "ParameterTuple", "from_numpy",
-    "grad", "value_and_grad", "GradOperation",
+    "grad", "value_and_grad", "GradOperation", "vmap", "vjp", "jvp", "jacrev", "jacfwd",
     "ops", "nn", "common", "context",
     "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "JitConfig", "jit_class",
     "lazy_inline", "mutable", "set_recursion_limit", "set_device", "get_current_device",

@@ -21,7 +21,9 @@ import re
 import subprocess
 import sys
 
-TOKEN = re.compile(r"[-+]?(?:\d+\.?\d*(?:e[-+]?\d+)?|nan|inf)|[^\s\d]+")
+# A sign before a digit belongs to the number ("[-0." is "[" and "-0."): zeros' signs and the
+# alignment they shift compare as numbers.
+TOKEN = re.compile(r"[-+]?(?:\d+\.?\d*(?:e[-+]?\d+)?|nan|inf)|[^\s\d+-]+|[-+]")
 
 ALIAS = """
 import runpy, sys

@@ -1,6 +1,7 @@
 """`cellgrad.ops`, mirroring `mindspore.ops`: functional ops, primitive classes, autodiff."""
 
 from cellgrad.autodiff import GradOperation, grad, value_and_grad
+from cellgrad.func_transforms import jacfwd, jacrev, jvp, vjp, vmap
 from cellgrad.ops import composite  # noqa: F401  (MindSpore's path: mindspore.ops.composite)
 from cellgrad.ops._random import *  # noqa: F403
 from cellgrad.ops._random import __all__ as _random_names
@@ -17,7 +18,7 @@ from cellgrad.ops.functional import __all__ as _functional_names
 from cellgrad.ops.primitives import *  # noqa: F403
 from cellgrad.ops.primitives import __all__ as _primitive_names
 
-__all__ = [*_functional_names, *_primitive_names, *_random_names, *_tensor_method_names,
+__all__ = ["jacfwd", "jacrev", "jvp", "vjp", "vmap", *_functional_names, *_primitive_names, *_random_names, *_tensor_method_names,
            *_sparse_names, *_sparse_prim_names, "GradOperation", "grad", "value_and_grad",
            "HyperMap", "Map", "MultitypeFuncGraph", "add_flags", "ReduceOp"]
 
