@@ -1,31 +1,51 @@
 """Iterators over a dataset's epochs: rows as lists (tuple iterator) or dicts of Tensors."""
 
+import itertools
+
+import numpy as np
 from cellgrad.common.tensor import Tensor
 
 
 class TupleIterator:
-    """Rows as lists of Tensors (or numpy arrays with `output_numpy`).
+    """Mirrors `mindspore.dataset.TupleIterator`: rows as lists of Tensors (numpy arrays with
+    `output_numpy`).
 
     A `for` loop over the iterator reads one epoch; the next loop reads the next epoch (a new
-    shuffle order), up to `num_epochs` (-1: no limit), as MindSpore's iterators do.
+    shuffle order), up to `num_epochs` (-1: no limit); asking for more is an error, as in
+    MindSpore. A dataset's `set_init_step(k)` makes the iterator resume after k steps.
     """
 
     def __init__(self, dataset, columns=None, num_epochs=-1, output_numpy=False, do_copy=False):
-        names = dataset.get_col_names()
-        if columns is not None:
-            from cellgrad_dataset.datasets import _column_list
+        from cellgrad_dataset.datasets import _names_arg, _resolve
 
-            take = [names.index(c) for c in _column_list("create_tuple_iterator", "columns",
-                                                          columns, names)]
-            names = [names[i] for i in take]
-        else:
-            take = None
-        self._take, self._names = take, names
+        if isinstance(num_epochs, bool) or not isinstance(num_epochs, int):
+            raise TypeError(f"Argument num_epochs with value {num_epochs!r} is not of type "
+                            f"[<class 'int'>], but got {type(num_epochs)}.")
+        if num_epochs != -1 and num_epochs < 1:
+            raise ValueError(f"num_epochs should be either -1 or positive integer, but got "
+                             f"{num_epochs}.")
+        for name, value in (("output_numpy", output_numpy), ("do_copy", do_copy)):
+            if not isinstance(value, bool):
+                raise TypeError(f"Argument {name} with value {value!r} is not of type "
+                                f"[<class 'bool'>], but got {type(value)}.")
+        names = dataset.get_col_names()
+        self._take = None
+        if columns is not None:
+            columns = _names_arg(columns)
+            self._take = _resolve("create_tuple_iterator", columns, names)
+            names = columns
+        self._names = names
         self._dataset = dataset
         self._num_epochs = num_epochs
-        self._epoch = 0
         self._rows = None
-        self._convert = (lambda v: v) if output_numpy else Tensor
+        self._convert = _converter(output_numpy, do_copy)
+        step = dataset.get_init_step()
+        self._epoch, self._skip = 0, 0
+        if step:
+            size = dataset.get_dataset_size()
+            if size and size > 0:
+                self._epoch, self._skip = divmod(step, size)
+            dataset.reset()
 
     def __iter__(self):
         return self
@@ -33,8 +53,13 @@ class TupleIterator:
     def __next__(self):
         if self._rows is None:
             if 0 <= self._num_epochs <= self._epoch:
-                raise StopIteration
+                raise RuntimeError(f"The iterator has already read its num_epochs="
+                                   f"{self._num_epochs} epochs; create the iterator with a "
+                                   f"larger num_epochs (or -1) to read more.")
             self._rows = iter(self._dataset._rows(self._epoch))
+            if self._skip:
+                self._rows = itertools.islice(self._rows, self._skip, None)
+                self._skip = 0
         try:
             row = next(self._rows)
         except StopIteration:
@@ -51,9 +76,28 @@ class TupleIterator:
     def get_col_names(self):
         return list(self._names)
 
+    def stop(self):
+        """Release the pipeline (its worker processes stop)."""
+        if self._rows is not None and hasattr(self._rows, "close"):
+            self._rows.close()
+        self._rows = None
+
+    def __del__(self):
+        try:
+            self.stop()
+        except Exception:  # noqa: BLE001 - interpreter shutdown
+            pass
+
+
+def _converter(output_numpy, do_copy):
+    if output_numpy:
+        return (lambda v: np.array(v)) if do_copy else (lambda v: v)
+    return lambda v: Tensor(v if v.flags.c_contiguous else np.ascontiguousarray(v)) \
+        if v.dtype != object else v
+
 
 class DictIterator(TupleIterator):
-    """Rows as {column name: Tensor} (or numpy arrays with `output_numpy`)."""
+    """Mirrors `mindspore.dataset.DictIterator`: rows as {column name: Tensor}."""
 
     def __init__(self, dataset, num_epochs=-1, output_numpy=False, do_copy=False):
         super().__init__(dataset, None, num_epochs, output_numpy, do_copy)

@@ -1,0 +1,199 @@
+"""Worker processes for `map`, `batch(per_batch_map=...)` and `GeneratorDataset` when
+`python_multiprocessing=True` and `num_parallel_workers > 1`.
+
+`ordered_map(fn, tasks, workers, what)` runs `fn(task)` in worker processes and yields the
+results in task order. Task `s` goes to worker `s % workers` and each worker answers its tasks
+first-in first-out, so reading the workers round-robin gives the results in order. Results
+travel through one shared-memory segment per worker (pickle protocol 5: the arrays' buffers
+are written to the segment, only their lengths and the small pickle go through the pipe); a
+result that does not fit goes through the pipe instead.
+
+An exception in a worker is raised in the main process naming `what` and the task; a worker
+that dies (killed, crashed) is reported the same way. Closing the iterator (or an error, or the
+main process exiting) stops every worker and unlinks every segment; a worker whose parent
+died exits by itself.
+"""
+
+import atexit
+import multiprocessing
+import os
+import pickle
+import traceback
+import weakref
+from multiprocessing import connection, shared_memory
+
+from cellgrad_dataset import config
+
+_SLOTS = 2  # tasks in flight per worker (each has its own part of the worker's segment)
+_LIVE = weakref.WeakSet()
+
+
+class WorkerError(RuntimeError):
+    """An operation failed (or its worker process died) in a dataset worker process."""
+
+
+def _worker_main(fn, conn, shm_name, slot_bytes):
+    shm = shared_memory.SharedMemory(name=shm_name) if shm_name else None
+    parent = os.getppid()
+    try:
+        while True:
+            while not conn.poll(1.0):
+                if os.getppid() != parent:  # the main process died: do not linger
+                    return
+            msg = conn.recv()
+            if msg is None:
+                return
+            seq, slot, task = msg
+            try:
+                result = fn(task)
+                buffers = []
+                data = pickle.dumps(result, protocol=5, buffer_callback=buffers.append)
+                raws = [b.raw() for b in buffers]
+                total = sum(r.nbytes for r in raws)
+                if shm is not None and raws and total <= slot_bytes:
+                    off = slot * slot_bytes
+                    lengths = []
+                    for r in raws:
+                        shm.buf[off:off + r.nbytes] = r.cast("B")
+                        off += r.nbytes
+                        lengths.append(r.nbytes)
+                    conn.send((seq, "shm", data, lengths))
+                else:
+                    conn.send((seq, "pipe", pickle.dumps(result, protocol=5), None))
+            except BaseException as exc:  # noqa: BLE001 - reported to the main process
+                conn.send((seq, "error", f"{type(exc).__name__}: {exc}",
+                           traceback.format_exc()))
+    except (EOFError, BrokenPipeError, KeyboardInterrupt):
+        return
+    finally:
+        if shm is not None:
+            shm.close()
+
+
+class WorkerPool:
+    """`workers` processes running `fn`, each with a pipe and a shared-memory segment."""
+
+    def __init__(self, fn, workers, what, max_rowsize=None):
+        method = config.get_multiprocessing_start_method()
+        ctx = multiprocessing.get_context(method)
+        mb = 16 if max_rowsize in (None, -1) else max(int(max_rowsize), 1)
+        self.slot_bytes = mb << 20
+        self.what = what
+        self.procs, self.conns, self.shms = [], [], []
+        _LIVE.add(self)
+        try:
+            for _ in range(workers):
+                shm = shared_memory.SharedMemory(create=True, size=self.slot_bytes * _SLOTS)
+                self.shms.append(shm)
+                parent_end, child_end = ctx.Pipe()
+                proc = ctx.Process(target=_worker_main,
+                                   args=(fn, child_end, shm.name, self.slot_bytes),
+                                   daemon=True)
+                proc.start()
+                child_end.close()
+                self.procs.append(proc)
+                self.conns.append(parent_end)
+        except BaseException:
+            self.close()
+            raise
+
+    def run(self, tasks, describe):
+        """Yield `fn(task)` for each task, in order; `describe(seq)` names a task in errors."""
+        n = len(self.procs)
+        tasks = iter(tasks)
+        sent = 0
+        done = 0
+        exhausted = False
+        while True:
+            while not exhausted and sent < done + n * _SLOTS:
+                try:
+                    task = next(tasks)
+                except StopIteration:
+                    exhausted = True
+                    break
+                self.conns[sent % n].send((sent, (sent // n) % _SLOTS, task))
+                sent += 1
+            if done == sent:
+                return
+            yield self._receive(done, describe)
+            done += 1
+
+    def _receive(self, seq, describe):
+        w = seq % len(self.procs)
+        conn, proc = self.conns[w], self.procs[w]
+        timeout = config.get_multiprocessing_timeout_interval()
+        while True:
+            ready = connection.wait([conn, proc.sentinel], timeout)
+            if conn in ready:
+                try:
+                    got_seq, kind, data, extra = conn.recv()
+                    break
+                except EOFError:
+                    pass
+            if conn in ready or proc.sentinel in ready:
+                proc.join(1)
+                raise WorkerError(
+                    f"For '{self.what}', worker process {proc.pid} died (exit code "
+                    f"{proc.exitcode}) while processing {describe(seq)}.")
+        if kind == "error":
+            raise WorkerError(f"For '{self.what}', {describe(seq)} failed in worker process "
+                              f"{proc.pid}: {data}\n\nWorker traceback:\n{extra}")
+        if kind == "pipe":
+            return pickle.loads(data)
+        off = ((seq // len(self.procs)) % _SLOTS) * self.slot_bytes
+        buffers = []
+        buf = self.shms[w].buf
+        for length in extra:
+            buffers.append(bytearray(buf[off:off + length]))
+            off += length
+        del buf
+        return pickle.loads(data, buffers=buffers)
+
+    def close(self):
+        for conn in self.conns:
+            try:
+                conn.send(None)
+            except (OSError, ValueError):
+                pass
+        for proc in self.procs:
+            proc.join(2)
+            if proc.is_alive():
+                proc.terminate()
+                proc.join(2)
+            if proc.is_alive():
+                proc.kill()
+                proc.join()
+        for conn in self.conns:
+            conn.close()
+        for shm in self.shms:
+            try:
+                shm.close()
+                shm.unlink()
+            except FileNotFoundError:
+                pass
+        self.procs, self.conns, self.shms = [], [], []
+        _LIVE.discard(self)
+
+    @property
+    def pids(self):
+        return [p.pid for p in self.procs]
+
+
+def ordered_map(fn, tasks, workers, what, describe, max_rowsize=None):
+    """`fn(task)` for each task, computed by `workers` processes, yielded in task order."""
+    pool = WorkerPool(fn, workers, what, max_rowsize)
+    try:
+        yield from pool.run(tasks, describe)
+    finally:
+        pool.close()
+
+
+@atexit.register
+def _close_all():
+    for pool in list(_LIVE):
+        pool.close()
+
+
+def live_pools():
+    """The pools not closed yet (for tests: none should outlive their iterators)."""
+    return list(_LIVE)

@@ -1,0 +1,82 @@
+import numpy as np
+import mindspore as ms
+import mindspore.dataset as ds
+
+def rows(d, n=None):
+    out = []
+    for r in d.create_tuple_iterator(output_numpy=True, num_epochs=1):
+        out.append([x.tolist() for x in r])
+    return out[:n] if n else out
+
+def err(f):
+    try:
+        f()
+        print("no error")
+    except RuntimeError:
+        print("RuntimeError")
+    except Exception as e:
+        print(type(e).__name__, str(e).strip().splitlines()[0][:300])
+
+N = lambda n=10, name="x", **kw: ds.NumpySlicesDataset({name: np.arange(n, dtype=np.int32)}, shuffle=False, **kw)
+print(rows(N(5).zip(N(3, "y"))), N(5).zip(N(3, "y")).get_dataset_size(), N(5).zip(N(3, "y")).get_col_names())
+print(rows(ds.zip((N(2), N(2, "y"), N(2, "z")))))
+err(lambda: rows(N(3).zip(N(3))))
+print(rows(N(3).concat(N(2))), N(3).concat([N(2), N(4)]).get_dataset_size())
+print(rows(N(3) + N(2)))
+err(lambda: rows(N(3).concat(N(2, "y"))))
+f = N(10).filter(lambda x: x % 3 == 0)
+print(rows(f), N(10).filter(lambda x: x % 3 == 0).get_dataset_size())
+print(rows(ds.NumpySlicesDataset({"a": np.arange(6), "b": np.arange(6) * 2}, shuffle=False).filter(lambda b: b > 4, input_columns=["b"])))
+print([rows(p) for p in N(10).split([3, 7], randomize=False)])
+print([rows(p) for p in N(10).split([0.25, 0.75], randomize=False)])
+print([rows(p) for p in N(10).split([0.33, 0.33, 0.34], randomize=False)])
+print([p.get_dataset_size() for p in N(7).split([0.5, 0.5], randomize=False)])
+err(lambda: N(10).split([3, 6]))
+err(lambda: N(10).split([0.5, 0.6]))
+err(lambda: N(10).split([0, 10]))
+err(lambda: N(10).batch(2).split([5, 5]))
+print(N(10).repeat(3).get_dataset_size(), N(10).repeat().get_dataset_size(), N(10).take(3).get_dataset_size(), N(10).skip(3).get_dataset_size(), N(10).skip(30).get_dataset_size())
+print(N(10).batch(3).repeat(2).get_dataset_size(), N(10).repeat(2).batch(3).get_dataset_size(), N(10).batch(3).get_batch_size(), N(10).repeat(4).get_repeat_count(), N(10).repeat(4).batch(2).get_repeat_count())
+print(rows(N(5).take(2).repeat(2)), rows(N(5).skip(3).repeat(2)), rows(N(5).repeat(2).take(7)))
+print(rows(N(5).repeat(2).batch(3)), rows(N(5).batch(3).repeat(2)))
+err(lambda: N(5).take(-2))
+err(lambda: N(5).take(0))
+err(lambda: N(5).skip(-1))
+err(lambda: N(5).repeat(0))
+err(lambda: N(5).repeat(-2))
+err(lambda: N(5).batch(0))
+err(lambda: N(5).batch(2.5))
+err(lambda: N(5).shuffle(1))
+err(lambda: N(5).shuffle(0))
+err(lambda: N(5).project(["q"]))
+err(lambda: rows(N(5).project(["q"])))
+err(lambda: N(5).rename(["q"], ["r"]))
+err(lambda: rows(N(5).rename(["q"], ["r"])))
+err(lambda: N(5).map(lambda x: x, input_columns=["q"]))
+err(lambda: rows(N(5).map(lambda x: x, input_columns=["q"])))
+err(lambda: N(5).map(3))
+err(lambda: rows(N(5).map(lambda x: 1 // 0 if x == 3 else x)))
+print(rows(N(3).map(lambda x: (x, x * 2), output_columns=["a", "b"])), N(3).map(lambda x: (x, x * 2), output_columns=["a", "b"]).get_col_names())
+print(rows(N(4).apply(lambda d: d.batch(2))))
+err(lambda: N(4).apply(lambda d: 3))
+print(rows(N(4).project("x")), N(4).rename("x", "z").get_col_names())
+d = N(6).batch(2)
+print(d.output_shapes(), d.output_types())
+it = N(3).create_tuple_iterator(num_epochs=2, output_numpy=True)
+for e in range(2):
+    print("epoch", e, [r[0].tolist() for r in it])
+err(lambda: [r for r in it])
+it = N(3).create_dict_iterator(num_epochs=1)
+print([(type(r["x"]).__name__, r["x"].dtype) for r in it])
+print([type(r).__name__ for r in N(3).create_tuple_iterator()], [type(r[0]).__name__ for r in N(3)])
+d = N(10).batch(2)
+d.set_init_step(3)
+print(rows(d))
+d = N(10).repeat(2)
+d.set_init_step(13)
+print(rows(d))
+d = N(5)
+it = d.create_tuple_iterator(output_numpy=True)
+print(next(it)[0], next(it)[0])
+d.reset()
+print(d.get_dataset_size())
