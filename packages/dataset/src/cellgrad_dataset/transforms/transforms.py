@@ -1,0 +1,28 @@
+"""`mindspore.dataset.transforms.transforms`: the module 2.10 defines the transforms in."""
+
+from cellgrad_dataset.transforms.base import PyTensorOperation, TensorOperation
+from cellgrad_dataset.transforms.compose import (
+    Compose,
+    RandomApply,
+    RandomChoice,
+    RandomOrder,
+)
+from cellgrad_dataset.transforms.plugin_op import Plugin
+from cellgrad_dataset.transforms.tensor_ops import (
+    Concatenate,
+    Duplicate,
+    Fill,
+    Mask,
+    OneHot,
+    PadEnd,
+    Relational,
+    Slice,
+    TypeCast,
+    Unique,
+)
+
+__all__ = [
+    "Compose", "Concatenate", "Duplicate", "Fill", "Mask", "OneHot", "PadEnd", "Plugin",
+    "PyTensorOperation", "RandomApply", "RandomChoice", "RandomOrder", "Relational", "Slice",
+    "TensorOperation", "TypeCast", "Unique",
+]
