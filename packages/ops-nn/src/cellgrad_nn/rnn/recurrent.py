@@ -135,6 +135,16 @@ def _rnn_bwd(ctx, dy, dhn):
     return (dx, dh, dw_ih, dw_hh) + ((db, db) if has_bias else (None, None))
 
 
+def _recurrent_product(w, hs, out):
+    """`f(s)`: out[s] = hs[s] @ w.T, as BLAS does it fastest for the batch size."""
+    if hs.shape[1] == 1:  # batch 1: a matrix-vector product (gemv) on w as it is
+        hv, ov = hs[:, 0], out[:, 0]
+        return lambda s: np.dot(w, hv[s], out=ov[s])
+    # a transposed view costs each step more than one copy costs the sequence
+    wt = np.ascontiguousarray(w.T)
+    return lambda s: np.matmul(hs[s], wt, out=out[s])
+
+
 # ---- LSTM: i, f, g, o gates; c' = f c + i g; h' = o tanh(c') ----
 
 
@@ -144,7 +154,6 @@ def _lstm_fwd(x, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None, *, lengths=None, reve
     index, mask = _steps(lengths, T, B, reverse)
     xs = _to_steps(_project(x, w_ih, None if b_ih is None else b_ih + b_hh), index, reverse)
     xs = np.ascontiguousarray(xs, dtype=_kernel_dtype(xs))
-    whT = np.ascontiguousarray(w_hh.T, dtype=xs.dtype)
     dt = xs.dtype
     hs = np.empty((T + 1, B, H), dtype=dt)
     cs = np.empty((T + 1, B, H), dtype=dt)
@@ -156,10 +165,9 @@ def _lstm_fwd(x, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None, *, lengths=None, reve
     else:
         def gates(s):
             rnn_cell.lstm_forward_step(acts[s], xs[s], cs[s], cs[s + 1], tcs[s], hs[s + 1])
-    # batch 1: a vector-matrix product (gemv), cheaper than matmul's 1-row gemm
-    hv, av = (hs[:, 0], acts[:, 0]) if B == 1 else (hs, acts)
+    recurrent = _recurrent_product(w_hh.astype(dt, copy=False), hs, acts)
     for s in range(T):
-        np.dot(hv[s], whT, out=av[s])
+        recurrent(s)
         gates(s)
         if mask is not None:
             keep = ~mask[s][:, None]
@@ -205,16 +213,17 @@ def _gru_fwd(x, h0, w_ih, w_hh, b_ih=None, b_hh=None, *, lengths=None, reverse=F
     index, mask = _steps(lengths, T, B, reverse)
     xs = _to_steps(_project(x, w_ih, b_ih), index, reverse)
     xs = np.ascontiguousarray(xs, dtype=_kernel_dtype(xs))
-    whT = w_hh.T
     dt = xs.dtype
     hs = np.empty((T + 1, B, H), dtype=dt)
     acts = np.empty((T, B, 3 * H), dtype=dt)
     ghn = np.empty((T, B, H), dtype=dt)
-    gh = np.empty((B, 3 * H), dtype=dt)
+    ghs = np.empty((T, B, 3 * H), dtype=dt)
     hs[0] = h0
     step = rnn_cell.gru_forward_step
+    recurrent = _recurrent_product(w_hh.astype(dt, copy=False), hs, ghs)
     for s in range(T):
-        np.matmul(hs[s], whT, out=gh)
+        recurrent(s)
+        gh = ghs[s]
         if b_hh is not None:
             gh += b_hh
         step(acts[s], xs[s], gh, hs[s], ghn[s], hs[s + 1])
