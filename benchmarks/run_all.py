@@ -17,6 +17,7 @@ import platform
 import statistics
 import time
 
+import amp_step
 import cnn_step
 import deep_chain
 import hooks_overhead
@@ -28,7 +29,7 @@ import plugin_load
 from timing import THREADS
 
 ROWS = ("mlp_step", "cnn_step", "inference", "deep_chain", "op_overhead", "hooks_overhead",
-        "import")
+        "import", "amp_step")
 FLAT_MB = 5.0  # RSS growth over the --steps check still counted as flat (allocator noise)
 
 
@@ -135,6 +136,11 @@ def main():
             torch_ms = None
         table.add(f"import cellgrad + cellgrad.{name}", "ms", total, torch_ms,
                   import_time.best_ms("numpy", 5), total / 150.0, "of 150 ms", 1.0)
+    if "amp_step" in only:  # issue 25: the O2 step against our float32 step and torch autocast
+        got = rounds_median(lambda: amp_step.measure(n(30, args.scale)), args.rounds)
+        o2 = got["cellgrad O2"]
+        table.add("amp_step LeNet-5 O2 (vs our fp32)", "ms", o2, got.get("torch autocast"), None,
+                  o2 / got["cellgrad fp32"], "of our fp32", 1.1)
     now = datetime.datetime.now(datetime.timezone.utc)
     print(f"cellgrad benchmarks (issue 12), {now:%Y-%m-%d %H:%M} UTC, {args.rounds} round(s), "
           f"{platform.machine()} {os.cpu_count()} cores, {THREADS} threads, "
