@@ -57,6 +57,7 @@ _EXPORTS = {
     "TextFileDataset": "cellgrad_dataset.readers.text:TextFileDataset",
     # --- vision / transforms ---
     # --- mindrecord ---
+    "MindDataset": "cellgrad_dataset.mindrecord._dataset:MindDataset",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -239,16 +239,7 @@ class FileWriter:
         if self._schema is None:
             raise RuntimeError("Invalid data, schema is not found in header, please use "
                                "'add_schema' to add a schema for new mindrecord files.")
-        for path in self._paths:
-            folder = os.path.dirname(os.path.abspath(path))
-            if not os.path.isdir(folder):
-                raise RuntimeError(f"Invalid file, the folder of MindRecord file {path} does "
-                                   f"not exist.")
-            if not self._overwrite and (os.path.exists(path) or os.path.exists(path + ".db")):
-                raise RuntimeError(f"Invalid file, mindrecord files already exist. Please "
-                                   f"check file path: {os.path.abspath(path)}.\nIf you do not "
-                                   f"want to keep the files, set the 'overwrite' parameter to "
-                                   f"True and try again.")
+        self._check_targets()
         if self._index_fields is None:
             self._index_fields = [k for k in sorted(self._schema)
                                   if k not in _format.blob_fields(self._schema)]
@@ -261,6 +252,24 @@ class FileWriter:
             self._work.append((work, path))
         self._shards = [ShardPages(fd, self._header_size, self._page_size) for fd in fds]
         self._cleanup = weakref.finalize(self, _close_all, fds, [w for w, _ in self._work])
+
+    def _check_targets(self):
+        """The target folders exist and, unless overwriting, the files do not."""
+        for path in self._paths:
+            folder = os.path.dirname(os.path.abspath(path))
+            if not os.path.isdir(folder):
+                raise RuntimeError(f"Invalid file, the folder of MindRecord file {path} does "
+                                   f"not exist.")
+            if not self._overwrite and (os.path.exists(path) or os.path.exists(path + ".db")):
+                raise RuntimeError(f"Invalid file, mindrecord files already exist. Please "
+                                   f"check file path: {os.path.abspath(path)}.\nIf you do not "
+                                   f"want to keep the files, set the 'overwrite' parameter to "
+                                   f"True and try again.")
+
+    def _discard(self):
+        """Removes the temporary files of a writer that will not be committed."""
+        if self._cleanup is not None:
+            self._cleanup()
 
     def commit(self):
         """Writes the headers and `.db` index files and puts the files in place."""
