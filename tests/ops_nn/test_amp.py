@@ -260,6 +260,17 @@ def test_build_train_network_per_level():
     assert loss.dtype == ms.float32 and np.isfinite(loss.asnumpy()).all()
 
 
+def test_a_scale_manager_around_a_network_that_already_scales_is_refused():
+    net = nn.Dense(2, 2)
+    opt = nn.SGD(net.trainable_params())
+    inner = nn.TrainOneStepWithLossScaleCell(nn.WithLossCell(net, nn.MSELoss()), opt,
+                                             Tensor(np.float32(8)))
+    with pytest.raises(ValueError, match="'loss_scale_manager' cannot be used with a network "
+                                         "that is already a training step"):
+        ms.train.Model(inner, None, opt,
+                       loss_scale_manager=ms.train.FixedLossScaleManager(8.0, False))
+
+
 def test_model_keep_batchnorm_fp32():
     net = Net()
     ms.train.Model(net, nn.SoftmaxCrossEntropyWithLogits(), nn.SGD(net.trainable_params()),

@@ -94,6 +94,18 @@ def add_loss(network, loss_fn, cast_model_type):
     return nn.WithLossCell(network, loss_fn)
 
 
+def _check_not_scaling(network):
+    """A loss-scale manager around a network that already runs a (loss-scaled) train step would
+    scale twice and update the parameters twice."""
+    for name, cell in network.cells_and_names():
+        if isinstance(cell, nn.TrainOneStepCell):
+            where = f" (its sub-cell '{name}')" if name else ""
+            raise ValueError(f"For 'build_train_network', 'loss_scale_manager' cannot be used "
+                             f"with a network that is already a training step{where}: "
+                             f"{type(cell).__name__}; pass the network it wraps, or no "
+                             f"loss_scale_manager.")
+
+
 def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_level="O0",
                         **kwargs):
     """Mirrors `mindspore.amp.build_train_network`: the train step of `network` at `level`
@@ -109,6 +121,8 @@ def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_leve
     if loss_fn:
         network = add_loss(network, loss_fn, config["cast_model_type"])
     manager = config["loss_scale_manager"]
+    if manager is not None:
+        _check_not_scaling(network)
     loss_scale = None
     if manager is not None:
         loss_scale = manager.get_loss_scale()
