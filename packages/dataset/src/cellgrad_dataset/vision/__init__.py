@@ -6,7 +6,6 @@ crops, flips, colour conversions match MindSpore 2.10 exactly), PIL images throu
 `dataset.config.set_seed` / `ms.set_seed`.
 """
 
-from cellgrad_dataset.transforms.compose import not_random
 from cellgrad_dataset.vision import c_transforms, py_transforms, transforms, utils  # noqa: F401
 from cellgrad_dataset.vision.decode import (
     encode_jpeg,
@@ -19,6 +18,7 @@ from cellgrad_dataset.vision.decode import (
     write_jpeg,
     write_png,
 )
+from cellgrad_dataset.vision.image import not_random
 from cellgrad_dataset.vision.transforms import *  # noqa: F403 - the 2.10 namespace, whole
 from cellgrad_dataset.vision.transforms import __all__ as _transforms_all
 from cellgrad_dataset.vision.utils import ImageReadMode

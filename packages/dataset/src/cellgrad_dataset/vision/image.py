@@ -136,3 +136,10 @@ def warp_affine(op, img, matrix, out_size, interpolation, fill):
                          flags=CV_INTER[interpolation], borderMode=cv2.BORDER_CONSTANT,
                          borderValue=cv_fill(fill, img))
     return keep_channels(out, img)
+
+
+def not_random(func):
+    """Mirrors `mindspore.dataset.vision.not_random`: marks a Python function as
+    deterministic (MindSpore uses the mark for caching)."""
+    func.random = False
+    return func
