@@ -1,0 +1,203 @@
+"""Line-oriented files: `CSVDataset`, `TextFileDataset`.
+
+MindSpore reads these as non-mappable sources: the (sorted) files form one stream of rows,
+a shard is a contiguous range of that stream (wrapping around to its start so every shard
+has the same number of rows), and the range is cut into one block per file, handed to the
+`num_parallel_workers` readers in turn; the rows come out one from each reader in turn. The
+unshuffled order below reproduces that, so it depends on the worker count as MindSpore's.
+"""
+
+import csv
+import glob
+import io
+import os
+import re
+
+import numpy as np
+
+from cellgrad_dataset import config
+from cellgrad_dataset.readers.common import FileSource, check_type, data_error
+from cellgrad_dataset.samplers import Shuffle
+
+
+def find_files(patterns):
+    """MindSpore's expansion of `dataset_files`: glob patterns, every one must match."""
+    if isinstance(patterns, str):
+        patterns = [patterns]
+    check_type("dataset_files", patterns, (list, tuple))
+    files, unmatched = [], []
+    for pattern in patterns:
+        matches = [m for m in glob.glob(pattern, recursive=True) if os.path.isfile(m)]
+        files.extend(matches) if matches else unmatched.append(pattern)
+    if unmatched:
+        raise ValueError(f"The following patterns did not match any files: {unmatched}.")
+    return sorted(files)
+
+
+def shuffles(shuffle):
+    """Whether rows are shuffled: a bool, or a `Shuffle` member (all but FALSE shuffle)."""
+    if isinstance(shuffle, bool):
+        return shuffle
+    value = getattr(shuffle, "value", None)
+    if type(shuffle).__name__ != "Shuffle" or not isinstance(value, str):
+        raise TypeError("shuffle must be of boolean or enum of 'Shuffle' values like "
+                        "'Shuffle.ADAPTIVE' or 'Shuffle.GLOBAL' or 'Shuffle.PARTIAL' or "
+                        "'Shuffle.FILES' or 'Shuffle.INFILE'.")
+    return value != "false"
+
+
+def stream_order(counts, workers, num_shards, shard_id):
+    """(file, row) pairs in the order MindSpore reads one shard, unshuffled."""
+    total = sum(counts)
+    per = -(-total // num_shards)
+    start, end = shard_id * per, (shard_id + 1) * per
+    blocks, before = [], 0
+    while total and before < end:
+        for f, count in enumerate(counts):
+            lo, hi = max(start, before), min(end, before + count)
+            if lo < hi:
+                blocks.append([(f, r) for r in range(lo - before, hi - before)])
+            before += count
+    streams = [[row for block in blocks[w::workers] for row in block] for w in range(workers)]
+    order, longest = [], max((len(s) for s in streams), default=0)
+    for k in range(longest):
+        order.extend(s[k] for s in streams if k < len(s))
+    return order
+
+
+class _LineSource(FileSource):
+    """Rows read from every file at build time; the engine samples the shard's rows."""
+
+    def _setup(self, files, rows_per_file, num_samples, num_parallel_workers, shuffle,
+               num_shards, shard_id):
+        if not any(rows_per_file):
+            raise data_error(type(self).__name__, f"no rows found in {files}.")
+        self._check_sampling(None, num_shards, shard_id)
+        workers = num_parallel_workers or config.get_num_parallel_workers()
+        order = stream_order([len(r) for r in rows_per_file], workers, num_shards or 1,
+                             shard_id or 0)
+        self._data = [rows_per_file[f][r] for f, r in order]
+        self._start(len(self._data), shuffles(shuffle), num_samples, None, None)
+
+    def _row(self, i):
+        return self._data[i]
+
+
+class TextFileDataset(_LineSource):
+    """Mirrors `mindspore.dataset.TextFileDataset`: one row per non-empty line, column text.
+
+    Lines are split at "\\n" only (a "\\r" stays in the text) and read as UTF-8. Any shuffle
+    (True or a `Shuffle` other than FALSE) is a shuffle of all rows; MindSpore's FILES and
+    INFILE modes, which keep part of the file order, are not reproduced.
+    """
+
+    def __init__(self, dataset_files, num_samples=None, num_parallel_workers=None,
+                 shuffle=Shuffle.GLOBAL, num_shards=None, shard_id=None,
+                 cache=None):
+        super().__init__()
+        files = find_files(dataset_files)
+        rows_per_file = []
+        for path in files:
+            with open(path, encoding="utf-8", newline="") as f:
+                text = f.read()
+            rows_per_file.append([(np.array(line),) for line in text.split("\n") if line])
+        self._names = ["text"]
+        self._setup(files, rows_per_file, num_samples, num_parallel_workers, shuffle,
+                    num_shards, shard_id)
+
+
+_INT = re.compile(r"\s*[+-]?\d+")
+_FLOAT = re.compile(r"\s*[+-]?(?:nan|inf(?:inity)?|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)",
+                    re.IGNORECASE)
+
+
+def _parse(field, default, where):
+    """A field as MindSpore's CSV reader types it: the leading number of an int or float
+    column's text (as C's strtol/strtof), the text itself for a str column."""
+    if isinstance(default, str):
+        return np.array(field)
+    match = (_INT if isinstance(default, int) else _FLOAT).match(field)
+    if match is None:
+        raise ValueError(f"{where}: {field!r} is not a valid {type(default).__name__} (the "
+                         f"column's default is {default!r}).")
+    if isinstance(default, int):
+        value = int(match.group())
+        if not -2**31 <= value < 2**31:
+            raise ValueError(f"{where}: {field!r} is out of the int32 range.")
+        return np.array(value, np.int32)
+    return np.array(float(match.group()), np.float32)
+
+
+class CSVDataset(_LineSource):
+    """Mirrors `mindspore.dataset.CSVDataset`: one column per CSV field.
+
+    Without `column_names` the first line of every file is its header (they must agree);
+    without `column_defaults` every column is a string. A column whose default is an int
+    (float) gives int32 (float32) values; an empty or non-numeric field there is an error.
+    Shuffling is as `TextFileDataset`'s.
+    """
+
+    def __init__(self, dataset_files, field_delim=",", column_defaults=None, column_names=None,
+                 num_samples=None, num_parallel_workers=None, shuffle=Shuffle.GLOBAL,
+                 num_shards=None, shard_id=None, cache=None):
+        super().__init__()
+        if not isinstance(field_delim, str) or len(field_delim) != 1 or field_delim in '"\r\n':
+            raise ValueError("field_delim is invalid.")
+        check_type("column_defaults", column_defaults, (list,))
+        check_type("column_names", column_names, (list,))
+        defaults = list(column_defaults or [])
+        if any(type(d) not in (int, float, str, bool) for d in defaults):
+            raise TypeError("column type in column_defaults is invalid.")
+        files = find_files(dataset_files)
+        owner = type(self).__name__
+        names = list(column_names) if column_names is not None else None
+        rows_per_file = []
+        for path in files:
+            lines = self._read(path, field_delim, owner)
+            if column_names is None:
+                header = lines.pop(0)[1] if lines else []
+                if names is None:
+                    names = header
+                if header != names:
+                    raise data_error(owner, f"the header {header} of {path} differs from the "
+                                            f"header {names} of {files[0]}.")
+            rows_per_file.append([self._typed(fields, names, defaults, path, line, owner)
+                                  for line, fields in lines])
+        if not names:
+            raise data_error(owner, f"no column names: {files[0]} has no header line.")
+        if len(set(names)) != len(names):
+            raise data_error(owner, f"the column names {names} repeat a name.")
+        if len(defaults) > len(names):
+            raise data_error(owner, f"{len(defaults)} column_defaults given for "
+                                    f"{len(names)} columns {names}.")
+        self._names = names
+        self._setup(files, rows_per_file, num_samples, num_parallel_workers, shuffle,
+                    num_shards, shard_id)
+
+    @staticmethod
+    def _read(path, delim, owner):
+        """(line number, fields) of each non-blank record of a CSV file."""
+        with open(path, encoding="utf-8", newline="") as f:
+            text = f.read()
+        reader = csv.reader(io.StringIO(text), delimiter=delim, quotechar='"', strict=True)
+        records = []
+        try:
+            for fields in reader:
+                if fields:
+                    records.append((reader.line_num, fields))
+        except csv.Error as err:
+            raise data_error(owner, f"cannot parse the CSV file {path} at line "
+                                    f"{reader.line_num}: {err}.") from err
+        return records
+
+    @staticmethod
+    def _typed(fields, names, defaults, path, line, owner):
+        if len(fields) != len(names):
+            raise data_error(owner, f"line {line} of {path} has {len(fields)} fields, expected "
+                                    f"{len(names)} (columns {names}).")
+        where = f"line {line} of {path}"
+        try:
+            return tuple(_parse(f, defaults[k], where) if k < len(defaults) else np.array(f)
+                         for k, f in enumerate(fields))
+        except ValueError as err:
+            raise data_error(owner, f"{err}") from err
