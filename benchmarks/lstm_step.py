@@ -9,7 +9,7 @@ import argparse
 
 import numpy as np
 
-from cellgrad import Tensor, nn, ops
+from cellgrad import Tensor, nn
 from timing import median_ms, report, torch_or_none
 
 INPUT, HIDDEN, LAYERS, BATCH, SEQ, LR = 64, 128, 2, 32, 35, 1e-3

@@ -8,19 +8,18 @@ import cellgrad as ms
 from cellgrad import Tensor, nn
 from cellgrad.plugins import apply
 from cellgrad.testing import gradcheck
-
 from cellgrad_nn._kernels import rnn_cell
 from cellgrad_nn.rnn.recurrent import GRU, LSTM, RNN_RELU, RNN_TANH
 
 GRADCHECKED = {"lstm_layer", "gru_layer", "rnn_tanh_layer", "rnn_relu_layer"}
 GATES = {LSTM: 4, GRU: 3, RNN_TANH: 1, RNN_RELU: 1}
-T, B, I, H = 4, 3, 3, 2
+T, B, IN, H = 4, 3, 3, 2
 
 
 def _layer_args(op, bias, seed=0):
     rng = np.random.default_rng(seed)
     g = GATES[op] * H
-    shapes = [(T, B, I), (B, H)] + ([(B, H)] if op is LSTM else []) + [(g, I), (g, H)]
+    shapes = [(T, B, IN), (B, H)] + ([(B, H)] if op is LSTM else []) + [(g, IN), (g, H)]
     shapes += [(g,), (g,)] if bias else []
     # relu's kink: keep its pre-activations away from zero with a positive bias
     return [Tensor(rng.uniform(-1, 1, s) + (0.3 if op is RNN_RELU and len(s) == 1 else 0))
@@ -99,7 +98,9 @@ def test_parameter_names_shapes_and_initialisation():
 
 def test_module_paths():
     from cellgrad.nn.layer.rnn_cells import GRUCell, LSTMCell, RNNCell
-    from cellgrad.nn.layer.rnns import GRU as GRU_, LSTM as LSTM_, RNN
+    from cellgrad.nn.layer.rnns import GRU as GRU_
+    from cellgrad.nn.layer.rnns import LSTM as LSTM_
+    from cellgrad.nn.layer.rnns import RNN
 
     assert (LSTM_, GRU_, RNN) == (nn.LSTM, nn.GRU, nn.RNN)
     assert (LSTMCell, GRUCell, RNNCell) == (nn.LSTMCell, nn.GRUCell, nn.RNNCell)

@@ -1,7 +1,7 @@
 # nn.RNN / nn.LSTM / nn.GRU and their cells: parameter names, outputs, final states and
 # gradients with respect to the input, the initial states and every weight.
-import numpy as np
 import mindspore as ms
+import numpy as np
 from mindspore import Tensor, nn
 
 np.set_printoptions(precision=5, suppress=True, threshold=100000, linewidth=120)
