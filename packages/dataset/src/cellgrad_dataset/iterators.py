@@ -93,7 +93,7 @@ def _converter(output_numpy, do_copy):
     if output_numpy:
         return (lambda v: np.array(v)) if do_copy else (lambda v: v)
     return lambda v: Tensor(v if v.flags.c_contiguous else np.ascontiguousarray(v)) \
-        if v.dtype != object else v
+        if v.dtype.kind not in "OUS" else v  # strings stay numpy, as in MindSpore
 
 
 class DictIterator(TupleIterator):
