@@ -2,9 +2,9 @@
 
 MindSpore seeds every random op from the dataset seed when a pipeline is built, so a new
 iterator over the same pipeline repeats its draws. Here each random transform owns a numpy
-Generator seeded from (dataset seed, the transform's class, the pass, the worker); the engine
-calls `new_pass()` when it builds an iterator and `set_worker(i)` in worker processes, so
-draws repeat per pass and differ between workers. Without a seed: fresh entropy.
+Generator seeded from (dataset seed, the transform's class, the worker) and re-seeded at each
+pass; an engine calls `new_pass()` when it builds an iterator and `set_worker(i)` in worker
+processes, so draws repeat per pass and differ between workers. Without a seed: fresh entropy.
 """
 
 import zlib
@@ -41,7 +41,7 @@ class RandomDraws:
                 self._generator = np.random.default_rng()
             else:
                 cls = zlib.crc32(type(self).__name__.encode())
-                self._generator = np.random.default_rng([seed, cls, _state["pass"],
-                                                         _state["worker"]])
+                # the pass only triggers the re-seed: every pass repeats the same draws
+                self._generator = np.random.default_rng([seed, cls, _state["worker"]])
             self._drawn_with = key
         return self._generator
