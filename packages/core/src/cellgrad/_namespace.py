@@ -25,7 +25,7 @@ NAMESPACES = tuple(dict.fromkeys((
     "", "nn", "ops", "common.initializer", "train", "amp", "communication",
     "communication.comm_func", *PATHS, *EVERY_PRIMITIVE, *WHOLE_OPS)))
 # Core modules that MindSpore's top level holds as attributes (`ms.log`), imported on first use.
-MODULES = ("log", "version", "parallel", "boost", "numpy")
+MODULES = ("log", "version", "parallel", "boost", "numpy", "profiler")
 
 
 def plugin_names(module_name):

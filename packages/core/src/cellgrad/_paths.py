@@ -20,6 +20,7 @@ to that file). This module is data only: `cellgrad._namespace` reads it.
 PATHS = {
     "": {
         "log": "get_level get_log_config",
+        "profiler": "Profiler",
     },
     "communication.management": {
         "communication": "GlobalComm HCCL_WORLD_COMM_GROUP MCCL_WORLD_COMM_GROUP "

@@ -1,0 +1,21 @@
+"""`mindspore.profiler` on a CPU: `Profiler`/`profile` record every op dispatch, backward rule
+and Cell call through `cellgrad.observe` and write a summary table, MindSpore's CPU op CSVs and
+a Chrome trace (see `cellgrad.profiler.profiler`). Imported on first use of `cellgrad.Profiler`
+or `cellgrad.profiler`: `import cellgrad` does not load it.
+"""
+
+from cellgrad.profiler.constant import (
+    AicoreMetrics,
+    ExportType,
+    HostSystem,
+    ProfilerActivity,
+    ProfilerLevel,
+)
+from cellgrad.profiler.profiler import Profile as profile
+from cellgrad.profiler.profiler import Profiler, tensorboard_trace_handler
+from cellgrad.profiler.scheduling import ProfilerAction
+from cellgrad.profiler.scheduling import Schedule as schedule
+
+__all__ = ["tensorboard_trace_handler", "schedule", "Profiler", "ProfilerLevel",
+           "ProfilerActivity", "AicoreMetrics", "ExportType", "HostSystem", "ProfilerAction",
+           "profile"]
