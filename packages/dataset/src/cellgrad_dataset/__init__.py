@@ -56,6 +56,8 @@ _EXPORTS = {
     "CSVDataset": "cellgrad_dataset.readers.text:CSVDataset",
     "TextFileDataset": "cellgrad_dataset.readers.text:TextFileDataset",
     # --- vision / transforms ---
+    "transforms": "cellgrad_dataset.transforms",
+    "vision": "cellgrad_dataset.vision",
     # --- mindrecord ---
     "MindDataset": "cellgrad_dataset.mindrecord._dataset:MindDataset",
 }
