@@ -1,0 +1,162 @@
+"""Capture: one eval-mode run of `net(*inputs)` under a `cellgrad.observe` observer, recorded
+as a `Graph` (cellgrad op names, attributes, shapes, dtypes, Cell scopes)."""
+
+import numpy as np
+
+import cellgrad as ms
+from cellgrad import observe
+from cellgrad_jit.ir import Graph, Node, Value
+
+__all__ = ["capture"]
+
+
+class _Recorder(observe.Observer):
+    def __init__(self, graph, root, params):
+        self.graph, self.root = graph, root
+        self.values = {}  # id(Tensor) -> Value
+        self.keep = []  # the Tensors seen, so that their ids stay theirs
+        self.params = params  # [(name, Parameter)]
+        self.scopes, self.counts = [], {}
+        self.depth = 0  # > 0 inside an op (its own dispatches are its business)
+        self.counter = 0
+
+    # ---- scopes: MindSpore's `Default/fc1-Dense/...` ----
+
+    def cell_begin(self, cell, args, kwargs):
+        if not self.scopes:
+            self.scopes.append((cell, "Default"))
+            return
+        parent, path = self.scopes[-1]
+        attr = next((k for k, c in parent.name_cells().items() if c is cell), None)
+        label = type(cell).__name__ if attr is None else f"{attr}-{type(cell).__name__}"
+        self.scopes.append((cell, f"{path}/{label}"))
+
+    def cell_end(self, cell, result):
+        self.scopes.pop()
+
+    def cell_abort(self, cell):
+        self.scopes.pop()
+
+    # ---- ops ----
+
+    def op_begin(self, op, inputs, attrs):
+        self.depth += 1
+
+    def op_abort(self, op):
+        self.depth -= 1
+
+    def op_end(self, op, inputs, attrs, result):
+        self.depth -= 1
+        if self.depth:
+            return
+        scope = self.scopes[-1][1] if self.scopes else "Default"
+        key = (scope, op.name)
+        k = self.counts[key] = self.counts.get(key, -1) + 1
+        ins = [self.value_of(t) if isinstance(t, ms.Tensor) else t for t in inputs]
+        node_attrs = {name: self.attr_value(a) for name, a in (attrs or {}).items()}
+        results = result if isinstance(result, tuple) else (result,)
+        outs = []
+        for r in results:
+            if not isinstance(r, ms.Tensor):
+                raise TypeError(f"export: op '{op.name}' in {scope} returned "
+                                f"{type(r).__name__}; only Tensor results can be captured.")
+            self.counter += 1
+            v = Value(str(self.counter), "node", r.shape, r.dtype)
+            self.values[id(r)] = v
+            self.keep.append(r)
+            outs.append(v)
+        node = Node(op.name, ins, node_attrs, outs, scope, f"{scope}/{op.name}-op{k}")
+        for v in outs:
+            v.producer = node
+        self.graph.nodes.append(node)
+
+    def value_of(self, t):
+        v = self.values.get(id(t))
+        if v is not None:
+            return v
+        if isinstance(t, ms.Parameter):
+            v = self.graph.params.get(t.name)
+            if v is None:
+                v = Value(t.name, "param", t.shape, t.dtype, t.asnumpy().copy())
+                self.graph.params[t.name] = v
+        else:
+            v = Value(f"const{len(self.graph.consts)}", "const", t.shape, t.dtype,
+                      t.asnumpy().copy())
+            self.graph.consts.append(v)
+        self.values[id(t)] = v
+        self.keep.append(t)
+        return v
+
+    def attr_value(self, a):
+        """An attribute that is a view of a Parameter's data (BatchNorm's moving statistics) or
+        of a Tensor of the graph (an embedding's ids) becomes that Value: back ends keep it a
+        named weight or a computed input instead of baking in this run's numbers."""
+        if not isinstance(a, np.ndarray) or not a.size:
+            return a
+        for name, p in self.params:
+            data = p.asnumpy()
+            if data.size == a.size and np.shares_memory(data, a):
+                if name not in self.graph.params:
+                    self.graph.params[name] = Value(name, "param", p.shape, p.dtype,
+                                                    data.copy())
+                return self.graph.params[name]
+        for t in self.keep:
+            data = t.asnumpy()
+            if data.shape == a.shape and np.shares_memory(data, a):
+                return self.values[id(t)]
+        return a.copy()
+
+
+def capture(net, *inputs, dynamic_batch=False, name=None):
+    """Run `net(*inputs)` once in eval mode under an observer and return its `Graph`.
+
+    A Tensor input with a 0-sized first dimension (what `Tensor(shape=[None, n], ...)` gives)
+    or `dynamic_batch=True` marks the batch dimension (0) of every input dynamic; a 0-sized
+    batch is traced at size 2.
+    """
+    graph = Graph(name or type(net).__name__)
+    if not inputs:
+        raise ValueError(f"export: '{graph.name}' needs at least one input Tensor to trace.")
+    traced = []
+    for i, t in enumerate(inputs):
+        if not isinstance(t, ms.Tensor):
+            raise TypeError(f"export: input {i} must be a Tensor, but got "
+                            f"{type(t).__name__}.")
+        shape = tuple(t.shape)
+        if any(d == 0 for d in shape[1:]):
+            raise ValueError(f"export: input {i} has shape {list(shape)}; only the first "
+                             f"(batch) dimension may be dynamic (None).")
+        if shape and shape[0] == 0:
+            dynamic_batch = True
+            t = ms.Tensor(np.ones((2,) + shape[1:], t.dtype.np_dtype), dtype=t.dtype)
+        traced.append(t)
+    params = list(net.parameters_and_names()) if isinstance(net, ms.nn.Cell) else []
+    rec = _Recorder(graph, net, params)
+    for i, t in enumerate(traced):
+        shape = tuple(t.shape)
+        if dynamic_batch:
+            if not shape:
+                raise ValueError(f"export: input {i} is a scalar; 'dynamic_batch' needs every "
+                                 f"input to have a batch dimension.")
+            shape = (None,) + shape[1:]
+        v = Value(f"x{i}" if len(traced) > 1 else "x", "input", shape, t.dtype)
+        graph.inputs.append(v)
+        rec.values[id(t)] = v
+        rec.keep.append(t)
+    was_training = getattr(net, "training", False)
+    if isinstance(net, ms.nn.Cell):
+        net.set_train(False)
+    try:
+        with observe.add_observer(rec):
+            out = net(*traced)
+    finally:
+        if isinstance(net, ms.nn.Cell) and was_training:
+            net.set_train(True)
+    graph.outputs_tuple = isinstance(out, (tuple, list))
+    for r in (out if graph.outputs_tuple else (out,)):
+        if not isinstance(r, ms.Tensor):
+            raise TypeError(f"export: '{graph.name}' returned {type(r).__name__}; expected a "
+                            f"Tensor or a tuple of Tensors.")
+        graph.outputs.append(rec.value_of(r))
+    graph.batch = traced[0].shape[0] if dynamic_batch else None
+    return graph

@@ -1,0 +1,2 @@
+"""MINDIR, MindSpore's protobuf graph format: the schema, a reader, an interpreter and a
+writer."""

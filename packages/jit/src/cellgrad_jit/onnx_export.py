@@ -1,0 +1,568 @@
+"""The ONNX back end: a captured `Graph` as an ONNX model (opset 17), one converter per
+cellgrad op. Ops without a converter, or attributes ONNX cannot express, raise
+`UnsupportedOpError` naming the op and the Cell it ran in."""
+
+import math
+
+import numpy as np
+
+from cellgrad_jit.errors import UnsupportedOpError
+from cellgrad_jit.ir import Value
+
+__all__ = ["OPSET", "CONVERTERS", "to_onnx"]
+
+OPSET = 17
+
+
+def _onnx():
+    try:
+        import onnx
+    except ImportError:
+        raise ImportError("export: file_format='ONNX' needs the onnx package: "
+                          "pip install 'cellgrad-jit[onnx]'.") from None
+    return onnx
+
+
+class _Builder:
+    """The ONNX graph under construction: initializers, nodes, fresh names."""
+
+    def __init__(self, graph, onnx):
+        self.graph, self.onnx, self.helper = graph, onnx, onnx.helper
+        self.nodes, self.inits, self.count = [], [], 0
+        self.names = {}  # id(Value) -> ONNX name
+        self.node = None  # the IR node being converted (for errors)
+
+    def fresh(self, hint="t"):
+        self.count += 1
+        return f"{hint}_{self.count}"
+
+    def emit(self, op_type, inputs, outputs=None, **attrs):
+        outputs = outputs or [self.fresh(op_type)]
+        name = f"{self.node.name}/{op_type}_{self.count}" if self.node else None
+        self.count += 1
+        self.nodes.append(self.helper.make_node(op_type, list(inputs), list(outputs), name=name,
+                                                **attrs))
+        return outputs[0] if len(outputs) == 1 else outputs
+
+    def const(self, array, hint="c"):
+        array = np.asarray(array)
+        name = self.fresh(hint)
+        self.inits.append(self.onnx.numpy_helper.from_array(array, name))
+        return name
+
+    def ints(self, values):
+        return self.const(np.asarray(values, np.int64), "ints")
+
+    def value(self, v, like=None):
+        """The ONNX name of an input: a Value, or a plain number as a constant of `like`'s
+        dtype (the dtype of the node's tensor input)."""
+        if isinstance(v, Value):
+            return self.names[id(v)]
+        if isinstance(v, (bool, int, float, np.number)):
+            dt = like.dtype.np_dtype if isinstance(like, Value) else np.asarray(v).dtype
+            return self.const(np.asarray(v, dt))
+        if isinstance(v, np.ndarray):
+            return self.const(v)
+        self.fail(f"an input of type {type(v).__name__} ({v!r})")
+
+    def fail(self, what):
+        n = self.node
+        raise UnsupportedOpError(f"export: op '{n.op}' (in {n.scope}) cannot be written as "
+                                 f"ONNX: {what}.", op=n.op, scope=n.scope)
+
+    def out(self, i=0):
+        return self.names.setdefault(id(self.node.outputs[i]), self.fresh(self.node.op))
+
+
+# ---- converters: fn(b, node, inputs as ONNX names) -> output name(s) ----
+
+def _first_tensor(node):
+    return next((v for v in node.inputs if isinstance(v, Value)), None)
+
+
+def _args(b, node):
+    like = _first_tensor(node)
+    return [b.value(v, like) for v in node.inputs]
+
+
+def _unary(op_type, **attrs):
+    def convert(b, node):
+        return b.emit(op_type, _args(b, node)[:1], [b.out()], **attrs)
+    return convert
+
+
+def _binary(op_type):
+    def convert(b, node):
+        dt = node.outputs[0].dtype.np_dtype
+        names = []
+        for v in node.inputs:
+            name = b.value(v, node.outputs[0])
+            if isinstance(v, Value) and v.dtype.np_dtype != dt:
+                name = b.emit("Cast", [name], to=_onnx_type(dt))
+            names.append(name)
+        return b.emit(op_type, names, [b.out()])
+    return convert
+
+
+def _compare(op_type, negate=False):
+    def convert(b, node):
+        tensors = [v for v in node.inputs if isinstance(v, Value)]
+        dt = np.result_type(*[v.dtype.np_dtype for v in tensors])
+        names = []
+        for v in node.inputs:
+            name = b.value(v, tensors[0])
+            if isinstance(v, Value) and v.dtype.np_dtype != dt:
+                name = b.emit("Cast", [name], to=_onnx_type(dt))
+            names.append(name)
+        if negate:
+            return b.emit("Not", [b.emit(op_type, names)], [b.out()])
+        return b.emit(op_type, names, [b.out()])
+    return convert
+
+
+def _onnx_type(np_dtype):
+    from onnx import helper
+    return helper.np_dtype_to_tensor_dtype(np.dtype(np_dtype))
+
+
+def _scalar(b, node, value):
+    return b.const(np.asarray(value, node.outputs[0].dtype.np_dtype))
+
+
+def _composite(build):
+    """A converter from a formula on ONNX names: build(b, node, x, k) where k(value) makes a
+    scalar constant of the output's dtype; the last emitted node writes the output."""
+    def convert(b, node):
+        x = _args(b, node)[0]
+        result = build(b, node, x, lambda value: _scalar(b, node, value))
+        return b.emit("Identity", [result], [b.out()])
+    return convert
+
+
+def _gelu(b, node, x, k):
+    if node.attrs.get("approximate", "none") == "tanh":
+        cube = b.emit("Mul", [b.emit("Mul", [x, x]), x])
+        inner = b.emit("Mul", [b.emit("Add", [x, b.emit("Mul", [cube, k(0.044715)])]),
+                               k(math.sqrt(2 / math.pi))])
+        half = b.emit("Add", [b.emit("Tanh", [inner]), k(1.0)])
+    else:
+        half = b.emit("Add", [b.emit("Erf", [b.emit("Div", [x, k(math.sqrt(2.0))])]), k(1.0)])
+    return b.emit("Mul", [b.emit("Mul", [x, half]), k(0.5)])
+
+
+def _softplus(b, node, x, k):
+    beta, threshold = float(node.attrs["beta"]), float(node.attrs["threshold"])
+    bx = b.emit("Mul", [x, k(beta)])
+    soft = b.emit("Div", [b.emit("Softplus", [bx]), k(beta)])
+    return b.emit("Where", [b.emit("Greater", [bx, k(threshold)]), x, soft])
+
+
+_FORMULAS = {
+    "rsqrt": lambda b, n, x, k: b.emit("Reciprocal", [b.emit("Sqrt", [x])]),
+    "square": lambda b, n, x, k: b.emit("Mul", [x, x]),
+    "silu": lambda b, n, x, k: b.emit("Mul", [x, b.emit("Sigmoid", [x])]),
+    "relu6": lambda b, n, x, k: b.emit("Clip", [x, k(0), k(6)]),
+    "hardsigmoid": lambda b, n, x, k: b.emit("HardSigmoid", [x], alpha=1 / 6, beta=0.5),
+    "log1p": lambda b, n, x, k: b.emit("Log", [b.emit("Add", [x, k(1)])]),
+    "expm1": lambda b, n, x, k: b.emit("Sub", [b.emit("Exp", [x]), k(1)]),
+    "exp2": lambda b, n, x, k: b.emit("Pow", [k(2), x]),
+    "log2": lambda b, n, x, k: b.emit("Div", [b.emit("Log", [x]), k(math.log(2))]),
+    "log10": lambda b, n, x, k: b.emit("Div", [b.emit("Log", [x]), k(math.log(10))]),
+    "gelu": _gelu,
+    "softplus": _softplus,
+    "leaky_relu": lambda b, n, x, k: b.emit("LeakyRelu", [x], alpha=float(n.attrs["alpha"])),
+    "elu": lambda b, n, x, k: b.emit("Elu", [x], alpha=float(n.attrs["alpha"])),
+}
+
+
+def _matmul(b, node):
+    a, w = _args(b, node)[:2]
+    return b.emit("MatMul", [a, w], [b.out()])
+
+
+def _dense(b, node):
+    args = _args(b, node)
+    x, w = node.inputs[0], node.inputs[1]
+    if len(w.shape) != 2:
+        b.fail(f"a weight of shape {list(w.shape)} (expected (out, in))")
+    if len(x.shape) == 2:
+        return b.emit("Gemm", args, [b.out()], transB=1)
+    y = b.emit("MatMul", [args[0], b.emit("Transpose", [args[1]], perm=[1, 0])])
+    if len(args) == 3:
+        return b.emit("Add", [y, args[2]], [b.out()])
+    return b.emit("Identity", [y], [b.out()])
+
+
+def _bias_add(b, node):
+    x, bias = _args(b, node)[:2]
+    ndim, channel = len(node.inputs[0].shape), node.attrs["channel"] % len(node.inputs[0].shape)
+    shape = [1] * ndim
+    shape[channel] = -1
+    return b.emit("Add", [x, b.emit("Reshape", [bias, b.ints(shape)])], [b.out()])
+
+
+def _pads(pads):
+    """cellgrad's (before, after) per spatial axis -> ONNX's all befores, then all afters."""
+    return list(pads[0::2]) + list(pads[1::2])
+
+
+def _conv2d(b, node):
+    args = _args(b, node)
+    a = node.attrs
+    return b.emit("Conv", args, [b.out()], pads=_pads(a["pads"]), strides=list(a["stride"]),
+                  dilations=list(a["dilation"]), group=int(a["groups"]))
+
+
+def _max_pool(b, node):
+    a = node.attrs
+    if a.get("indices") is not None or len(node.outputs) != 1:
+        b.fail("the indices output (return_indices=True)")
+    x = _args(b, node)[0]
+    expect = _pool_out(node.inputs[0].shape, a, a.get("dilation"))
+    if tuple(expect) != tuple(a["out_size"]):
+        b.fail("ceil_mode windows")
+    return b.emit("MaxPool", [x], [b.out()], kernel_shape=list(a["kernel"]),
+                  strides=list(a["stride"]), pads=_pads(a["pads"]),
+                  dilations=list(a.get("dilation") or (1,) * len(a["kernel"])))
+
+
+def _pool_out(shape, a, dilation=None):
+    dilation = dilation or (1,) * len(a["kernel"])
+    return [(shape[2 + i] + a["pads"][2 * i] + a["pads"][2 * i + 1]
+             - dilation[i] * (k - 1) - 1) // s + 1
+            for i, (k, s) in enumerate(zip(a["kernel"], a["stride"]))]
+
+
+def _avg_pool(b, node):
+    a = node.attrs
+    x = _args(b, node)[0]
+    if tuple(_pool_out(node.inputs[0].shape, a)) != tuple(a["out_size"]):
+        b.fail("ceil_mode windows")
+    divisor = np.asarray(a["divisor"])
+    kernel = float(np.prod(a["kernel"]))
+    if np.all(divisor == kernel):
+        include = 1
+    else:
+        # the divisor counts the taps inside the input: count_include_pad=False
+        include = 0
+        inside = _taps_inside(node.inputs[0].shape[2:], a)
+        if divisor.shape != inside.shape or not np.all(divisor == inside):
+            b.fail("a divisor_override or a divisor ONNX's AveragePool does not compute")
+    return b.emit("AveragePool", [x], [b.out()], kernel_shape=list(a["kernel"]),
+                  strides=list(a["stride"]), pads=_pads(a["pads"]), count_include_pad=include)
+
+
+def _taps_inside(sizes, a):
+    counts = []
+    for i, size in enumerate(sizes):
+        n = a["out_size"][i]
+        starts = np.arange(n) * a["stride"][i] - a["pads"][2 * i]
+        ends = starts + a["kernel"][i]
+        counts.append(np.minimum(ends, size) - np.maximum(starts, 0))
+    out = counts[0]
+    for c in counts[1:]:
+        out = np.multiply.outer(out, c)
+    return np.maximum(out, 1).astype(np.float64)
+
+
+def _adaptive_pool(b, node):
+    a = node.attrs
+    if a.get("indices") is not None or len(node.outputs) != 1:
+        b.fail("the indices output (return_indices=True)")
+    x = _args(b, node)[0]
+    mode = a["mode"]
+    if mode not in ("avg", "max"):
+        b.fail(f"mode {mode!r}")
+    sizes, outs = node.inputs[0].shape[2:], a["out_size"]
+    if all(o == 1 for o in outs):
+        kind = "GlobalAveragePool" if mode == "avg" else "GlobalMaxPool"
+        return b.emit(kind, [x], [b.out()])
+    if any(s is None or s % o for s, o in zip(sizes, outs)):
+        b.fail(f"output size {tuple(outs)} that does not divide the input's {tuple(sizes)}")
+    kernel = [s // o for s, o in zip(sizes, outs)]
+    kind = "AveragePool" if mode == "avg" else "MaxPool"
+    return b.emit(kind, [x], [b.out()], kernel_shape=kernel, strides=kernel)
+
+
+def _normalize(b, node):
+    """(x - mean) / sqrt(var + eps) * w + b: the statistics are the Parameters (or constants)
+    of the attributes in eval mode, or computed over `axes` (layer/group norm, training)."""
+    x, w, bias = _args(b, node)[:3]
+    a = node.attrs
+    k = lambda value: _scalar(b, node, value)  # noqa: E731
+    if a["training"]:
+        axes = [int(i) for i in a["axes"]]
+        mean = b.emit("ReduceMean", [x], axes=axes, keepdims=1)
+        centered = b.emit("Sub", [x, mean])
+        var = b.emit("ReduceMean", [b.emit("Mul", [centered, centered])], axes=axes,
+                     keepdims=1)
+    else:
+        shape = node.inputs[0].shape
+        stat = [1] * len(shape)
+        for i in range(len(shape)):
+            if i not in a["axes"]:
+                stat[i] = -1
+        mean = b.emit("Reshape", [b.value(a["mean"]), b.ints(stat)])
+        var = b.emit("Reshape", [b.value(a["var"]), b.ints(stat)])
+        centered = b.emit("Sub", [x, mean])
+    y = b.emit("Div", [centered, b.emit("Sqrt", [b.emit("Add", [var, k(float(a["eps"]))])])])
+    return b.emit("Add", [b.emit("Mul", [y, w]), bias], [b.out()])
+
+
+def _softmax(op_type):
+    def convert(b, node):
+        return b.emit(op_type, _args(b, node)[:1], [b.out()], axis=int(node.attrs["axis"]))
+    return convert
+
+
+def _reshape(b, node):
+    x = _args(b, node)[0]
+    target = list(node.attrs["shape"])
+    src = node.inputs[0].shape
+    # The batch dimension carried through (Flatten's (batch, -1)): 0 copies it in ONNX.
+    if b.graph.batch is not None and target and src and target[0] == b.graph.batch \
+            and src[0] in (None, b.graph.batch) and -1 not in target[1:]:
+        target[0] = 0
+    elif b.graph.batch is not None and target and target[0] == b.graph.batch:
+        b.fail(f"reshape to {tuple(node.attrs['shape'])} with a dynamic batch")
+    return b.emit("Reshape", [x, b.ints(target)], [b.out()])
+
+
+def _axes_of(node, ndim):
+    axis = node.attrs.get("axis")
+    if axis is None:
+        return list(range(ndim))
+    axes = [axis] if isinstance(axis, (int, np.integer)) else list(axis)
+    return [int(i) % max(ndim, 1) for i in axes]
+
+
+def _reduce(op_type):
+    def convert(b, node):
+        x = _args(b, node)[0]
+        axes = _axes_of(node, len(node.inputs[0].shape))
+        keep = int(bool(node.attrs.get("keepdims", False)))
+        if not axes:
+            return b.emit("Identity", [x], [b.out()])
+        if op_type == "ReduceSum":
+            return b.emit(op_type, [x, b.ints(axes)], [b.out()], keepdims=keep)
+        return b.emit(op_type, [x], [b.out()], axes=axes, keepdims=keep)
+    return convert
+
+
+def _squeeze(b, node):
+    x = _args(b, node)[0]
+    shape = node.inputs[0].shape
+    axis = node.attrs.get("axis")
+    if axis is None:
+        axes = [i for i, d in enumerate(shape) if d == 1]
+    else:
+        axes = [int(i) % len(shape) for i in ((axis,) if isinstance(axis, int) else axis)]
+        axes = [i for i in axes if shape[i] == 1]
+    if not axes:
+        return b.emit("Identity", [x], [b.out()])
+    return b.emit("Squeeze", [x, b.ints(axes)], [b.out()])
+
+
+def _expand_dims(b, node):
+    x = _args(b, node)[0]
+    axis = int(node.attrs["axis"]) % (len(node.inputs[0].shape) + 1)
+    return b.emit("Unsqueeze", [x, b.ints([axis])], [b.out()])
+
+
+def _transpose(b, node):
+    return b.emit("Transpose", _args(b, node)[:1], [b.out()],
+                  perm=[int(p) for p in node.attrs["perm"]])
+
+
+def _concat(b, node):
+    args = [b.value(v) for v in node.inputs if isinstance(v, Value)]
+    return b.emit("Concat", args, [b.out()], axis=int(node.attrs["axis"]))
+
+
+def _stack(b, node):
+    axis = int(node.attrs["axis"]) % (len(node.outputs[0].shape))
+    axes = b.ints([axis])
+    parts = [b.emit("Unsqueeze", [b.value(v), axes]) for v in node.inputs
+             if isinstance(v, Value)]
+    return b.emit("Concat", parts, [b.out()], axis=axis)
+
+
+def _split(b, node):
+    x = _args(b, node)[0]
+    axis = int(node.attrs["axis"]) % len(node.inputs[0].shape)
+    sizes = [v.shape[axis] for v in node.outputs]
+    outs = [b.out(i) for i in range(len(node.outputs))]
+    return b.emit("Split", [x, b.ints(sizes)], outs, axis=axis)
+
+
+def _getitem(b, node):
+    """Basic indexing: ints, slices, None and Ellipsis (Tensor indices are data)."""
+    x = _args(b, node)[0]
+    shape = list(node.inputs[0].shape)
+    index = node.attrs["index"]
+    index = index if isinstance(index, tuple) else (index,)
+    if any(not (i is None or i is Ellipsis or isinstance(i, (int, np.integer, slice)))
+           for i in index):
+        b.fail("an index that is not made of ints, slices, None and Ellipsis")
+    used = sum(1 for i in index if i is not None and i is not Ellipsis)
+    if Ellipsis in index:
+        at = index.index(Ellipsis)
+        index = index[:at] + (slice(None),) * (len(shape) - used) + index[at + 1:]
+    else:
+        index = index + (slice(None),) * (len(shape) - used)
+    starts, ends, axes, steps, drop, insert = [], [], [], [], [], []
+    dim = out_dim = 0
+    for i in index:
+        if i is None:
+            insert.append(out_dim)
+            out_dim += 1
+            continue
+        size = shape[dim]
+        if isinstance(i, slice):
+            if i != slice(None):
+                start, stop, step = i.indices(size)
+                if step < 0 and stop < 0:
+                    stop = -size - 1  # to the beginning (ONNX clamps)
+                starts.append(start), ends.append(stop), axes.append(dim), steps.append(step)
+            out_dim += 1
+        else:
+            j = int(i) % size
+            starts.append(j), ends.append(j + 1), axes.append(dim), steps.append(1)
+            drop.append(dim)
+        dim += 1
+    y = x
+    if axes:
+        y = b.emit("Slice", [y, b.ints(starts), b.ints(ends), b.ints(axes), b.ints(steps)])
+    if drop:
+        y = b.emit("Squeeze", [y, b.ints(drop)])
+    if insert:
+        y = b.emit("Unsqueeze", [y, b.ints(insert)])
+    return b.emit("Identity", [y], [b.out()])
+
+
+def _cast(b, node):
+    if node.attrs.get("bf16"):
+        b.fail("bfloat16")
+    return b.emit("Cast", _args(b, node)[:1], [b.out()], to=_onnx_type(node.attrs["np_dtype"]))
+
+
+def _shape_op(op_type, attr):
+    def convert(b, node):
+        x = _args(b, node)[0]
+        values = list(node.attrs[attr]) if attr in node.attrs else list(node.inputs[1])
+        return b.emit(op_type, [x, b.ints(values)], [b.out()])
+    return convert
+
+
+def _broadcast_to(b, node):
+    shape = list(node.outputs[0].shape)
+    if b.graph.batch is not None and shape and shape[0] == b.graph.batch:
+        b.fail("broadcast_to a shape with the dynamic batch in it")
+    return b.emit("Expand", [b.value(node.inputs[0]), b.ints(shape)], [b.out()])
+
+
+def _clamp(b, node):
+    x = b.value(node.inputs[0])
+    bounds = []
+    for v in node.inputs[1:3]:
+        bounds.append("" if v is None else b.value(v, node.inputs[0]))
+    return b.emit("Clip", [x] + bounds, [b.out()])
+
+
+def _where(b, node):
+    c, x, y = [b.value(v, node.outputs[0]) for v in node.inputs[:3]]
+    return b.emit("Where", [c, x, y], [b.out()])
+
+
+def _embedding(b, node):
+    ids = node.attrs["ids"]
+    if not isinstance(ids, Value):
+        b.fail("its indices are not a Tensor of the graph")
+    w = _args(b, node)[0]
+    return b.emit("Gather", [w, b.value(ids)], [b.out()], axis=0)
+
+
+def _pow(b, node):
+    base, exp = node.inputs[:2]
+    if not isinstance(base, Value):
+        b.fail("a Python number as the base")
+    return _binary("Pow")(b, node)
+
+
+def _identity(b, node):
+    return b.emit("Identity", _args(b, node)[:1], [b.out()])
+
+
+CONVERTERS = {
+    **{name: _unary(t) for name, t in {
+        "abs": "Abs", "neg": "Neg", "exp": "Exp", "log": "Log", "sqrt": "Sqrt", "sin": "Sin",
+        "cos": "Cos", "tanh": "Tanh", "sigmoid": "Sigmoid", "relu": "Relu", "floor": "Floor",
+        "ceil": "Ceil", "reciprocal": "Reciprocal", "sign": "Sign", "nn_erf": "Erf",
+        "Erf": "Erf", "acos": "Acos", "asin": "Asin", "atan": "Atan", "sinh": "Sinh",
+        "cosh": "Cosh", "logical_not": "Not", "isnan": "IsNaN", "isinf": "IsInf",
+        "hardswish": "HardSwish", "round": "Round"}.items()},
+    **{name: _composite(f) for name, f in _FORMULAS.items()},
+    **{name: _binary(t) for name, t in {
+        "add": "Add", "sub": "Sub", "mul": "Mul", "div": "Div", "maximum": "Max",
+        "minimum": "Min"}.items()},
+    **{name: _compare(t) for name, t in {
+        "eq": "Equal", "lt": "Less", "gt": "Greater", "le": "LessOrEqual",
+        "ge": "GreaterOrEqual", "logical_and": "And", "logical_or": "Or",
+        "logical_xor": "Xor"}.items()},
+    "ne": _compare("Equal", negate=True),
+    "pow": _pow,
+    "matmul": _matmul, "dense": _dense, "bias_add": _bias_add,
+    "conv2d": _conv2d, "max_pool2d": _max_pool, "avg_pool2d": _avg_pool,
+    "adaptive_pool2d": _adaptive_pool, "nn_normalize": _normalize,
+    "softmax": _softmax("Softmax"), "log_softmax": _softmax("LogSoftmax"),
+    "reshape": _reshape, "squeeze": _squeeze, "expand_dims": _expand_dims,
+    "transpose": _transpose, "concat": _concat, "stack": _stack, "split": _split,
+    "getitem": _getitem, "cast": _cast, "broadcast_to": _broadcast_to,
+    "tile": _shape_op("Tile", "multiples"), "clamp": _clamp, "where": _where,
+    "embedding": _embedding, "identity": _identity,
+    "sum": _reduce("ReduceSum"), "mean": _reduce("ReduceMean"), "amax": _reduce("ReduceMax"),
+    "amin": _reduce("ReduceMin"), "prod": _reduce("ReduceProd"),
+}
+
+
+def _value_info(helper, v, name, batch):
+    shape = ["batch" if (i == 0 and (d is None or batch is not None)) else d
+             for i, d in enumerate(v.shape)]
+    return helper.make_tensor_value_info(name, _onnx_type(v.dtype.np_dtype), shape)
+
+
+def to_onnx(graph, producer_version="0.1.0"):
+    """The `onnx.ModelProto` of `graph` (checked with `onnx.checker`)."""
+    onnx = _onnx()
+    helper = onnx.helper
+    b = _Builder(graph, onnx)
+    inputs = []
+    for v in graph.inputs:
+        b.names[id(v)] = v.name
+        inputs.append(_value_info(helper, v, v.name, graph.batch))
+    for v in list(graph.params.values()) + graph.consts:
+        if str(v.dtype) == "BFloat16":
+            raise UnsupportedOpError(f"export: {v.name} is bfloat16, which this ONNX writer "
+                                     f"does not store.", op=None, scope=None)
+        b.names[id(v)] = v.name
+        b.inits.append(onnx.numpy_helper.from_array(np.ascontiguousarray(v.data), v.name))
+    for node in graph.nodes:
+        b.node = node
+        convert = CONVERTERS.get(node.op)
+        if convert is None:
+            raise UnsupportedOpError(
+                f"export: op '{node.op}' (in {node.scope}) has no ONNX form in cellgrad's "
+                f"exporter (opset {OPSET}).", op=node.op, scope=node.scope)
+        convert(b, node)
+    b.node = None
+    outputs = []
+    for i, v in enumerate(graph.outputs):
+        name = f"output_{i}" if len(graph.outputs) > 1 else "output"
+        b.nodes.append(helper.make_node("Identity", [b.names[id(v)]], [name]))
+        outputs.append(_value_info(helper, v, name, graph.batch))
+    g = helper.make_graph(b.nodes, graph.name, inputs, outputs, b.inits)
+    model = helper.make_model(g, producer_name="cellgrad", producer_version=producer_version,
+                              opset_imports=[helper.make_opsetid("", OPSET)])
+    model.ir_version = min(model.ir_version, 8)  # what onnxruntime >= 1.17 reads
+    onnx.checker.check_model(model)
+    return model
