@@ -20,7 +20,8 @@ _NN_LAYERS = """
     InstanceNorm3d AdaptiveAvgPool3d AdaptiveMaxPool3d
     Dropout Dropout1d Dropout2d Dropout3d Flatten Identity Embedding
     RNN LSTM GRU RNNCell LSTMCell GRUCell Pad ZeroPad2d Upsample PixelShuffle
-    MultiheadAttention
+    MultiheadAttention TransformerEncoderLayer TransformerDecoderLayer TransformerEncoder
+    TransformerDecoder Transformer
 """
 _NN_ACTIVATIONS = """
     ReLU ReLU6 LeakyReLU PReLU RReLU ELU SeLU CELU GELU FastGelu SiLU Mish GLU

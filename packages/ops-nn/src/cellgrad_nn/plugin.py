@@ -10,7 +10,8 @@ import importlib
 
 from cellgrad.plugins import hookimpl
 
-SUBPACKAGES = ("functional", "spatial", "layers", "loss", "optim", "wrap", "train", "rnn", "amp")
+SUBPACKAGES = ("functional", "spatial", "layers", "loss", "optim", "wrap", "train", "rnn", "amp",
+               "attention")
 
 
 def _subpackages():
