@@ -44,8 +44,10 @@ def _bins(name, num_bins, img_hw):
 def apply_op(img, name, magnitude, interpolation, fill):
     """One augmentation operation at `magnitude` on a uint8 RGB image."""
     if name in ("ShearX", "ShearY", "TranslateX", "TranslateY"):
-        shear = (math.degrees(math.atan(magnitude)), 0.0) if name == "ShearX" else \
-            (0.0, math.degrees(math.atan(magnitude))) if name == "ShearY" else (0.0, 0.0)
+        # as MindSpore's ApplyAugment: the shear magnitude read as radians; the translations
+        # in pixels (torchvision's meaning)
+        shear = (math.degrees(magnitude), 0.0) if name == "ShearX" else \
+            (0.0, math.degrees(magnitude)) if name == "ShearY" else (0.0, 0.0)
         shift = (magnitude, 0.0) if name == "TranslateX" else \
             (0.0, magnitude) if name == "TranslateY" else (0.0, 0.0)
         m = affine_matrix(hw(img), 0.0, shift, 1.0, shear)

@@ -51,6 +51,16 @@ class Normalize(ImageOperation):
         std = np.asarray(self.std, np.float32).reshape(shape)
         return (img.astype(np.float32) - mean) / std
 
+    def _apply_batch(self, imgs):
+        """The pipeline's block path: rows stacked on axis 0 (one shape, so one row's checks
+        hold for all), normalized as `_apply` does each row."""
+        first = check_image("Normalize", imgs[0])
+        _channels_check("Normalize", first, len(self.mean), self.is_hwc)
+        shape = (-1,) if self.is_hwc or first.ndim == 2 else (-1, 1, 1)
+        mean = np.asarray(self.mean, np.float32).reshape(shape)
+        std = np.asarray(self.std, np.float32).reshape(shape)
+        return (imgs.astype(np.float32) - mean) / std
+
 
 class NormalizePad(ImageOperation):
     """Mirrors `mindspore.dataset.vision.NormalizePad`: Normalize, then a zero channel."""
@@ -79,6 +89,8 @@ class Rescale(ImageOperation):
     def _apply(self, img):
         img = np.asarray(img)
         return img.astype(np.float32) * np.float32(self.rescale) + np.float32(self.shift)
+
+    _apply_batch = _apply  # elementwise: a block of rows is rescaled as each row
 
 
 class ToTensor(ImageOperation):

@@ -181,18 +181,20 @@ class HWC2CHW(ImageOperation):
 
 
 def rotation_matrix(img_hw, degrees, center, expand):
-    """OpenCV's forward rotation about `center` (counter-clockwise degrees) and the canvas."""
+    """OpenCV's forward rotation about `center` (counter-clockwise degrees) and the canvas;
+    `expand` grows the canvas to the rotated bounding box (MindSpore's arithmetic)."""
     h, w = img_hw
     if center is None:
         center = ((w - 1) / 2.0, (h - 1) / 2.0)
     m = cv2.getRotationMatrix2D(tuple(map(float, center)), float(degrees), 1.0)
     if not expand:
         return m, (h, w)
-    cos, sin = abs(m[0, 0]), abs(m[0, 1])
-    nw, nh = int(round(h * sin + w * cos)), int(round(h * cos + w * sin))
-    m[0, 2] += (nw - w) / 2.0
-    m[1, 2] += (nh - h) / 2.0
-    return m, (nh, nw)
+    rad = math.radians(degrees)
+    cos, sin = abs(math.cos(rad)), abs(math.sin(rad))
+    bw, bh = w * cos + h * sin, w * sin + h * cos
+    m[0, 2] += bw / 2.0 - w / 2.0
+    m[1, 2] += bh / 2.0 - h / 2.0
+    return m, (int(round(bh)), int(round(bw)))
 
 
 class Rotate(ImageOperation):
@@ -213,19 +215,19 @@ class Rotate(ImageOperation):
 
 
 def affine_matrix(img_hw, degrees, translate, scale, shear):
-    """The forward affine about the image centre (torchvision's convention, which MindSpore's
-    C++ Affine follows): rotate by `degrees`, shear by (sx, sy) degrees, scale, translate."""
+    """The forward affine about the image centre ((w-1)/2, (h-1)/2), as MindSpore's C++
+    Affine builds it: T * C * R(degrees) * S(scale) * SHy * SHx * C^-1 with `translate` in
+    pixels and the shears (sx, sy) in degrees; float32 entries, as there."""
     h, w = img_hw
-    cx, cy = (w - 1) * 0.5, (h - 1) * 0.5
-    rot, sx, sy = math.radians(degrees), math.radians(shear[0]), math.radians(shear[1])
-    a = math.cos(rot - sy) / math.cos(sy)
-    b = -math.cos(rot - sy) * math.tan(sx) / math.cos(sy) - math.sin(rot)
-    c = math.sin(rot - sy) / math.cos(sy)
-    d = -math.sin(rot - sy) * math.tan(sx) / math.cos(sy) + math.cos(rot)
-    m = np.array([[a, b, 0.0], [c, d, 0.0]]) * scale
-    m[0, 2] = cx + translate[0] - (m[0, 0] * cx + m[0, 1] * cy)
-    m[1, 2] = cy + translate[1] - (m[1, 0] * cx + m[1, 1] * cy)
-    return m
+    cx, cy = (w - 1) / 2.0, (h - 1) / 2.0
+    rot, sx, sy = math.radians(degrees), math.radians(shear[0]), math.radians(-shear[1])
+    a = scale * math.cos(rot + sy) / math.cos(sy)
+    b = scale * (-math.cos(rot + sy) * math.tan(sx) / math.cos(sy) - math.sin(rot))
+    c = scale * math.sin(rot + sy) / math.cos(sy)
+    d = scale * (-math.sin(rot + sy) * math.tan(sx) / math.cos(sy) + math.cos(rot))
+    m = np.array([[a, b, (1 - a) * cx - b * cy + translate[0]],
+                  [c, d, (1 - d) * cy - c * cx + translate[1]]], np.float32)
+    return m.astype(np.float64)
 
 
 def _shear_pair(shear):
@@ -235,7 +237,8 @@ def _shear_pair(shear):
 
 
 class Affine(ImageOperation):
-    """Mirrors `mindspore.dataset.vision.Affine`: `translate` in pixels, `shear` in degrees."""
+    """Mirrors `mindspore.dataset.vision.Affine`: clockwise `degrees`, `translate` as
+    fractions of the width and height, `shear` in degrees (x, then y)."""
 
     def __init__(self, degrees, translate, scale, shear, resample=Inter.NEAREST, fill_value=0):
         self.degrees, self.translate, self.scale = degrees, list(translate), scale
@@ -247,8 +250,9 @@ class Affine(ImageOperation):
 
     def _apply(self, img):
         img = check_image("Affine", img)
-        m = affine_matrix(hw(img), -self.degrees, self.translate, self.scale,
-                          _shear_pair(self.shear))
+        h, w = hw(img)
+        m = affine_matrix((h, w), self.degrees, (self.translate[0] * w, self.translate[1] * h),
+                          self.scale, _shear_pair(self.shear))
         return warp_affine("Affine", img, m, hw(img), self.resample, self.fill_value)
 
 

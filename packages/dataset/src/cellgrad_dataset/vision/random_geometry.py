@@ -240,7 +240,7 @@ class RandomAffine(ImageOperation, RandomDraws):
         ty = rng.uniform(self.translate[2], self.translate[3]) * h
         scale = rng.uniform(*self.scale_)
         shear = (rng.uniform(*self.shear[:2]), rng.uniform(*self.shear[2:]))
-        m = affine_matrix((h, w), -angle, (tx, ty), scale, _shear_pair(shear))
+        m = affine_matrix((h, w), angle, (tx, ty), scale, _shear_pair(shear))
         return warp_affine("RandomAffine", img, m, (h, w), self.resample, self.fill_value)
 
 
