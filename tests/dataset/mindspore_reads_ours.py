@@ -52,9 +52,8 @@ def save_case(path, num_files):
 def write_all(directory):
     """Writes every case with cellgrad; returns {case: the file to read it from}."""
     sys.path.insert(0, FIXTURES)
-    from make_fixtures import CASES
-
     from cellgrad.mindrecord import FileWriter
+    from make_fixtures import CASES
 
     paths = {}
     for name, make in CASES.items():
@@ -70,9 +69,11 @@ def write_all(directory):
 
 def digests(directory, name):
     """SHA-256 of each data file of a case (the `.db` files are SQLite's, not ours, byte-wise)."""
-    return {f: hashlib.sha256(open(os.path.join(directory, f), "rb").read()).hexdigest()
-            for f in sorted(os.listdir(directory))
-            if f.startswith(name + ".mindrecord") and not f.endswith(".db")}
+    return {
+        f: hashlib.sha256(open(os.path.join(directory, f), "rb").read()).hexdigest()
+        for f in sorted(os.listdir(directory))
+        if f.startswith(name + ".mindrecord") and not f.endswith(".db")
+    }
 
 
 def main():
@@ -83,18 +84,25 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         paths = write_all(tmp)
         env = dict(os.environ, GLOG_v="3")
-        run = subprocess.run([ms_python, "-c", _READ, FIXTURES, tmp, json.dumps(paths)],
-                             capture_output=True, text=True, env=env, cwd=tmp, check=True)
+        run = subprocess.run(
+            [ms_python, "-c", _READ, FIXTURES, tmp, json.dumps(paths)],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp,
+            check=True,
+        )
         theirs = json.loads(run.stdout.strip().splitlines()[-1])
         record, failed = {}, False
         for name, path in paths.items():
             ours = json.loads(json.dumps(read_back(os.path.join(tmp, path), reader=_ours)))
             same = ours == theirs[name]
             failed |= not same
-            print(f"{name:12s} {'same rows' if same else 'DIFFERENT'}: MindSpore read "
-                  f"{theirs[name]['len'] if isinstance(theirs[name], dict) else theirs[name]}")
-            record[name] = {"path": path, "sha256": digests(tmp, name),
-                            "mindspore": theirs[name]}
+            print(
+                f"{name:12s} {'same rows' if same else 'DIFFERENT'}: MindSpore read "
+                f"{theirs[name]['len'] if isinstance(theirs[name], dict) else theirs[name]}"
+            )
+            record[name] = {"path": path, "sha256": digests(tmp, name), "mindspore": theirs[name]}
         # Dataset.save: the same pipeline saved by MindSpore reads back the same (one file, so
         # the row order is fixed)
         same = theirs["mindspore_saved"] == theirs["saved1"]

@@ -16,10 +16,9 @@ FIXTURES = os.path.join(HERE, "fixtures", "mindrecord")
 sys.path.insert(0, FIXTURES)
 sys.path.insert(0, HERE)
 
+from cellgrad.mindrecord import FileWriter  # noqa: E402
 from make_fixtures import CASES, read_back  # noqa: E402
 from mindspore_reads_ours import _ours, digests, write_all  # noqa: E402
-
-from cellgrad.mindrecord import FileWriter  # noqa: E402
 
 with open(os.path.join(FIXTURES, "expected.json")) as _f:
     EXPECTED = json.load(_f)

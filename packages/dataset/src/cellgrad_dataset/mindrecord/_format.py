@@ -108,7 +108,7 @@ def read_header(path):
                        "page_type_id": p["page_type_id"], "start_row_id": p["start_row_id"],
                        "end_row_id": p["end_row_id"], "page_size": p["page_size"],
                        "row_group_ids": [(g["id"], g["offset"]) for g in p["row_group_ids"]]}
-                      for p in header["page"]],
+                      for p in header["page"] or []],
         }
         if any(v["type"] not in SCALAR_TYPES for v in schema.values()):
             raise ValueError(schema)

@@ -81,7 +81,8 @@ class FileWriter:
         self._page_size = _format.DEFAULT_PAGE_SIZE
         self._compression_size = 0
         self._shards = None  # ShardPages per path once the files are open
-        self._work = []  # (temporary path, final path) of files not yet in place
+        self._fds = []  # open file descriptors (closed by commit or when the writer dies)
+        self._temps = []  # temporary files not yet renamed into place
         self._calls = 0
         self._cleanup = None
 
@@ -108,7 +109,8 @@ class FileWriter:
         fd = os.open(file_name, os.O_RDWR)
         writer._shards = [ShardPages(fd, header["header_size"], header["page_size"],
                                      header["pages"])]
-        writer._cleanup = weakref.finalize(writer, _close_all, [fd], [])
+        writer._fds = [fd]
+        writer._cleanup = weakref.finalize(writer, _close_all, writer._fds, writer._temps)
         return writer
 
     def add_schema(self, content, desc=None):
@@ -243,15 +245,12 @@ class FileWriter:
         if self._index_fields is None:
             self._index_fields = [k for k in sorted(self._schema)
                                   if k not in _format.blob_fields(self._schema)]
-        fds = []
+        self._cleanup = weakref.finalize(self, _close_all, self._fds, self._temps)
         for path in self._paths:
-            fd, work = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.",
-                                        suffix=".writing",
-                                        dir=os.path.dirname(os.path.abspath(path)))
-            fds.append(fd)
-            self._work.append((work, path))
-        self._shards = [ShardPages(fd, self._header_size, self._page_size) for fd in fds]
-        self._cleanup = weakref.finalize(self, _close_all, fds, [w for w, _ in self._work])
+            fd, work = _temporary(path)
+            self._fds.append(fd)
+            self._temps.append(work)
+        self._shards = [ShardPages(fd, self._header_size, self._page_size) for fd in self._fds]
 
     def _check_targets(self):
         """The target folders exist and, unless overwriting, the files do not."""
@@ -292,38 +291,38 @@ class FileWriter:
                   "schema": self._schema, "shard_addresses": names}
         heads = [_format.header_json(header, k, shard.pages)
                  for k, shard in enumerate(self._shards)]
-        indexes = []
         for path, shard in zip(self._paths, self._shards):
-            fd, db = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.db.", suffix=".writing",
-                                      dir=os.path.dirname(os.path.abspath(path)))
+            fd, db = _temporary(path + ".db")
             os.close(fd)
-            self._cleanup.detach()
-            self._cleanup = weakref.finalize(self, _close_all, [s.fd for s in self._shards],
-                                             [w for w, _ in self._work] + [db] +
-                                             [d for d, _ in indexes])
+            self._temps.append(db)
             _index.write_index(db, os.path.basename(path), self._schema, self._index_fields,
                                shard.index_rows(self._index_fields))
-            indexes.append((db, path + ".db"))
         for head, shard in zip(heads, self._shards):
             if not shard.pages:  # a file without rows is its bare header, as MindSpore's
                 os.ftruncate(shard.fd, 0)
             os.pwrite(shard.fd, head, 0)
             os.fsync(shard.fd)
-        for shard in self._shards:
-            os.close(shard.fd)
-        for db, path in indexes:  # an old index must not outlive its replaced data file
-            if os.path.exists(path):
-                os.remove(path)
-        for work, path in self._work:
-            os.chmod(work, stat.S_IRUSR | stat.S_IWUSR)
-            os.replace(work, path)
-        for db, path in indexes:
-            os.chmod(db, stat.S_IRUSR | stat.S_IWUSR)
-            os.replace(db, path)
+        while self._fds:
+            os.close(self._fds.pop())
+        # in place: data files first, their indexes last (an old index must not outlive the
+        # data file it describes, and a data file without an index does not read as valid)
+        for path in self._paths:
+            if os.path.exists(path + ".db"):
+                os.remove(path + ".db")
+        final = ([] if self._append else self._paths) + [p + ".db" for p in self._paths]
+        for temp, path in zip(list(self._temps), final):
+            os.chmod(temp, stat.S_IRUSR | stat.S_IWUSR)
+            os.replace(temp, path)
+            self._temps.remove(temp)
         self._cleanup.detach()
-        self._work = []
         logger.info(f"The list of mindrecord files created are: {list(self._paths)}, and the "
                     f"list of index files are: {[p + '.db' for p in self._paths]}")
+
+
+def _temporary(path):
+    """A new temporary file next to `path` (file descriptor, name)."""
+    return tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".writing",
+                            dir=os.path.dirname(os.path.abspath(path)))
 
 
 def _close_all(fds, paths):
