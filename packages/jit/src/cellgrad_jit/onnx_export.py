@@ -31,6 +31,7 @@ class _Builder:
         self.nodes, self.inits, self.count = [], [], 0
         self.names = {}  # id(Value) -> ONNX name
         self.node = None  # the IR node being converted (for errors)
+        self.batched = _batched(graph)
 
     def fresh(self, hint="t"):
         self.count += 1
@@ -318,13 +319,12 @@ def _softmax(op_type):
 def _reshape(b, node):
     x = _args(b, node)[0]
     target = list(node.attrs["shape"])
-    src = node.inputs[0].shape
-    # The batch dimension carried through (Flatten's (batch, -1)): 0 copies it in ONNX.
-    if b.graph.batch is not None and target and src and target[0] == b.graph.batch \
-            and src[0] in (None, b.graph.batch) and -1 not in target[1:]:
-        target[0] = 0
-    elif b.graph.batch is not None and target and target[0] == b.graph.batch:
-        b.fail(f"reshape to {tuple(node.attrs['shape'])} with a dynamic batch")
+    if id(node.inputs[0]) in b.batched and target:
+        # The batch dimension carried through (Flatten's (batch, -1)): 0 copies it in ONNX.
+        if target[0] == b.graph.batch:
+            target[0] = 0
+        else:
+            b.fail(f"reshape of a dynamic batch to {tuple(node.attrs['shape'])}")
     return b.emit("Reshape", [x, b.ints(target)], [b.out()])
 
 
@@ -456,7 +456,7 @@ def _shape_op(op_type, attr):
 
 def _broadcast_to(b, node):
     shape = list(node.outputs[0].shape)
-    if b.graph.batch is not None and shape and shape[0] == b.graph.batch:
+    if id(node.outputs[0]) in b.batched:
         b.fail("broadcast_to a shape with the dynamic batch in it")
     return b.emit("Expand", [b.value(node.inputs[0]), b.ints(shape)], [b.out()])
 
@@ -525,9 +525,20 @@ CONVERTERS = {
 }
 
 
-def _value_info(helper, v, name, batch):
-    shape = ["batch" if (i == 0 and (d is None or batch is not None)) else d
-             for i, d in enumerate(v.shape)]
+def _batched(graph):
+    """ids of the Values whose first dimension is the dynamic batch: the inputs, and op
+    results of a batched input that keep the batch size first."""
+    if graph.batch is None:
+        return set()
+    out = {id(v) for v in graph.inputs}
+    for n in graph.nodes:
+        if any(id(v) in out for v in n.tensor_inputs()):
+            out.update(id(v) for v in n.outputs if v.shape and v.shape[0] == graph.batch)
+    return out
+
+
+def _value_info(helper, v, name, batched):
+    shape = ["batch" if i == 0 and batched else d for i, d in enumerate(v.shape)]
     return helper.make_tensor_value_info(name, _onnx_type(v.dtype.np_dtype), shape)
 
 
@@ -539,7 +550,7 @@ def to_onnx(graph, producer_version="0.1.0"):
     inputs = []
     for v in graph.inputs:
         b.names[id(v)] = v.name
-        inputs.append(_value_info(helper, v, v.name, graph.batch))
+        inputs.append(_value_info(helper, v, v.name, id(v) in b.batched))
     for v in list(graph.params.values()) + graph.consts:
         if str(v.dtype) == "BFloat16":
             raise UnsupportedOpError(f"export: {v.name} is bfloat16, which this ONNX writer "
@@ -559,7 +570,7 @@ def to_onnx(graph, producer_version="0.1.0"):
     for i, v in enumerate(graph.outputs):
         name = f"output_{i}" if len(graph.outputs) > 1 else "output"
         b.nodes.append(helper.make_node("Identity", [b.names[id(v)]], [name]))
-        outputs.append(_value_info(helper, v, name, graph.batch))
+        outputs.append(_value_info(helper, v, name, id(v) in b.batched))
     g = helper.make_graph(b.nodes, graph.name, inputs, outputs, b.inits)
     model = helper.make_model(g, producer_name="cellgrad", producer_version=producer_version,
                               opset_imports=[helper.make_opsetid("", OPSET)])

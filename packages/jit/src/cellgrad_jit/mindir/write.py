@@ -1,0 +1,400 @@
+"""The MINDIR back end: a captured `Graph` as the ModelProto MindSpore 2.10's `ms.load`
+reads, in the form MindSpore's own export writes (primitive-function nodes taking their
+arguments as inputs, Conv2D/MaxPool as primitives with attributes). One rule per cellgrad op;
+an op without one raises `UnsupportedOpError` naming the op and its Cell."""
+
+import math
+
+import numpy as np
+
+from cellgrad_jit.errors import UnsupportedOpError
+from cellgrad_jit.ir import Value
+from cellgrad_jit.mindir.proto import messages
+from cellgrad_jit.mindir.read import DATA_TYPE_OF_NP
+
+__all__ = ["to_mindir", "RULES"]
+
+_FN, _PRIM = "PRIMITIVE_FUNCTION", "PRIMITIVE"
+_NCHW, _VALID = 0, 2  # MindSpore's enum values for data_format and pad_mode
+
+
+class _Writer:
+    def __init__(self, graph):
+        self.M = messages()
+        self.graph = graph
+        self.model = self.M["ModelProto"]()
+        self.g = self.model.graph
+        self.g.name = f"cellgrad_{graph.name}"
+        self.names = {}  # id(Value) -> proto name
+        self.shapes = {}  # proto name -> (shape, np dtype) of a tensor we emitted
+        self.prims = {}  # (op_type, kind, attrs key) -> primitive name
+        self.count = 0
+        self.node = None
+        self.producers = graph.producers()
+
+    # ---- names, constants, nodes ----
+
+    def fresh(self, hint):
+        self.count += 1
+        return f"{self.g.name}:{hint}:{self.count}"
+
+    def fail(self, what):
+        n = self.node
+        raise UnsupportedOpError(f"export: op '{n.op}' (in {n.scope}) cannot be written as "
+                                 f"MINDIR: {what}.", op=n.op, scope=n.scope)
+
+    def attr(self, a, value):
+        """Fill AttributeProto `a` with a Python value (bool, int, float, str, tuple, array)."""
+        T = self.M["AttributeProto"].AttributeType
+        if isinstance(value, (bool, np.bool_)):
+            a.type, a.i = T.BOOL, int(value)
+        elif isinstance(value, (int, np.integer)):
+            a.type, a.i = T.INT64, int(value)
+        elif isinstance(value, (float, np.floating)):
+            a.type, a.f = T.FLOAT, float(value)
+        elif isinstance(value, str):
+            a.type, a.s = T.STRING, value.encode()
+        elif isinstance(value, (tuple, list)):
+            a.type = T.TUPLE if isinstance(value, tuple) else T.LIST
+            for item in value:
+                v = a.values.add()
+                if isinstance(item, (bool, np.bool_, int, np.integer)) and \
+                        not isinstance(item, (bool, np.bool_)):
+                    v.type, v.ints[:] = T.INT64, [int(item)]
+                elif isinstance(item, (float, np.floating)):
+                    v.type, v.floats[:] = T.FLOAT, [float(item)]
+                elif isinstance(item, str):
+                    v.type, v.strings[:] = T.STRING, [item.encode()]
+                else:
+                    self.attr(v, item)
+            a.seq_info.is_dyn_len = False
+        elif isinstance(value, np.ndarray):
+            a.type = T.TENSORS
+            self.tensor(a.tensors.add(), value, "value0", data=True)
+        else:
+            raise TypeError(f"MINDIR attribute of type {type(value).__name__}")
+
+    def tensor(self, t, array_or_shape, name=None, dtype=None, data=False):
+        if isinstance(array_or_shape, np.ndarray):
+            shape, dtype = array_or_shape.shape, array_or_shape.dtype
+        else:
+            shape = array_or_shape
+        code = DATA_TYPE_OF_NP.get(np.dtype(dtype))
+        if code is None:
+            self.fail(f"the dtype {np.dtype(dtype)}")
+        t.dims[:] = [-1 if d is None else int(d) for d in shape]
+        t.data_type = code
+        if name is not None:
+            t.name = name
+        if data:
+            t.raw_data = np.ascontiguousarray(array_or_shape).tobytes()
+
+    def const(self, value):
+        """A Constant node holding `value` (a number, tuple or array); its name."""
+        name = f"ValueNode_{self.count + 1}"
+        self.count += 1
+        n = self.g.node.add(output=[name], name=name, op_type="Constant")
+        self.attr(n.attribute.add(name="value"), value)
+        if isinstance(value, np.ndarray):
+            self.shapes[name] = (value.shape, value.dtype)
+        return name
+
+    def tensor_const(self, value, dtype):
+        return self.const(np.asarray(value, dtype))
+
+    def primitive(self, op_type, kind, attrs=()):
+        key = (op_type, kind, repr(attrs))
+        name = self.prims.get(key)
+        if name is None:
+            name = self.prims[key] = f"{op_type}:{len(self.prims) + 1}"
+            p = self.model.primitives.add(name=name, op_type=op_type, instance_name="")
+            p.prim_type = getattr(type(p).PrimType, kind)
+            for k, v in attrs:
+                self.attr(p.attribute.add(name=k), v)
+        return name
+
+    def emit(self, op_type, inputs, shape, dtype, kind=_FN, attrs=(), out=None):
+        """One node; `shape`/`dtype` of its output (a list of them for a tuple output)."""
+        prim = self.primitive(op_type, kind, tuple(attrs))
+        out = out or self.fresh(f"CNode_{op_type}")
+        scope = self.node.scope if self.node is not None else "Default"
+        n = self.g.node.add(input=list(inputs), output=[out], name=out, op_type=f"REF::{prim}",
+                            domain=f"{scope}/{op_type}-op{self.count}")
+        info = n.attribute.add(name="shape")
+        T = self.M["AttributeProto"].AttributeType
+        if isinstance(shape, list):
+            info.type = T.TUPLE
+            for s, d in zip(shape, dtype):
+                v = info.values.add(type=T.TENSORS)
+                self.tensor(v.tensors.add(), s, dtype=d)
+            info.seq_info.is_dyn_len = False
+        else:
+            info.type = T.TENSORS
+            self.tensor(info.tensors.add(), shape, dtype=dtype)
+            self.shapes[out] = (tuple(shape), np.dtype(dtype))
+        return out
+
+    def value(self, v):
+        return self.names[id(v)]
+
+    def source(self, v):
+        """`v`, or the Value a reshape of it was made from (BatchNorm's gamma/beta arrive as
+        (1, C, 1, 1) reshapes of (C,) Parameters)."""
+        n = self.producers.get(id(v))
+        if n is not None and n.op == "reshape" and isinstance(n.inputs[0], Value):
+            return n.inputs[0]
+        return v
+
+
+def _out(w, node, i=0):
+    v = node.outputs[i]
+    return v.shape, v.dtype.np_dtype
+
+
+def _set(w, node, name, i=0):
+    w.names[id(node.outputs[i])] = name
+    return name
+
+
+def _operand(w, node, v, like):
+    """A node input: a Value, or a Python number as a 0-d tensor constant of `like`'s dtype."""
+    if isinstance(v, Value):
+        return w.value(v)
+    if isinstance(v, (bool, int, float, np.number)):
+        return w.tensor_const(v, like.dtype.np_dtype)
+    w.fail(f"an input of type {type(v).__name__}")
+
+
+def _unary(op_type):
+    def rule(w, node):
+        return _set(w, node, w.emit(op_type, [w.value(node.inputs[0])], *_out(w, node)))
+    return rule
+
+
+def _binary(op_type):
+    def rule(w, node):
+        out = node.outputs[0]
+        args = []
+        for v in node.inputs[:2]:
+            if isinstance(v, Value) and v.dtype != out.dtype:
+                w.fail(f"inputs of mixed dtypes ({v.dtype} and {out.dtype})")
+            args.append(_operand(w, node, v, out))
+        return _set(w, node, w.emit(op_type, args, *_out(w, node)))
+    return rule
+
+
+def _dense(w, node):
+    x, weight = node.inputs[0], node.inputs[1]
+    if len(x.shape) != 2 or len(weight.shape) != 2:
+        w.fail(f"an input of rank {len(x.shape)} (MatMul takes 2-D)")
+    f, t = w.const(False), w.const(True)
+    shape, dt = _out(w, node)
+    y = w.emit("MatMul", [w.value(x), w.value(weight), f, t], shape, dt)
+    if len(node.inputs) > 2 and node.inputs[2] is not None:
+        y = w.emit("BiasAdd", [y, w.value(node.inputs[2]), w.const(_NCHW)], shape, dt)
+    return _set(w, node, y)
+
+
+def _matmul(w, node):
+    a, b = node.inputs[:2]
+    f = w.const(False)
+    if len(a.shape) == 2 and len(b.shape) == 2:
+        op = "MatMul"
+    elif len(a.shape) == len(b.shape) and len(a.shape) > 2:
+        op = "BatchMatMul"
+    else:
+        w.fail(f"operands of ranks {len(a.shape)} and {len(b.shape)}")
+    return _set(w, node, w.emit(op, [w.value(a), w.value(b), f, f], *_out(w, node)))
+
+
+def _bias_add(w, node):
+    if node.attrs["channel"] % len(node.inputs[0].shape) != 1:
+        w.fail("a channel axis other than 1")
+    x, b = node.inputs[:2]
+    return _set(w, node, w.emit("BiasAdd", [w.value(x), w.value(b), w.const(_NCHW)],
+                                *_out(w, node)))
+
+
+def _conv2d(w, node):
+    a = node.attrs
+    x, weight = node.inputs[:2]
+    out_c, _, kh, kw = weight.shape
+    pads = tuple(int(p) for p in a["pads"])
+    attrs = (("kernel_size", (kh, kw)), ("mode", 1), ("out_channel", out_c),
+             ("input_names", ["x", "w"]), ("pad", pads), ("pad_mode", "pad"),
+             ("format", "NCHW"), ("pad_list", pads), ("groups", int(a["groups"])),
+             ("stride", (1, 1) + tuple(a["stride"])), ("group", int(a["groups"])),
+             ("dilation", (1, 1) + tuple(a["dilation"])), ("output_names", ["output"]))
+    shape, dt = _out(w, node)
+    y = w.emit("Conv2D", [w.value(x), w.value(weight)], shape, dt, kind=_PRIM, attrs=attrs)
+    if len(node.inputs) > 2 and node.inputs[2] is not None:
+        y = w.emit("BiasAdd", [y, w.value(node.inputs[2]), w.const(_NCHW)], shape, dt)
+    return _set(w, node, y)
+
+
+def _max_pool(w, node):
+    a = node.attrs
+    if a.get("indices") is not None or len(node.outputs) != 1:
+        w.fail("the indices output (return_indices=True)")
+    if any(a["pads"]) or any(d != 1 for d in a.get("dilation") or ()):
+        w.fail("padding or dilation (MindSpore's MaxPool has neither)")
+    attrs = (("pad_mode", "VALID"), ("output_names", ["output"]),
+             ("kernel_size", (1, 1) + tuple(a["kernel"])), ("format", "NCHW"),
+             ("strides", (1, 1) + tuple(a["stride"])), ("input_names", ["x"]))
+    return _set(w, node, w.emit("MaxPool", [w.value(node.inputs[0])], *_out(w, node),
+                                kind=_PRIM, attrs=attrs))
+
+
+def _avg_pool(w, node):
+    a = node.attrs
+    if any(a["pads"]) or not np.all(np.asarray(a["divisor"]) == float(np.prod(a["kernel"]))):
+        w.fail("padding or a divisor other than the window size")
+    args = [w.value(node.inputs[0]), w.const(tuple(a["kernel"])), w.const(tuple(a["stride"])),
+            w.const(_VALID), w.const(_NCHW)]
+    return _set(w, node, w.emit("AvgPool", args, *_out(w, node)))
+
+
+def _normalize(w, node):
+    a = node.attrs
+    x = node.inputs[0]
+    if a["training"] or tuple(a["axes"]) != (0,) + tuple(range(2, len(x.shape))):
+        w.fail("normalisation over its own statistics (layer/group/instance norm, or batch "
+               "norm in training)")
+    c = x.shape[1]
+    parts = []
+    for v in (node.inputs[1], node.inputs[2], a["mean"], a["var"]):
+        v = w.source(v) if isinstance(v, Value) else v
+        if isinstance(v, Value) and tuple(v.shape) == (c,):
+            parts.append(w.value(v))
+        elif isinstance(v, Value):
+            parts.append(w.emit("Reshape", [w.value(v), w.const((c,))], (c,),
+                                v.dtype.np_dtype))
+        else:
+            parts.append(w.tensor_const(np.asarray(v).reshape(c), x.dtype.np_dtype))
+    shape, dt = _out(w, node)
+    args = [w.value(x)] + parts + [w.const(False), w.const(float(a["eps"])), w.const(0.1),
+                                   w.const(_NCHW)]
+    bn = w.emit("BatchNorm", args, [shape] + [(c,)] * 4, [dt] * 5)
+    return _set(w, node, w.emit("TupleGetItem", [bn, w.const(0)], shape, dt, kind=_PRIM))
+
+
+def _softmax(w, node):
+    axis = int(node.attrs["axis"])
+    return _set(w, node, w.emit("Softmax", [w.value(node.inputs[0]), w.const((axis,))],
+                                *_out(w, node)))
+
+
+def _log_softmax(w, node):
+    axis = int(node.attrs["axis"])
+    return _set(w, node, w.emit("LogSoftmax", [w.value(node.inputs[0]), w.const(axis)],
+                                *_out(w, node)))
+
+
+def _reshape(w, node):
+    shape = tuple(int(d) for d in node.outputs[0].shape)
+    return _set(w, node, w.emit("Reshape", [w.value(node.inputs[0]), w.const(shape)],
+                                *_out(w, node)))
+
+
+def _transpose(w, node):
+    perm = tuple(int(p) for p in node.attrs["perm"])
+    return _set(w, node, w.emit("Transpose", [w.value(node.inputs[0]), w.const(perm)],
+                                *_out(w, node)))
+
+
+def _concat(w, node):
+    parts = [v for v in node.inputs if isinstance(v, Value)]
+    tup = w.emit("MakeTuple", [w.value(v) for v in parts], [v.shape for v in parts],
+                 [v.dtype.np_dtype for v in parts], kind=_PRIM)
+    return _set(w, node, w.emit("Concat", [tup, w.const(int(node.attrs["axis"]))],
+                                *_out(w, node)))
+
+
+def _gelu(w, node):
+    if node.attrs.get("approximate", "none") == "tanh":
+        return _unary("GeLU")(w, node)
+    # 0.5 * x * (1 + erf(x / sqrt(2))), as cellgrad computes the exact GELU
+    x = node.inputs[0]
+    shape, dt = _out(w, node)
+    k = lambda value: w.tensor_const(value, dt)  # noqa: E731
+    e = w.emit("Erf", [w.emit("Mul", [w.value(x), k(1 / math.sqrt(2))], shape, dt)], shape, dt)
+    y = w.emit("Mul", [w.value(x), w.emit("Add", [e, k(1.0)], shape, dt)], shape, dt)
+    return _set(w, node, w.emit("Mul", [y, k(0.5)], shape, dt))
+
+
+def _reduce(op_type):
+    def rule(w, node):
+        x = node.inputs[0]
+        axis = node.attrs.get("axis")
+        axes = () if axis is None else (axis,) if isinstance(axis, int) else tuple(axis)
+        keep = bool(node.attrs.get("keepdims", False))
+        args = [w.value(x), w.const(tuple(int(i) for i in axes)), w.const(keep)]
+        return _set(w, node, w.emit(op_type, args, *_out(w, node)))
+    return rule
+
+
+RULES = {
+    **{name: _unary(t) for name, t in {
+        "relu": "ReLU", "sigmoid": "Sigmoid", "tanh": "Tanh", "exp": "Exp", "log": "Log",
+        "sqrt": "Sqrt", "rsqrt": "Rsqrt", "abs": "Abs", "neg": "Neg", "square": "Square",
+        "relu6": "ReLU6", "hardswish": "HSwish", "sin": "Sin", "cos": "Cos",
+        "floor": "Floor"}.items()},
+    **{name: _binary(t) for name, t in {
+        "add": "Add", "sub": "Sub", "mul": "Mul", "div": "RealDiv", "maximum": "Maximum",
+        "minimum": "Minimum"}.items()},
+    "dense": _dense, "matmul": _matmul, "bias_add": _bias_add, "conv2d": _conv2d,
+    "max_pool2d": _max_pool, "avg_pool2d": _avg_pool, "nn_normalize": _normalize,
+    "softmax": _softmax, "log_softmax": _log_softmax, "reshape": _reshape,
+    "transpose": _transpose, "concat": _concat, "gelu": _gelu,
+    "mean": _reduce("ReduceMean"), "sum": _reduce("ReduceSum"), "amax": _reduce("ReduceMax"),
+}
+
+
+def to_mindir(graph):
+    """The mind_ir.ModelProto of a captured graph."""
+    if getattr(graph, "batch", None) is not None:
+        raise UnsupportedOpError("export: a dynamic batch size is written to ONNX only; "
+                                 "export MINDIR with a fixed input shape.")
+    w = _Writer(graph)
+    m = w.model
+    m.ir_version, m.producer_name, m.model_version = "1.1", "MindSpore", "2.10.0"
+    m.little_endian, m.mind_ir_version = True, 3
+    for v in graph.inputs:
+        name = f"{w.g.name}:{v.name}"
+        vi = w.g.input.add(name=name)
+        w.tensor(vi.tensor.add(), v.shape, dtype=v.dtype.np_dtype)
+        w.names[id(v)] = name
+    for v in graph.params.values():
+        name = f"{w.g.name}:{v.name}"
+        w.tensor(w.g.parameter.add(), np.ascontiguousarray(v.data), name, data=True)
+        w.g.parameter[-1].ref_key = v.name
+        w.names[id(v)] = name
+    for v in graph.consts:
+        w.names[id(v)] = w.const(np.ascontiguousarray(v.data))
+    # reshapes of a Parameter that only feed BatchNorm (which takes the (C,) Parameter)
+    folded = {id(n) for n in graph.nodes if n.op == "reshape"
+              and all(c.op == "nn_normalize" for c in graph.nodes
+                      if any(i is n.outputs[0] for i in c.tensor_inputs()))
+              and isinstance(n.inputs[0], Value) and n.inputs[0].kind == "param"}
+    for node in graph.nodes:
+        w.node = node
+        if id(node) in folded:
+            continue
+        rule = RULES.get(node.op)
+        if rule is None:
+            raise UnsupportedOpError(f"export: op '{node.op}' (in {node.scope}) has no MINDIR "
+                                     f"form in cellgrad's exporter.", op=node.op,
+                                     scope=node.scope)
+        rule(w, node)
+    w.node = None
+    if graph.outputs_tuple or len(graph.outputs) != 1:
+        raise UnsupportedOpError("export: MINDIR export of a network returning a tuple is not "
+                                 "supported; return one Tensor.")
+    out = graph.outputs[0]
+    if out.kind != "node":
+        raise UnsupportedOpError("export: the network returns an input, Parameter or constant "
+                                 "unchanged; MINDIR needs an op to produce the output.")
+    name = w.value(out)
+    vi = w.g.output.add(name=name)
+    w.tensor(vi.tensor.add(), out.shape, dtype=out.dtype.np_dtype)
+    return m
