@@ -28,8 +28,9 @@ sys.path.insert(0, sys.argv[1])
 from make_fixtures import read_back, save_data
 import mindspore.dataset as ds
 out = {}
-ds.NumpySlicesDataset(save_data(), shuffle=False).save(os.path.join(sys.argv[2], "ms_saved.mindrecord"))
-out["mindspore_saved"] = read_back(os.path.join(sys.argv[2], "ms_saved.mindrecord"))
+saved = os.path.join(sys.argv[2], "ms_saved.mindrecord")
+ds.NumpySlicesDataset(save_data(), shuffle=False).save(saved)
+out["mindspore_saved"] = read_back(saved)
 for name, path in json.loads(sys.argv[3]).items():
     try:
         out[name] = read_back(os.path.join(sys.argv[2], path))

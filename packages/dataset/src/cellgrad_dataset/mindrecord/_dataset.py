@@ -29,7 +29,9 @@ class MindDataset(_RandomAccess):
         super().__init__()
         _check_args(dataset_files, columns_list, num_parallel_workers, num_shards, shard_id,
                     padded_sample, num_padded, num_samples)
-        mode = _shuffle_mode(shuffle, sampler, num_samples)
+        if sampler is not None and shuffle is not None:
+            raise RuntimeError("sampler and shuffle cannot be specified at the same time.")
+        mode = _shuffle_mode(shuffle, num_samples)
         self._files = ShardSet(dataset_files, missing=ValueError)
         schema = self._files.schema
         self._names = list(columns_list) if columns_list else sorted(schema)
@@ -150,7 +152,7 @@ def _check_sampling(sampler, num_shards, shard_id):
     check_shards("MindDataset", num_shards, shard_id)
 
 
-def _shuffle_mode(shuffle, sampler, num_samples):
+def _shuffle_mode(shuffle, num_samples):
     """'false', 'global', ... from a bool or a `Shuffle` member (MindSpore's checks)."""
     if shuffle is None or isinstance(shuffle, bool):
         return "false" if shuffle is False else "adaptive"
@@ -162,6 +164,4 @@ def _shuffle_mode(shuffle, sampler, num_samples):
     if num_samples and mode in ("files", "infile"):
         raise ValueError("'Shuffle.FILES' or 'Shuffle.INFILE' and 'num_samples' cannot be "
                          "specified at the same time.")
-    if sampler is not None:
-        raise RuntimeError("sampler and shuffle cannot be specified at the same time.")
     return mode
