@@ -288,3 +288,17 @@ def test_the_amp_names_have_mindspores_signatures():
         if entry["kind"] == "class" and not entry["params"]:
             continue
         assert [p.name for p in params] == [p[0] for p in entry["params"]], name
+
+
+def test_o1_on_a_white_listed_network_itself():
+    # MindSpore: [0.6334007978439331, 1000.9332885742188] (its bias is added in float32)
+    net = nn.Dense(3, 2, weight_init="ones", bias_init=Tensor(np.array([1e-4, 1000.3], np.float32)))
+    out = amp.auto_mixed_precision(net, "O1")(Tensor(np.array([[0.1, 0.2, 0.3333]], np.float32)))
+    assert out.dtype == ms.float32
+    np.testing.assert_allclose(out.asnumpy(), [[0.6334007978439331, 1000.9332885742188]],
+                               rtol=1e-3)
+    relu = amp.auto_mixed_precision(nn.ReLU(), "O1")
+    out = relu(Tensor(np.array([0.1, 0.2, 0.3333], np.float32)))
+    np.testing.assert_array_equal(out.asnumpy(), [0.0999755859375, 0.199951171875,
+                                                  0.333251953125])
+    assert out.dtype == ms.float32

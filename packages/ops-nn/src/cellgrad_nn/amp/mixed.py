@@ -201,10 +201,18 @@ def _precision_set_by_user(cell):
     return any(getattr(cell, flag, False) for flag in ("fp32", "fp16", "bf16"))
 
 
-def _cast_white_list(cell, white_list, dtype, forced):
+def _cast_white_list(cell, white_list, dtype, forced, top=True):
     """Cast the white-listed primitives of `cell` (all of them when `forced`) and walk its
-    sub-cells: a white-listed one (or any below one) runs in `dtype`, its output in float32."""
+    sub-cells: a white-listed one (or any below one) runs in `dtype`, its output in float32.
+
+    A white-listed network itself (`auto_mixed_precision(nn.Dense(...), 'O1')`) runs in
+    `dtype` as a whole; MindSpore casts only its main primitive (the bias is added in float32
+    there), a difference within float16 rounding."""
     white = tuple(white_list) + _cells_of_primitives(white_list)
+    if top and isinstance(cell, white) and not _precision_set_by_user(cell):
+        _run_in(cell, dtype)
+        cell.__dict__["construct"] = types.MethodType(_output_to_float32(cell), cell)
+        return
     for name, value in list(vars(cell).items()):
         if isinstance(value, Primitive) and not isinstance(value, P.Cast) \
                 and (forced or isinstance(value, white)) and not getattr(value, "_amp_cast", None):
@@ -216,7 +224,7 @@ def _cast_white_list(cell, white_list, dtype, forced):
             _run_in(child, dtype)
             child.__dict__["construct"] = types.MethodType(_output_to_float32(child), child)
         else:
-            _cast_white_list(child, white_list, dtype, forced)
+            _cast_white_list(child, white_list, dtype, forced, top=False)
 
 
 def _cells_of_primitives(white_list):
