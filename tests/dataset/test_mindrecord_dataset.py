@@ -7,10 +7,10 @@ import os
 
 import numpy as np
 import pytest
+from cellgrad.mindrecord import FileReader
 
 import cellgrad as ms
 from cellgrad import dataset as ds
-from cellgrad.mindrecord import FileReader
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "mindrecord")
 with open(os.path.join(FIXTURES, "expected.json")) as _f:
