@@ -6,7 +6,7 @@ import numbers
 import numpy as np
 
 from cellgrad import seeding
-from cellgrad._core._buffer import TensorBuffer, make_tensor
+from cellgrad._core._buffer import make_tensor
 from cellgrad.dtype import bool_, int32
 from cellgrad.ops import _prim_checks as C
 from cellgrad.ops.primitive import Primitive, prim_attr_register
@@ -16,17 +16,17 @@ __all__ = ["Depend", "Partial", "Print", "RandomChoiceWithMask"]
 
 class Print(Primitive):
     """Mirrors `mindspore.ops.Print()(*args)`: prints each argument on its own line (Tensors
-    and Parameters as their Tensor repr) and returns None."""
+    and Parameters as their Tensor repr; MindSpore's graph format inside `ms.jit` functions
+    and GRAPH_MODE Cells, see `cellgrad.ops._print`) and returns None."""
 
     @prim_attr_register
     def __init__(self):
         self.add_prim_attr("side_effect_io", True)
 
     def __call__(self, *args):
-        from cellgrad.common.tensor import Tensor
+        from cellgrad.ops._print import print_args
 
-        for arg in args:
-            print(Tensor.__repr__(arg) if isinstance(arg, TensorBuffer) else arg)
+        print_args(args)
 
 
 class Depend(Primitive):

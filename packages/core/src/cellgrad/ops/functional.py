@@ -589,6 +589,13 @@ def depend(value, expr):
     return value
 
 
+def print_(*input_x):
+    """Mirrors `mindspore.ops.print_`: prints as `ops.Print()` does and returns None."""
+    from cellgrad.ops._prim_other import Print
+
+    return Print()(*input_x)
+
+
 def cumsum(x, axis, dtype=None):
     """Mirrors `mindspore.ops.cumsum`."""
     out = apply(_scan.CUMSUM, (x,), {"axis": int(axis)})
