@@ -18,6 +18,7 @@ import numpy as np
 from cellgrad_dataset.sampling import epoch_rng
 
 INT32_MAX = 2147483647
+_MAP_CHUNK = 64  # rows per task sent to a map worker process
 
 
 def _check_workers(num):
@@ -291,13 +292,10 @@ class Dataset:
         return self._init_step
 
     def save(self, file_name, num_files=1, file_type='mindrecord'):
-        """Mirrors `Dataset.save`: write one epoch to MindRecord files."""
-        if file_type != "mindrecord":
-            raise ValueError(f"For 'save', file_type must be 'mindrecord', but got "
-                             f"{file_type!r}.")
-        from cellgrad_dataset.persist import save_mindrecord
+        """Mirrors `Dataset.save`: write one epoch to MindRecord files (`mindrecord._save`)."""
+        from cellgrad_dataset.mindrecord._save import save
 
-        save_mindrecord(self, file_name, num_files)
+        save(self, file_name, num_files, file_type)
 
     def create_tuple_iterator(self, columns=None, num_epochs=-1, output_numpy=False,
                               do_copy=False):
@@ -794,7 +792,7 @@ class MapDataset(Dataset):
             return
         from cellgrad_dataset.workers import ordered_map
 
-        chunk = 16
+        chunk = _MAP_CHUNK
 
         def run(task):
             start, chunk_rows = task
@@ -877,7 +875,7 @@ class FilterDataset(Dataset):
 class RepeatDataset(Dataset):
     """Mirrors `mindspore.dataset.RepeatDataset`: the input's epochs one after another."""
 
-    def __init__(self, input_dataset, count=None):
+    def __init__(self, input_dataset, count):
         super().__init__([input_dataset])
         if count is not None and (isinstance(count, bool)
                                   or not isinstance(count, numbers.Integral)):
@@ -921,7 +919,7 @@ def _count_arg(count, allow_all):
 class TakeDataset(Dataset):
     """Mirrors `mindspore.dataset.TakeDataset`: the first `count` rows."""
 
-    def __init__(self, input_dataset, count=-1):
+    def __init__(self, input_dataset, count):
         super().__init__([input_dataset])
         count = _count_arg(count, True)
         self.count = None if count == -1 else count
@@ -1084,7 +1082,7 @@ class SyncWaitDataset(Dataset):
     waits until the training loop calls `sync_update`. The pipeline runs when the loop asks
     for a row, so a row asked for before the update is an error, not a hang."""
 
-    def __init__(self, input_dataset, condition_name, num_batch=1, callback=None):
+    def __init__(self, input_dataset, condition_name, num_batch, callback=None):
         super().__init__([input_dataset])
         if not isinstance(condition_name, str):
             raise TypeError(f"Argument condition_name with value {condition_name!r} is not of "

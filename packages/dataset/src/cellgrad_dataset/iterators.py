@@ -3,6 +3,7 @@
 import itertools
 
 import numpy as np
+
 from cellgrad.common.tensor import Tensor
 
 

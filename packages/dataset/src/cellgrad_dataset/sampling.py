@@ -29,8 +29,8 @@ def check_shards(owner, num_shards, shard_id):
             raise TypeError(f"Argument {name} with value {value!r} is not of type "
                             f"[<class 'int'>], but got {type(value)}.")
     if num_shards <= 0:
-        raise ValueError(f"Input num_shards is not within the required interval of "
-                         f"[1, 2147483647].")
+        raise ValueError("Input num_shards is not within the required interval of "
+                         "[1, 2147483647].")
     if not 0 <= shard_id < num_shards:
         raise ValueError("shard_id should be less than num_shards." if shard_id >= 0 else
                          "Input shard_id is not within the required interval of "

@@ -8,13 +8,13 @@ import numpy as np
 
 from cellgrad_dataset import config
 from cellgrad_dataset.datasets import Dataset, _check_workers, _split_parts
-from cellgrad_dataset.sampling import check_shards, epoch_rng
 from cellgrad_dataset.samplers import (
     PKSampler,
     SequentialSampler,
     SubsetSampler,
     select_sampler,
 )
+from cellgrad_dataset.sampling import check_shards, epoch_rng
 
 
 class _RandomAccess(Dataset):

@@ -3,10 +3,12 @@
 
 `ordered_map(fn, tasks, workers, what)` runs `fn(task)` in worker processes and yields the
 results in task order. Task `s` goes to worker `s % workers` and each worker answers its tasks
-first-in first-out, so reading the workers round-robin gives the results in order. Results
-travel through one shared-memory segment per worker (pickle protocol 5: the arrays' buffers
-are written to the segment, only their lengths and the small pickle go through the pipe); a
-result that does not fit goes through the pipe instead.
+first-in first-out, so reading the workers round-robin gives the results in order. Tasks and
+results travel through one shared-memory segment per worker (pickle protocol 5: the arrays'
+buffers are written to the segment, only their lengths and the small pickle go through the
+pipe, so the main process never blocks on a full pipe); what does not fit a slot
+(`max_rowsize` MB, default 16), or everything with `config.set_enable_shared_mem(False)`,
+goes through the pipe.
 
 An exception in a worker is raised in the main process naming `what` and the task; a worker
 that dies (killed, crashed) is reported the same way. Closing the iterator (or an error, or the
@@ -24,7 +26,7 @@ from multiprocessing import connection, shared_memory
 
 from cellgrad_dataset import config
 
-_SLOTS = 2  # tasks in flight per worker (each has its own part of the worker's segment)
+_SLOTS = 4  # tasks in flight per worker (each has its own parts of the worker's segment)
 _LIVE = weakref.WeakSet()
 
 
@@ -32,8 +34,37 @@ class WorkerError(RuntimeError):
     """An operation failed (or its worker process died) in a dataset worker process."""
 
 
+def _pack(obj, buf, off, limit):
+    """Pickle `obj` with its array buffers written to `buf[off:off + limit]`:
+    (pickle bytes, buffer lengths), or (pickle bytes, None) when they do not fit."""
+    buffers = []
+    data = pickle.dumps(obj, protocol=5, buffer_callback=buffers.append)
+    if not buffers:
+        return data, None
+    raws = [b.raw() for b in buffers]
+    if buf is None or sum(r.nbytes for r in raws) > limit:
+        return pickle.dumps(obj, protocol=5), None
+    lengths = []
+    for r in raws:
+        buf[off:off + r.nbytes] = r
+        off += r.nbytes
+        lengths.append(r.nbytes)
+    return data, lengths
+
+
+def _unpack(data, lengths, buf, off):
+    if lengths is None:
+        return pickle.loads(data)
+    buffers = []
+    for n in lengths:
+        buffers.append(bytearray(buf[off:off + n]))  # a copy: the slot is reused
+        off += n
+    return pickle.loads(data, buffers=buffers)
+
+
 def _worker_main(fn, conn, shm_name, slot_bytes):
     shm = shared_memory.SharedMemory(name=shm_name) if shm_name else None
+    buf = None if shm is None else shm.buf
     parent = os.getppid()
     try:
         while True:
@@ -43,29 +74,18 @@ def _worker_main(fn, conn, shm_name, slot_bytes):
             msg = conn.recv()
             if msg is None:
                 return
-            seq, slot, task = msg
+            seq, slot, data, lengths = msg
             try:
-                result = fn(task)
-                buffers = []
-                data = pickle.dumps(result, protocol=5, buffer_callback=buffers.append)
-                raws = [b.raw() for b in buffers]
-                total = sum(r.nbytes for r in raws)
-                if shm is not None and raws and total <= slot_bytes:
-                    off = slot * slot_bytes
-                    lengths = []
-                    for r in raws:
-                        shm.buf[off:off + r.nbytes] = r.cast("B")
-                        off += r.nbytes
-                        lengths.append(r.nbytes)
-                    conn.send((seq, "shm", data, lengths))
-                else:
-                    conn.send((seq, "pipe", pickle.dumps(result, protocol=5), None))
+                result = fn(_unpack(data, lengths, buf, slot * slot_bytes))
+                out = _pack(result, buf, (_SLOTS + slot) * slot_bytes, slot_bytes)
+                conn.send((seq, "ok") + out)
             except BaseException as exc:  # noqa: BLE001 - reported to the main process
                 conn.send((seq, "error", f"{type(exc).__name__}: {exc}",
                            traceback.format_exc()))
     except (EOFError, BrokenPipeError, KeyboardInterrupt):
         return
     finally:
+        del buf
         if shm is not None:
             shm.close()
 
@@ -79,15 +99,19 @@ class WorkerPool:
         mb = 16 if max_rowsize in (None, -1) else max(int(max_rowsize), 1)
         self.slot_bytes = mb << 20
         self.what = what
+        self.shared = config.get_enable_shared_mem()
         self.procs, self.conns, self.shms = [], [], []
         _LIVE.add(self)
         try:
             for _ in range(workers):
-                shm = shared_memory.SharedMemory(create=True, size=self.slot_bytes * _SLOTS)
+                # _SLOTS input slots, then _SLOTS output slots
+                shm = shared_memory.SharedMemory(create=True,
+                                                 size=self.slot_bytes * _SLOTS * 2)
                 self.shms.append(shm)
                 parent_end, child_end = ctx.Pipe()
                 proc = ctx.Process(target=_worker_main,
-                                   args=(fn, child_end, shm.name, self.slot_bytes),
+                                   args=(fn, child_end, shm.name if self.shared else None,
+                                         self.slot_bytes),
                                    daemon=True)
                 proc.start()
                 child_end.close()
@@ -111,7 +135,11 @@ class WorkerPool:
                 except StopIteration:
                     exhausted = True
                     break
-                self.conns[sent % n].send((sent, (sent // n) % _SLOTS, task))
+                w, slot = sent % n, (sent // n) % _SLOTS
+                buf = self.shms[w].buf if self.shared else None
+                data, lengths = _pack(task, buf, slot * self.slot_bytes, self.slot_bytes)
+                del buf
+                self.conns[w].send((sent, slot, data, lengths))
                 sent += 1
             if done == sent:
                 return
@@ -138,16 +166,8 @@ class WorkerPool:
         if kind == "error":
             raise WorkerError(f"For '{self.what}', {describe(seq)} failed in worker process "
                               f"{proc.pid}: {data}\n\nWorker traceback:\n{extra}")
-        if kind == "pipe":
-            return pickle.loads(data)
-        off = ((seq // len(self.procs)) % _SLOTS) * self.slot_bytes
-        buffers = []
-        buf = self.shms[w].buf
-        for length in extra:
-            buffers.append(bytearray(buf[off:off + length]))
-            off += length
-        del buf
-        return pickle.loads(data, buffers=buffers)
+        slot = (seq // len(self.procs)) % _SLOTS
+        return _unpack(data, extra, self.shms[w].buf, (_SLOTS + slot) * self.slot_bytes)
 
     def close(self):
         for conn in self.conns:

@@ -1,0 +1,12 @@
+"""Mirrors `mindspore.dataset.engine`: the names of `cellgrad.dataset`, at MindSpore's older
+import path."""
+
+import cellgrad_dataset as _dataset
+
+
+def __getattr__(name):
+    return getattr(_dataset, name)
+
+
+def __dir__():
+    return dir(_dataset)
