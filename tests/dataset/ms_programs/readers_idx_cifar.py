@@ -49,6 +49,9 @@ try:
     sampled = ds.MnistDataset(mnist, usage="train", shuffle=True)
     print(sampled.get_dataset_size(), sorted(int(r[1]) for r in sampled.create_tuple_iterator(
         output_numpy=True)))
+    for sampler in (ds.DistributedSampler(2, 1, shuffle=False),
+                    ds.SequentialSampler(1, 2), [2, 0, 5]):
+        show(ds.MnistDataset(mnist, sampler=sampler))
     first = next(ds.MnistDataset(mnist, "train", shuffle=False).create_dict_iterator(
         output_numpy=True))
     raw = np.fromfile(os.path.join(mnist, "train-images-idx3-ubyte"), np.uint8)[16:16 + 784]

@@ -68,6 +68,9 @@ class _Cifar(FileSource):
 class Cifar10Dataset(_Cifar):
     """Mirrors `mindspore.dataset.Cifar10Dataset`: image (uint8 32x32x3), label (uint32)."""
 
+    def _class_labels(self):
+        return np.concatenate([f[:, 0] for f in self._files]).astype(np.uint32)
+
     @staticmethod
     def _records(name, usage, owner, path):
         key = {"train": "data_batch", "test": "test_batch", "all": "_batch"}[usage]

@@ -94,6 +94,9 @@ class MnistDataset(FileSource):
     def _rows_block(self, indices):
         return np.asarray(self._images[indices]), self._labels[indices]
 
+    def _class_labels(self):
+        return self._labels
+
 
 class FashionMnistDataset(MnistDataset):
     """Mirrors `mindspore.dataset.FashionMnistDataset`: Fashion-MNIST in MNIST's IDX files."""

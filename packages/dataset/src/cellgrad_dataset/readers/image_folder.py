@@ -81,6 +81,9 @@ class ImageFolderDataset(FileSource):
         """Mirrors `ImageFolderDataset.get_class_indexing`: class folder name -> label."""
         return dict(self._class_indexing)
 
+    def _class_labels(self):
+        return self._labels
+
     def _row(self, i):
         path, owner = self._paths[i], type(self).__name__
         if os.path.isdir(path):
