@@ -1,16 +1,21 @@
 """An LSTM training step (2 layers, input 64, hidden 128, batch 32, 35 steps, batch_first, a
 Dense head, mean squared error, Adam) and LSTM inference at batch 1, in cellgrad and PyTorch
-with the same weights; ms per step and ratios.
+with the same weights; CPU ms per step and ratios.
 
-    python benchmarks/lstm_step.py [--repeat 30]
+Times are CPU time of the process (`time.process_time`), not wall time: on a shared machine a
+neighbour's load stretches wall time but not the work done. For one thread each:
+
+    CELLGRAD_BENCH_THREADS=1 OPENBLAS_NUM_THREADS=1 python benchmarks/lstm_step.py [--repeat 30]
 """
 
 import argparse
+import statistics
+import time
 
 import numpy as np
 
 from cellgrad import Tensor, nn
-from timing import median_ms, report, torch_or_none
+from timing import report, torch_or_none
 
 INPUT, HIDDEN, LAYERS, BATCH, SEQ, LR = 64, 128, 2, 32, 35, 1e-3
 
@@ -104,6 +109,18 @@ def check_same(torch, ws, head, x):
     assert np.allclose(ours, theirs, atol=1e-5), np.abs(ours - theirs).max()
 
 
+def cpu_median_ms(step, repeat, warmup=3):
+    """Median CPU time of `step()` in milliseconds over `repeat` runs after `warmup`."""
+    for _ in range(warmup):
+        step()
+    times = []
+    for _ in range(repeat):
+        t = time.process_time()
+        step()
+        times.append((time.process_time() - t) * 1e3)
+    return statistics.median(times)
+
+
 def measure(repeat, rounds=3):
     """{"train": {contender: ms}, "infer": {contender: ms}}: each contender's best median
     over `rounds` rounds that alternate the contenders (a neighbour's load hits both)."""
@@ -124,7 +141,7 @@ def measure(repeat, rounds=3):
         for kind, fns in steps.items():
             n = repeat if kind == "train" else 10 * repeat
             for name, step in fns.items():
-                got[kind][name] = min(got[kind][name], median_ms(step, n))
+                got[kind][name] = min(got[kind][name], cpu_median_ms(step, n))
     return got
 
 
@@ -134,9 +151,9 @@ def main():
     args = p.parse_args()
     got = measure(args.repeat)
     shape = f"{LAYERS} layers, input {INPUT}, hidden {HIDDEN}, seq {SEQ}"
-    report(f"lstm_step: training, {shape}, batch {BATCH}, Adam (ms per step, median)",
+    report(f"lstm_step: training, {shape}, batch {BATCH}, Adam (CPU ms per step, median)",
            got["train"])
-    report(f"lstm_step: inference, {shape}, batch 1 (ms per call, median)", got["infer"])
+    report(f"lstm_step: inference, {shape}, batch 1 (CPU ms per call, median)", got["infer"])
 
 
 if __name__ == "__main__":

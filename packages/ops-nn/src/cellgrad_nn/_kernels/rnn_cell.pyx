@@ -12,74 +12,98 @@ cdef extern from *:
     """
     #include <stdint.h>
     #include <string.h>
-    /* float32 gates four lanes at a time (GCC vector extensions, SSE2 at least): exp as
-       Cephes' expf (about 2 ulp) without libm calls or branches. glibc's expf and tanhf are
-       scalar calls, and the gates spent most of their time in them. */
-    typedef float cg_v4 __attribute__((vector_size(16)));
-    typedef int32_t cg_i4 __attribute__((vector_size(16)));
-    static inline cg_v4 cg_ld(const float *p, long k) {
-        cg_v4 v = {0, 0, 0, 0};
-        if (k == 4) memcpy(&v, p, sizeof v); else memcpy(&v, p, k * sizeof(float));
-        return v;
+    #pragma GCC diagnostic ignored "-Wpsabi"
+    /* float32 gates L lanes at a time with GCC vector extensions: 4 (SSE2, every x86-64) and
+       8 (AVX2 with FMA, chosen at run time). exp is Cephes' expf (about 2 ulp) without libm
+       calls or branches: glibc's expf and tanhf are scalar calls, and the gates spent most of
+       their time in them. NaN stays NaN (both clamping comparisons are false). */
+    #define CG_GATES(S, L, ATTR)                                                              \
+    typedef float cg_v##S __attribute__((vector_size(4 * L)));                               \
+    typedef int32_t cg_i##S __attribute__((vector_size(4 * L)));                             \
+    ATTR static inline cg_v##S cg_ld##S(const float *p, long k) {                            \
+        cg_v##S v = {0};                                                                     \
+        if (k == L) memcpy(&v, p, sizeof v); else memcpy(&v, p, k * sizeof(float));          \
+        return v;                                                                            \
+    }                                                                                        \
+    ATTR static inline void cg_st##S(float *p, cg_v##S v, long k) {                          \
+        if (k == L) memcpy(p, &v, sizeof v); else memcpy(p, &v, k * sizeof(float));          \
+    }                                                                                        \
+    ATTR static inline cg_v##S cg_exp##S(cg_v##S x) {                                        \
+        const cg_v##S hi = (cg_v##S){0} + 88.0f, lo = (cg_v##S){0} - 87.0f;                  \
+        cg_i##S m = x > hi;                                                                  \
+        x = (cg_v##S)(((cg_i##S)hi & m) | ((cg_i##S)x & ~m));                                \
+        m = x < lo;                                                                          \
+        x = (cg_v##S)(((cg_i##S)lo & m) | ((cg_i##S)x & ~m));                                \
+        cg_v##S n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;                  \
+        cg_v##S r = x - n * 0.693359375f + n * 2.12194440e-4f;                               \
+        cg_v##S p = r * 1.9875691500E-4f + 1.3981999507E-3f;                                 \
+        p = p * r + 8.3334519073E-3f;                                                        \
+        p = p * r + 4.1665795894E-2f;                                                        \
+        p = p * r + 1.6666665459E-1f;                                                        \
+        p = p * r + 5.0000001201E-1f;                                                        \
+        p = p * r * r + r + 1.0f;                                                            \
+        cg_i##S e = (__builtin_convertvector(n, cg_i##S) + 127) << 23;                       \
+        return p * (cg_v##S)e;                                                               \
+    }                                                                                        \
+    ATTR static inline cg_v##S cg_sig##S(cg_v##S x) { return 1.0f / (1.0f + cg_exp##S(-x)); } \
+    ATTR static inline cg_v##S cg_tanh##S(cg_v##S x) {                                       \
+        return 1.0f - 2.0f / (1.0f + cg_exp##S(2.0f * x));                                   \
+    }                                                                                        \
+    ATTR static void cg_lstm_row##S(float *a, const float *xs, const float *cp, float *c,    \
+                                    float *tc, float *h, long H) {                           \
+        for (long j = 0; j < H; j += L) {                                                    \
+            long k = H - j < L ? H - j : L;                                                  \
+            cg_v##S i = cg_sig##S(cg_ld##S(a + j, k) + cg_ld##S(xs + j, k));                 \
+            cg_v##S f = cg_sig##S(cg_ld##S(a + H + j, k) + cg_ld##S(xs + H + j, k));         \
+            cg_v##S g = cg_tanh##S(cg_ld##S(a + 2 * H + j, k) + cg_ld##S(xs + 2 * H + j, k)); \
+            cg_v##S o = cg_sig##S(cg_ld##S(a + 3 * H + j, k) + cg_ld##S(xs + 3 * H + j, k)); \
+            cg_v##S cc = f * cg_ld##S(cp + j, k) + i * g;                                    \
+            cg_v##S t = cg_tanh##S(cc);                                                      \
+            cg_st##S(a + j, i, k);                                                           \
+            cg_st##S(a + H + j, f, k);                                                       \
+            cg_st##S(a + 2 * H + j, g, k);                                                   \
+            cg_st##S(a + 3 * H + j, o, k);                                                   \
+            cg_st##S(c + j, cc, k);                                                          \
+            cg_st##S(tc + j, t, k);                                                          \
+            cg_st##S(h + j, o * t, k);                                                       \
+        }                                                                                    \
+    }                                                                                        \
+    ATTR static void cg_gru_row##S(float *a, const float *xs, const float *gh,               \
+                                   const float *hp, float *ghn, float *h, long H) {          \
+        for (long j = 0; j < H; j += L) {                                                    \
+            long k = H - j < L ? H - j : L;                                                  \
+            cg_v##S r = cg_sig##S(cg_ld##S(xs + j, k) + cg_ld##S(gh + j, k));                \
+            cg_v##S z = cg_sig##S(cg_ld##S(xs + H + j, k) + cg_ld##S(gh + H + j, k));        \
+            cg_v##S hn = cg_ld##S(gh + 2 * H + j, k);                                        \
+            cg_v##S n = cg_tanh##S(cg_ld##S(xs + 2 * H + j, k) + r * hn);                    \
+            cg_st##S(a + j, r, k);                                                           \
+            cg_st##S(a + H + j, z, k);                                                       \
+            cg_st##S(a + 2 * H + j, n, k);                                                   \
+            cg_st##S(ghn + j, hn, k);                                                        \
+            cg_st##S(h + j, n + z * (cg_ld##S(hp + j, k) - n), k);                           \
+        }                                                                                    \
     }
-    static inline void cg_st(float *p, cg_v4 v, long k) {
-        if (k == 4) memcpy(p, &v, sizeof v); else memcpy(p, &v, k * sizeof(float));
-    }
-    static inline cg_v4 cg_sel(cg_i4 m, cg_v4 a, cg_v4 b) {
-        return (cg_v4)(((cg_i4)a & m) | ((cg_i4)b & ~m));
-    }
-    static inline cg_v4 cg_exp(cg_v4 x) {
-        const cg_v4 hi = {88.f, 88.f, 88.f, 88.f}, lo = {-87.f, -87.f, -87.f, -87.f};
-        x = cg_sel(x > hi, hi, x);  /* NaN stays NaN: both comparisons are false */
-        x = cg_sel(x < lo, lo, x);
-        cg_v4 n = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;  /* round */
-        cg_v4 r = x - n * 0.693359375f + n * 2.12194440e-4f;
-        cg_v4 p = r * 1.9875691500E-4f + 1.3981999507E-3f;
-        p = p * r + 8.3334519073E-3f;
-        p = p * r + 4.1665795894E-2f;
-        p = p * r + 1.6666665459E-1f;
-        p = p * r + 5.0000001201E-1f;
-        p = p * r * r + r + 1.0f;
-        cg_i4 e = (__builtin_convertvector(n, cg_i4) + 127) << 23;
-        return p * (cg_v4)e;
-    }
-    static inline cg_v4 cg_sig(cg_v4 x) { return 1.0f / (1.0f + cg_exp(-x)); }
-    static inline cg_v4 cg_tanh(cg_v4 x) { return 1.0f - 2.0f / (1.0f + cg_exp(2.0f * x)); }
 
+    CG_GATES(_4, 4, )
+    CG_GATES(_8, 8, __attribute__((target("avx2,fma"))))
+
+    static int cg_avx2 = -1;
+    static inline int cg_use_avx2(void) {
+        if (cg_avx2 < 0) {
+            __builtin_cpu_init();
+            cg_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+        }
+        return cg_avx2;
+    }
     static void cg_lstm_row(float *a, const float *xs, const float *cp, float *c, float *tc,
                             float *h, long H) {
-        for (long j = 0; j < H; j += 4) {
-            long k = H - j < 4 ? H - j : 4;
-            cg_v4 i = cg_sig(cg_ld(a + j, k) + cg_ld(xs + j, k));
-            cg_v4 f = cg_sig(cg_ld(a + H + j, k) + cg_ld(xs + H + j, k));
-            cg_v4 g = cg_tanh(cg_ld(a + 2 * H + j, k) + cg_ld(xs + 2 * H + j, k));
-            cg_v4 o = cg_sig(cg_ld(a + 3 * H + j, k) + cg_ld(xs + 3 * H + j, k));
-            cg_v4 cc = f * cg_ld(cp + j, k) + i * g;
-            cg_v4 t = cg_tanh(cc);
-            cg_st(a + j, i, k);
-            cg_st(a + H + j, f, k);
-            cg_st(a + 2 * H + j, g, k);
-            cg_st(a + 3 * H + j, o, k);
-            cg_st(c + j, cc, k);
-            cg_st(tc + j, t, k);
-            cg_st(h + j, o * t, k);
-        }
+        if (cg_use_avx2()) cg_lstm_row_8(a, xs, cp, c, tc, h, H);
+        else cg_lstm_row_4(a, xs, cp, c, tc, h, H);
     }
-
     static void cg_gru_row(float *a, const float *xs, const float *gh, const float *hp,
                            float *ghn, float *h, long H) {
-        for (long j = 0; j < H; j += 4) {
-            long k = H - j < 4 ? H - j : 4;
-            cg_v4 r = cg_sig(cg_ld(xs + j, k) + cg_ld(gh + j, k));
-            cg_v4 z = cg_sig(cg_ld(xs + H + j, k) + cg_ld(gh + H + j, k));
-            cg_v4 hn = cg_ld(gh + 2 * H + j, k);
-            cg_v4 n = cg_tanh(cg_ld(xs + 2 * H + j, k) + r * hn);
-            cg_st(a + j, r, k);
-            cg_st(a + H + j, z, k);
-            cg_st(a + 2 * H + j, n, k);
-            cg_st(ghn + j, hn, k);
-            cg_st(h + j, n + z * (cg_ld(hp + j, k) - n), k);
-        }
+        if (cg_use_avx2()) cg_gru_row_8(a, xs, gh, hp, ghn, h, H);
+        else cg_gru_row_4(a, xs, gh, hp, ghn, h, H);
     }
     """
     void cg_lstm_row(float *a, const float *xs, const float *cp, float *c, float *tc,
