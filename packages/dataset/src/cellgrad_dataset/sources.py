@@ -194,7 +194,8 @@ class NumpySlicesDataset(_RandomAccess):
         if len(indices) and indices[-1] - indices[0] == len(indices) - 1 and \
                 np.all(np.diff(indices) == 1):
             lo = int(indices[0])
-            return tuple(c[lo:lo + len(indices)] for c in self._columns)
+            # a copy, as fancy indexing gives: a batch must not alias the user's arrays
+            return tuple(c[lo:lo + len(indices)].copy() for c in self._columns)
         return tuple(c[indices] for c in self._columns)
 
 
