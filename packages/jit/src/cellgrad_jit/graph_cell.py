@@ -4,8 +4,9 @@ import numpy as np
 
 import cellgrad as ms
 from cellgrad.nn import Cell
+from cellgrad_jit.errors import UnsupportedOpError
 from cellgrad_jit.ir import Graph
-from cellgrad_jit.mindir.run import run_graph
+from cellgrad_jit.mindir.run import PRIMITIVES, run_graph
 
 __all__ = ["GraphCell"]
 
@@ -27,6 +28,12 @@ class GraphCell(Cell):
         if params_init is not None and not isinstance(params_init, dict):
             raise TypeError(f"For 'GraphCell', the argument 'params_init' must be a dict, but "
                             f"got {type(params_init).__name__}.")
+        for n in graph.nodes:
+            if n.op not in PRIMITIVES:
+                raise UnsupportedOpError(
+                    f"For 'GraphCell', node {n.name} of the graph names the primitive "
+                    f"'{n.op}', which cellgrad does not run (it runs: "
+                    f"{', '.join(sorted(PRIMITIVES))}).", op=n.op, scope=n.scope)
         params_init = dict(params_init or {})
         unknown = sorted(set(params_init) - set(graph.params))
         if unknown:

@@ -121,11 +121,12 @@ def parse_model(file_name):
         raise TypeError(f"For 'load', the argument 'file_name' must be a str, but got "
                         f"{type(file_name).__name__}.")
     if not file_name.endswith(".mindir"):
-        raise ValueError("For 'load', the argument 'file_name'(MindIR file) should end with "
-                         "'.mindir', please input the correct 'file_name'.")
+        raise ValueError(f"For 'load', the argument 'file_name'(MindIR file) should end with "
+                         f"'.mindir', please input the correct 'file_name', but got "
+                         f"'{file_name}'.")
     if not os.path.exists(file_name):
-        raise ValueError("For 'load', the argument 'file_name'(MindIR file) does not exist, "
-                         "please check whether the 'file_name' is correct.")
+        raise ValueError(f"For 'load', the argument 'file_name'(MindIR file) does not exist, "
+                         f"please check whether the 'file_name' is correct: '{file_name}'.")
     with open(file_name, "rb") as f:
         data = f.read()
     model = messages()["ModelProto"]()
@@ -147,7 +148,7 @@ def read_mindir(file_name):
     graph = Graph(g.name or os.path.basename(file_name), dialect="mindspore")
     env = {}  # proto name -> Value or literal
 
-    for i, vi in enumerate(g.input):
+    for vi in g.input:
         t = vi.tensor[0] if vi.tensor else None
         shape = tuple(int(d) if d >= 0 else None for d in t.dims) if t is not None else ()
         dt = NP_OF_DATA_TYPE.get(t.data_type) if t is not None else None

@@ -142,7 +142,8 @@ def run_graph(graph, inputs, params, cache):
         try:
             out = fn(*args)
         except (TypeError, ValueError, RuntimeError) as e:
-            raise type(e)(f"GraphCell: node {node.name} ({node.op}) failed: {e}") from e
+            e.args = (f"GraphCell: node {node.name} ({node.op}) failed: {e}",) + e.args[1:]
+            raise
         env[id(node.outputs[0])] = out
     outs = [env[id(v)] for v in graph.outputs]
     return outs[0] if len(outs) == 1 else tuple(outs)

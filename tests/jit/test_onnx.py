@@ -1,0 +1,214 @@
+"""ms.export(..., file_format='ONNX'): each file runs in onnxruntime with cellgrad's outputs."""
+
+import os
+import stat
+
+import numpy as np
+import pytest
+
+import cellgrad as ms
+from cellgrad import nn, ops
+
+onnx = pytest.importorskip("onnx")
+ort = pytest.importorskip("onnxruntime")
+from cellgrad_jit import UnsupportedOpError  # noqa: E402
+from cellgrad_jit.onnx_export import CONVERTERS, OPSET  # noqa: E402
+from models import MLP, Lambda, LeNetBN, SmallCNN, randomize_bn  # noqa: E402
+
+
+def _run(path, *xs):
+    sess = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+    names = [i.name for i in sess.get_inputs()]
+    return sess.run(None, {n: x.asnumpy() for n, x in zip(names, xs)})
+
+
+def _check(net, *xs, tmp_path, tol=1e-5):
+    path = str(tmp_path / "model")
+    ms.export(net, *xs, file_name=path, file_format="ONNX")
+    got = _run(path + ".onnx", *xs)
+    want = net(*xs)
+    want = want if isinstance(want, tuple) else (want,)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        w = w.asnumpy()
+        assert g.shape == w.shape and g.dtype == w.dtype
+        np.testing.assert_allclose(g, w, rtol=tol, atol=tol)
+    return path + ".onnx"
+
+
+def _x(*shape, seed=0):
+    return ms.Tensor(np.random.RandomState(seed).randn(*shape).astype(np.float32))
+
+
+@pytest.mark.parametrize("net, shape", [
+    (MLP(), (3, 8)), (randomize_bn(LeNetBN()), (2, 1, 32, 32)), (SmallCNN(), (2, 3, 8, 8)),
+], ids=["mlp", "lenet_bn", "small_cnn"])
+def test_models_match_onnxruntime(net, shape, tmp_path):
+    path = _check(net, _x(*shape), tmp_path=tmp_path)
+    model = onnx.load(path)
+    assert model.opset_import[0].version == OPSET == 17
+    assert model.producer_name == "cellgrad"
+    inits = {i.name for i in model.graph.initializer}
+    assert {name for name, _ in net.parameters_and_names()} <= inits
+
+
+def test_mlp_784_batch_dynamic_from_a_none_placeholder(tmp_path):
+    net = MLP((784, 64, 10))
+    path = str(tmp_path / "mlp.onnx")
+    ms.export(net, ms.Tensor(shape=[None, 784], dtype=ms.float32), file_name=path,
+              file_format="ONNX")
+    dim = onnx.load(path).graph.input[0].type.tensor_type.shape.dim
+    assert dim[0].dim_param == "batch" and dim[1].dim_value == 784
+    for batch in (1, 7):
+        x = _x(batch, 784, seed=batch)
+        np.testing.assert_allclose(_run(path, x)[0], net(x).asnumpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_lenet_dynamic_batch_keyword(tmp_path):
+    net = randomize_bn(LeNetBN())
+    path = str(tmp_path / "lenet")
+    ms.export(net, _x(2, 1, 32, 32), file_name=path, file_format="ONNX", dynamic_batch=True)
+    for batch in (1, 5):
+        x = _x(batch, 1, 32, 32, seed=batch)
+        got = _run(path + ".onnx", x)[0]
+        assert got.shape == (batch, 10)
+        np.testing.assert_allclose(got, net(x).asnumpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_static_export_keeps_the_traced_shape(tmp_path):
+    path = str(tmp_path / "mlp.onnx")
+    ms.export(MLP(), _x(3, 8), file_name=path, file_format="ONNX")
+    dim = onnx.load(path).graph.input[0].type.tensor_type.shape.dim
+    assert [d.dim_value for d in dim] == [3, 8]
+
+
+A, B = (2, 5), (2, 5)
+CASES = {  # name -> (function of (self, *inputs), input shapes)
+    "unary": (lambda s, a: (ops.abs(a), -a, ops.exp(a), ops.log(ops.abs(a) + 1), ops.sqrt(
+        ops.abs(a)), ops.sin(a), ops.cos(a), ops.tanh(a), ops.sigmoid(a), ops.relu(a),
+        ops.floor(a), ops.ceil(a), ops.sign(a), ops.rsqrt(ops.abs(a) + 1), ops.square(a),
+        ops.reciprocal(a + 10), ops.Erf()(a)), [A]),
+    "binary": (lambda s, a, b: (a + b, a - b, a * b, a / (ops.abs(b) + 1), ops.maximum(a, b),
+                                ops.minimum(a, b), a + 1, 2.0 * a, 1 - a, a / 4,
+                                ops.pow(ops.abs(a), 1.5), a ** 2), [A, B]),
+    "compare": (lambda s, a, b: (a > b, a < b, a >= b, a <= b, a == b, a != b,
+                                 ops.logical_and(a > 0, b > 0)), [A, B]),
+    "activations": (lambda s, a: (ops.gelu(a), ops.gelu(a, approximate="tanh"),
+                                  nn.LeakyReLU(0.1)(a), nn.ReLU6()(a * 4), nn.ELU()(a),
+                                  nn.SiLU()(a), nn.HSwish()(a * 3), nn.HSigmoid()(a * 3),
+                                  ops.softplus(a), ops.softmax(a, 0), nn.LogSoftmax()(a)), [A]),
+    "reductions": (lambda s, a: (a.sum(), a.mean(axis=1, keep_dims=True), ops.sum(a, 0),
+                                 ops.amax(a, 1), ops.amin(a, (0, 1)), a.prod(1)), [A]),
+    "shapes": (lambda s, a: (ops.transpose(a, (0, 2, 3, 1)), a.swapaxes(1, 2),
+                             ops.concat((a, a), 1), ops.stack((a, a), 1), a.view(2, 3, 16),
+                             ops.squeeze(a[:, :1]), ops.expand_dims(a, 0), ops.flatten(a),
+                             ops.split(a, 1, 1)[2], a[:, 1:3, ::2], a[0, ..., -1],
+                             a[None, 1], a[:, ::-1], ops.broadcast_to(a[:, :1], (2, 3, 4, 4)),
+                             ops.tile(a, (1, 2, 1, 1)), a.astype(ms.float16),
+                             ops.clamp(a, -0.5, 0.5), ops.where(a > 0, a, 0.0)), [(2, 3, 4, 4)]),
+    "matmul": (lambda s, a, b: (ops.matmul(a, b), ops.bmm(a, b), ops.matmul(a[0], b[0])),
+               [(2, 3, 4), (2, 4, 5)]),
+    "conv_pool": (lambda s, a: tuple(c(a) for c in s.parts), [(2, 3, 9, 9)]),
+    "norms": (lambda s, a: tuple(c(a) for c in s.parts), [(4, 6)]),
+}
+_CELLS = {
+    "conv_pool": lambda: [
+        nn.Conv2d(3, 4, 3, pad_mode="pad", padding=1, has_bias=True),
+        nn.Conv2d(3, 3, 3, group=3, stride=2),
+        nn.Conv2d(3, 2, 3, dilation=2, pad_mode="valid"),
+        nn.MaxPool2d(3, 1, pad_mode="same"), nn.AvgPool2d(3, 3),
+        nn.AvgPool2d(3, 2, pad_mode="pad", padding=1, count_include_pad=False),
+        nn.AvgPool2d(3, 2, pad_mode="pad", padding=1),
+        nn.AdaptiveAvgPool2d(1), nn.AdaptiveAvgPool2d(3), nn.AdaptiveMaxPool2d(1)],
+    "norms": lambda: [nn.LayerNorm((6,)), randomize_bn(nn.BatchNorm1d(6)),
+                      nn.Dense(6, 3, activation="relu")],
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_ops_match_onnxruntime(case, tmp_path):
+    fn, shapes = CASES[case]
+    net = Lambda(fn, *(_CELLS[case]() if case in _CELLS else ()))
+    xs = [_x(*shape, seed=i) for i, shape in enumerate(shapes)]
+    _check(net, *xs, tmp_path=tmp_path)
+
+
+def test_converter_table_covers_the_common_ops():
+    for name in ("add", "matmul", "dense", "conv2d", "max_pool2d", "avg_pool2d",
+                 "nn_normalize", "gelu", "softmax", "reshape", "transpose", "concat", "sum",
+                 "mean", "getitem", "cast"):
+        assert name in CONVERTERS
+
+
+def test_file_name_gets_the_suffix_and_is_read_only_then_overwritable(tmp_path):
+    base = str(tmp_path / "net")
+    ms.export(MLP(), _x(3, 8), file_name=base, file_format="ONNX")
+    assert os.path.exists(base + ".onnx")
+    assert stat.S_IMODE(os.stat(base + ".onnx").st_mode) == stat.S_IRUSR
+    ms.export(MLP(), _x(3, 8), file_name=base + ".onnx", file_format="ONNX")
+    assert sorted(os.listdir(tmp_path)) == ["net.onnx"]
+
+
+class Head(nn.Cell):
+    def construct(self, x):
+        return ops.cumsum(x, 1)
+
+
+class Outer(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.head = Head()
+
+    def construct(self, x):
+        return self.head(ops.relu(x))
+
+
+def test_an_op_onnx_lacks_names_the_op_and_its_cell(tmp_path):
+    path = str(tmp_path / "bad")
+    with pytest.raises(UnsupportedOpError, match=r"op 'cumsum' \(in Default/head-Head\) has no "
+                                                 r"ONNX form") as info:
+        ms.export(Outer(), _x(2, 3), file_name=path, file_format="ONNX")
+    assert info.value.op == "cumsum" and info.value.scope == "Default/head-Head"
+    assert isinstance(info.value, NotImplementedError)
+    assert not os.path.exists(path + ".onnx")
+
+
+def test_data_dependent_ops_are_refused_not_baked_in(tmp_path):
+    net = Lambda(lambda s, a: a.max(axis=1))  # the indices of this run's maxima
+    with pytest.raises(UnsupportedOpError, match="op 'take_along_axis'"):
+        ms.export(net, _x(2, 5), file_name=str(tmp_path / "m"), file_format="ONNX")
+    emb = nn.Embedding(10, 3)
+    ids = ms.Tensor(np.array([[1, 2]], np.int32))
+    with pytest.raises(UnsupportedOpError, match="op 'embedding' .* its indices are not a "
+                                                 "Tensor of the graph"):
+        ms.export(emb, ids, file_name=str(tmp_path / "e"), file_format="ONNX")
+
+
+def test_dynamic_batch_that_cannot_be_kept_is_refused(tmp_path):
+    net = Lambda(lambda s, a: a.reshape(4, 2))  # the batch folded into a fixed shape
+    with pytest.raises(UnsupportedOpError, match=r"reshape of a dynamic batch to \(4, 2\)"):
+        ms.export(net, ms.Tensor(shape=[None, 4], dtype=ms.float32),
+                  file_name=str(tmp_path / "r"), file_format="ONNX")
+
+
+def test_bad_arguments():
+    net, x = MLP(), _x(3, 8)
+    with pytest.raises(ValueError, match=r"For 'export', 'file_format' must be one of "
+                                         r"\['AIR', 'ONNX', 'MINDIR'\], but got onnx."):
+        ms.export(net, x, file_name="m", file_format="onnx")
+    with pytest.raises(ValueError, match="Only support export file in 'AIR' format with "
+                                         "Ascend backend. cellgrad runs on the CPU"):
+        ms.export(net, x, file_name="m", file_format="AIR")
+    with pytest.raises(TypeError, match="'file_name' must be a str, but got int"):
+        ms.export(net, x, file_name=3, file_format="ONNX")
+    with pytest.raises(NotImplementedError, match="'enc_key' .* not supported"):
+        ms.export(net, x, file_name="m", file_format="ONNX", enc_key=b"0" * 16)
+    with pytest.raises(TypeError, match="'dynamic_batch' must be a bool, but got int"):
+        ms.export(net, x, file_name="m", file_format="ONNX", dynamic_batch=1)
+    with pytest.raises(TypeError, match="missing 1 required keyword-only argument: "
+                                        "'file_format'"):
+        ms.export(net, x, file_name="m")
+
+
+def test_train_namespace_is_the_same_function():
+    assert ms.train.export is ms.export and ms.train.serialization.export is ms.export
