@@ -63,8 +63,8 @@ CASES = {
     "adjust_brightness": (lambda: V.AdjustBrightness(1.4)(IMG), 0),
     "adjust_contrast": (lambda: V.AdjustContrast(0.6)(IMG), 0),
     "adjust_saturation": (lambda: V.AdjustSaturation(1.5)(IMG), 0),
-    "adjust_hue": (lambda: V.AdjustHue(0.2)(IMG), 1),
-    "adjust_gamma": (lambda: V.AdjustGamma(0.8)(IMG), 1),
+    "adjust_hue": (lambda: V.AdjustHue(0.2)(IMG), 1),  # OpenCV versions: HSV_FULL rounding
+    "adjust_gamma": (lambda: V.AdjustGamma(0.8)(IMG), 0),
     "adjust_sharpness": (lambda: V.AdjustSharpness(2.0)(IMG), 0),
     "auto_contrast": (lambda: V.AutoContrast()(IMG), 0),
     "equalize": (lambda: V.Equalize()(IMG), 0),

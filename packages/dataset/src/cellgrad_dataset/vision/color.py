@@ -318,13 +318,15 @@ class AdjustHue(ImageOperation):
     def _apply(self, img):
         img = _uint8_rgb("AdjustHue", img)
         hsv = cv2.cvtColor(img, cv2.COLOR_RGB2HSV_FULL)
-        shift = np.uint8(int(round(self.hue_factor * 255)) % 256)
+        shift = np.uint8(int(self.hue_factor * 255) % 256)  # C++'s truncating cast
         hsv[..., 0] = hsv[..., 0] + shift
         return cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB_FULL)
 
 
 class AdjustGamma(ImageOperation):
-    """Mirrors `mindspore.dataset.vision.AdjustGamma`: 255 * gain * (image / 255) ** gamma."""
+    """Mirrors `mindspore.dataset.vision.AdjustGamma`: uint8 through MindSpore's table
+    floor(min((i/255)**gamma * (256 - 1e-3) * gain, 255)); floats as
+    clip((x * gain) ** gamma, 0, 1)."""
 
     def __init__(self, gamma, gain=1):
         if gamma < 0:
@@ -333,10 +335,16 @@ class AdjustGamma(ImageOperation):
 
     def _apply(self, img):
         img = check_image("AdjustGamma", img)
-        if img.dtype == np.uint8:
-            table = 255.0 * self.gain * (np.arange(256) / 255.0) ** self.gamma
-            return np.clip(np.rint(table), 0, 255).astype(np.uint8)[img]
-        return (self.gain * img.astype(np.float32) ** self.gamma).astype(img.dtype)
+        channels = 1 if img.ndim == 2 else img.shape[2]
+        if channels not in (1, 3):
+            raise pipeline_error("AdjustGamma", f"channel of input image should be 1 or 3, but "
+                                                f"got: {channels}")
+        if img.dtype.kind == "f":
+            return np.clip((img * np.float32(self.gain)) ** np.float32(self.gamma), 0, 1
+                           ).astype(img.dtype)
+        f = (np.arange(256, dtype=np.float32) / np.float32(255)) ** np.float32(self.gamma)
+        table = np.floor(np.minimum(f * np.float32(256 - 1e-3) * np.float32(self.gain), 255))
+        return table.astype(np.uint8)[img]
 
 
 def _smooth(img):

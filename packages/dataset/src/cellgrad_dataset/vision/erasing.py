@@ -13,8 +13,9 @@ from cellgrad_dataset.vision.utils import ImageBatchFormat
 
 
 class CutOut(ImageOperation, RandomDraws):
-    """Mirrors `mindspore.dataset.vision.CutOut`: `num_patches` squares of side `length`,
-    centred anywhere in the image (clipped at the borders), set to 0."""
+    """Mirrors `mindspore.dataset.vision.CutOut`: `num_patches` squares of side `length` set
+    to 0, each with its top-left corner uniform in [-length, size] (clipped at the borders,
+    as MindSpore's)."""
 
     def __init__(self, length, num_patches=1, is_hwc=True):
         if length < 1 or num_patches < 1:
@@ -25,16 +26,19 @@ class CutOut(ImageOperation, RandomDraws):
     def _apply(self, img):
         img = check_image("CutOut", img, (3,)).copy()
         h, w = img.shape[:2] if self.is_hwc else img.shape[1:]
+        n = self.length
+        if n > h or n > w:
+            raise pipeline_error("CutOut", f"box size is too large for image erase, got box "
+                                           f"height: {n} box width: {n}, and image height: {h}, "
+                                           f"image width: {w}")
         rng = self._rng()
-        for cy, cx in zip(rng.integers(h, size=self.num_patches),
-                          rng.integers(w, size=self.num_patches)):
-            y0, x0 = max(cy - self.length // 2, 0), max(cx - self.length // 2, 0)
-            y1, x1 = min(cy - self.length // 2 + self.length, h), \
-                min(cx - self.length // 2 + self.length, w)
+        for _ in range(self.num_patches):
+            y0, x0 = int(rng.integers(h + n + 1)) - n, int(rng.integers(w + n + 1)) - n
+            ys, xs = slice(max(y0, 0), min(y0 + n, h)), slice(max(x0, 0), min(x0 + n, w))
             if self.is_hwc:
-                img[y0:y1, x0:x1] = 0
+                img[ys, xs] = 0
             else:
-                img[:, y0:y1, x0:x1] = 0
+                img[:, ys, xs] = 0
         return img
 
 
