@@ -351,3 +351,16 @@ def test_files_copied_elsewhere_are_found_by_their_header(tmp_path, good):
     for f in ("g.mindrecord", "g.mindrecord.db"):
         shutil.copy(tmp_path / f, moved / f)
     assert FileReader(str(moved / "g.mindrecord")).len() == 5
+
+
+def test_parallel_writer_makes_each_shard_a_set_of_its_own(tmp_path):
+    # as MindSpore 2.10: calls go to the shards in turn, each file lists only itself
+    w = FileWriter(str(tmp_path / "pw.mindrecord"), 2)
+    w.add_schema({"id": {"type": "int32"}})
+    for start in range(0, 9, 3):
+        w.write_raw_data([{"id": i} for i in range(start, start + 3)], parallel_writer=True)
+    w.commit()
+    first = FileReader(str(tmp_path / "pw.mindrecord0"))
+    assert [r["id"] for r in first.get_next()] == [0, 1, 2, 6, 7, 8]
+    both = FileReader([str(tmp_path / "pw.mindrecord0"), str(tmp_path / "pw.mindrecord1")])
+    assert [r["id"] for r in both.get_next()] == [0, 1, 2, 6, 7, 8, 3, 4, 5]

@@ -170,7 +170,11 @@ class FileWriter:
 
     def write_raw_data(self, raw_data, parallel_writer=False):
         """Writes rows (a list of dicts) after checking them against the schema; a row that does
-        not match it is skipped with a warning naming it (as MindSpore)."""
+        not match it is skipped with a warning naming it (as MindSpore).
+
+        Rows are spread evenly over the shards; with `parallel_writer=True` each call's rows go
+        to one shard in turn and every shard file is a set of its own (as MindSpore's parallel
+        writer processes make them; here they are written in this process)."""
         if not isinstance(parallel_writer, bool):
             raise TypeError("The parameter `parallel_writer` must be bool.")
         if self._parallel_writer is None:
@@ -245,6 +249,9 @@ class FileWriter:
         if self._index_fields is None:
             self._index_fields = [k for k in sorted(self._schema)
                                   if k not in _format.blob_fields(self._schema)]
+        if self._parallel_writer:  # MindSpore's parallel writers ignore the set sizes
+            self._header_size = _format.DEFAULT_HEADER_SIZE
+            self._page_size = _format.DEFAULT_PAGE_SIZE
         self._cleanup = weakref.finalize(self, _close_all, self._fds, self._temps)
         for path in self._paths:
             fd, work = _temporary(path)
@@ -289,8 +296,12 @@ class FileWriter:
                   "compression_size": max(self._compression_size, 0),
                   "index_fields": self._index_fields, "desc": self._desc,
                   "schema": self._schema, "shard_addresses": names}
-        heads = [_format.header_json(header, k, shard.pages)
-                 for k, shard in enumerate(self._shards)]
+        if self._parallel_writer:  # MindSpore's parallel writers each make a set of one file
+            heads = [_format.header_json(dict(header, shard_addresses=[name]), 0, shard.pages)
+                     for name, shard in zip(names, self._shards)]
+        else:
+            heads = [_format.header_json(header, k, shard.pages)
+                     for k, shard in enumerate(self._shards)]
         for path, shard in zip(self._paths, self._shards):
             fd, db = _temporary(path + ".db")
             os.close(fd)
