@@ -148,6 +148,7 @@ class Profiler:
         self._run_dir = None
         self._step_start = None
         self._in_trace_ready = False
+        self._analysed = None        # the statistics analyse() wrote last
         self.step_num = 0
         self.current_action = self.schedule(self.step_num)
         if params["start_profile"]:
@@ -222,9 +223,9 @@ class Profiler:
         if self._recorder is None:
             logger.warning(f"{self._name}.analyse(): nothing was recorded.")
             return
-        recorder, run_dir = self._recorder, self._run_dir
+        run_dir = self._run_dir
         self._discard()
-        write_outputs(run_dir, recorder.spans, recorder.origin_ns, self._metadata, pretty)
+        self._analysed = report.write_outputs(run_dir, self._metadata, pretty)
 
     @classmethod
     def offline_analyse(cls, path: str, pretty=False, step_list=None,
@@ -237,8 +238,7 @@ class Profiler:
             raise ValueError(f"For 'Profiler.offline_analyse', invalid path: {path}. Expected a "
                              f"*_ascend_ms directory or a parent directory of them.")
         for run in runs:
-            spans, origin = read_stream(os.path.join(run, "FRAMEWORK", "trace_events.json"))
-            write_outputs(run, spans, origin, _read_metadata(run), pretty)
+            report.write_outputs(run, report.read_metadata(run), pretty)
 
     def add_metadata(self, key: str, value: str):
         """Mirrors `mindspore.Profiler.add_metadata`: written to profiler_metadata.json."""
@@ -269,7 +269,7 @@ class Profiler:
             raise TypeError(f"For 'Profiler.op_analyse()', the parameter op_name must be str or "
                             f"list, but got type {type(op_name)}")
         names = {op_name} if isinstance(op_name, str) else set(op_name)
-        rows = self.key_averages() if self._recorder is not None else []
+        rows = self.key_averages() if self._recorder or self._analysed else []
         return json.dumps({r.key: {"calls": r.count, "total_us": r.cpu_time_total,
                                    "self_us": r.self_cpu_time_total, "mean_us": r.cpu_time,
                                    "output_bytes": r.cpu_memory_usage,
@@ -299,12 +299,16 @@ class Profiler:
     # ---- cellgrad's additions ----
 
     def key_averages(self):
-        """The recording so far grouped by op, backward rule and Cell, PyTorch's way:
-        `prof.key_averages().table(sort_by="cpu_time_total", row_limit=10)`."""
-        if self._recorder is None:
-            raise RuntimeError(f"For '{self._name}.key_averages()', nothing has been recorded "
-                               f"(or analyse() already wrote it out).")
-        return report.key_averages(self._recorder.spans)
+        """The recording so far (or the one analyse() wrote last) grouped by op, backward rule
+        and Cell, PyTorch's way: `prof.key_averages().table(sort_by="cpu_time_total")`."""
+        if self._recorder is not None:
+            self._recorder.flush()
+            stats = self._recorder.stats
+        elif self._analysed is not None:
+            stats = self._analysed
+        else:
+            raise RuntimeError(f"For '{self._name}.key_averages()', nothing has been recorded.")
+        return report.KeyAverages(stats.values())
 
     @property
     def run_dir(self):
@@ -409,56 +413,3 @@ def tensorboard_trace_handler(dir_name: str = None, worker_name: str = None,
     handler_fn._cellgrad_dir = dir_name or "./data"
     handler_fn._cellgrad_worker = worker_name
     return handler_fn
-
-
-# ---- files ----
-
-
-def write_outputs(run_dir, spans, origin_ns, metadata, pretty=False):
-    """Write a recording's files into `run_dir` (module docstring)."""
-    out = os.path.join(run_dir, "ASCEND_PROFILER_OUTPUT")
-    framework = os.path.join(run_dir, "FRAMEWORK")
-    os.makedirs(out, exist_ok=True)
-    os.makedirs(framework, exist_ok=True)
-    steps = sum(1 for s in spans if s[0] == "step")
-    report.write_atomic(os.path.join(out, "trace_view.json"),
-                        report.trace_json(spans, origin_ns, pretty))
-    report.write_atomic(os.path.join(out, "op_summary.txt"),
-                        report.key_averages(spans).table(row_limit=None))
-    detail, types = report.op_csvs(spans, steps)
-    report.write_atomic(os.path.join(framework, "cpu_op_detail_info_0.csv"), detail)
-    report.write_atomic(os.path.join(framework, "cpu_op_type_info_0.csv"), types)
-    report.write_atomic(os.path.join(run_dir, "profiler_metadata.json"),
-                        json.dumps(metadata, indent=4))
-
-
-def _read_metadata(run):
-    try:
-        with open(os.path.join(run, "profiler_metadata.json"), encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return {}
-
-
-def read_stream(path):
-    """The spans of a streamed FRAMEWORK/trace_events.json, complete or cut short."""
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    body = text.strip().rstrip(",")
-    if not body.endswith("]"):
-        body += "]"
-    try:
-        events = json.loads(body)
-    except ValueError:  # a line cut mid-write: keep the whole lines before it
-        events = [json.loads(line.rstrip(",")) for line in text.splitlines()[1:]
-                  if line.endswith(",")]
-    spans = []
-    for e in events:
-        args, start = e["args"], round(e["ts"] * 1000)
-        kind = args["kind"]
-        shapes = tuple(tuple(s) if s is not None else None for s in args["input_shapes"]) \
-            if kind == "op" else None
-        spans.append((kind, e["name"].rpartition(": ")[2], e["tid"], start,
-                      start + round(e["dur"] * 1000), round(args["self_us"] * 1000), shapes,
-                      args.get("output_bytes", 0), args.get("scope", "")))
-    return spans, 0

@@ -1,29 +1,27 @@
 """The observer behind `Profiler`: every op, backward rule and Cell call as a timed span.
 
 A span is a tuple `(kind, name, tid, start_ns, end_ns, self_ns, shapes, nbytes, scope)`:
-`kind` "op", "backward", "cell" or "step"; `tid` FORWARD, BACKWARD or STEPS (the trace's
-tracks); `shapes` the input shapes of an op (a tuple of tuples, None for non-tensors);
-`nbytes` the bytes of an op's outputs; `scope` a Cell's path ("Net/fc1") or "".
-Spans are kept in memory for the summary and streamed, a batch at a time, into an
-unterminated JSON array (the trace-event format allows that) so a run that dies midway
-leaves the spans recorded so far readable.
+`kind` "op", "backward", "cell" or "step"; `tid` the trace track (`events.FORWARD`,
+`BACKWARD` or `STEPS`); `shapes` an op's input shapes (a tuple of tuples, None for a
+non-tensor); `nbytes` the bytes of an op's outputs; `scope` a Cell's path ("Net/fc1").
+Closed spans are summed into per-name statistics and streamed, a batch at a time, into an
+unterminated JSON array (the trace-event format allows that): memory stays bounded however
+long the run, and a run that dies midway leaves the spans recorded so far readable.
 """
 
-import json
 import threading
 import time
 
 from cellgrad._core._buffer import TensorBuffer
 from cellgrad.observe import Observer
+from cellgrad.profiler import events
 
-FORWARD, BACKWARD, STEPS = 1, 2, 3
-TRACK_NAMES = {FORWARD: "forward (ops and Cells)", BACKWARD: "backward (gradient rules)",
-               STEPS: "steps"}
 _FLUSH_EVERY = 4096      # spans buffered before a write, whatever the depth
 _FLUSH_IDLE = 256        # spans buffered before a write once a top-level span closes
-_FLUSH_SECONDS = 0.5
+_FLUSH_NS = 500_000_000  # or once this long has passed, at a top-level span's end
 
 _now = time.perf_counter_ns
+_thread_id = threading.get_ident
 
 
 def _shape(x):
@@ -42,24 +40,24 @@ class Recorder(Observer):
     """Records spans while added as an observer (`cellgrad.observe.add_observer`)."""
 
     def __init__(self, stream_path, origin_ns):
-        self.spans = []
+        self.stream_path = stream_path
         self.origin_ns = origin_ns      # perf_counter time of the trace's ts 0
-        self._stack = []                # open frames: [key, kind, name, tid, start, child_ns, ..]
-        self._backward = 0              # depth of backward rules open (their ops go there too)
+        self.stats = events.Stats()
+        self._stack = []                # open frames: [key, kind, name, tid, shapes, scope,
+        self._backward = 0              #               child_ns, start_ns]
         self._pending = []
         self._last_flush = _now()
         self._names = {}                # (id(parent), id(child)) -> attribute name
-        self._thread = threading.get_ident()
+        self._thread = _thread_id()
         self._stream = open(stream_path, "w", encoding="utf-8")  # noqa: SIM115 (kept open)
         self._stream.write("[\n")
         self._stream.flush()
-        self.stream_path = stream_path
 
     # ---- observer events ----
 
     def op_begin(self, op, inputs, attrs):
-        if threading.get_ident() == self._thread:
-            self._open(op, "op", op.name, tuple(_shape(x) for x in inputs), "")
+        if _thread_id() == self._thread:
+            self._open(op, "op", op.name, tuple(map(_shape, inputs)), "")
 
     def op_end(self, op, inputs, attrs, result):
         self._close(op, _nbytes(result))
@@ -68,7 +66,7 @@ class Recorder(Observer):
         self._close(op, 0)
 
     def backward_begin(self, op):
-        if threading.get_ident() == self._thread:
+        if _thread_id() == self._thread:
             self._backward += 1
             self._open(op, "backward", op.name, None, "")
 
@@ -77,9 +75,8 @@ class Recorder(Observer):
             self._backward -= 1
 
     def cell_begin(self, cell, args, kwargs):
-        if threading.get_ident() == self._thread:
-            scope = self._scope(cell)
-            self._open(cell, "cell", type(cell).__name__, None, scope)
+        if _thread_id() == self._thread:
+            self._open(cell, "cell", type(cell).__name__, None, self._scope(cell))
 
     def cell_end(self, cell, result):
         self._close(cell, 0)
@@ -87,23 +84,22 @@ class Recorder(Observer):
     def cell_abort(self, cell):
         self._close(cell, 0)
 
-    # ---- steps (Profiler.step) ----
-
     def step_span(self, number, start_ns, end_ns):
-        self._add(("step", f"ProfilerStep#{number}", STEPS, start_ns, end_ns, end_ns - start_ns,
-                   None, 0, ""))
+        """A step of `Profiler.step()`, on its own track."""
+        self._add(("step", f"ProfilerStep#{number}", events.STEPS, start_ns, end_ns,
+                   end_ns - start_ns, None, 0, ""))
 
     # ---- the stack ----
 
     def _open(self, key, kind, name, shapes, scope):
-        tid = BACKWARD if self._backward else FORWARD
+        tid = events.BACKWARD if self._backward else events.FORWARD
         self._stack.append([key, kind, name, tid, shapes, scope, 0, _now()])
 
     def _close(self, key, nbytes):
         end = _now()
         stack = self._stack
         # a span that began before the profiler started, or on another thread, is not ours
-        if not stack or stack[-1][0] is not key or threading.get_ident() != self._thread:
+        if not stack or stack[-1][0] is not key or _thread_id() != self._thread:
             return False
         _, kind, name, tid, shapes, scope, child, start = stack.pop()
         if stack:
@@ -112,11 +108,11 @@ class Recorder(Observer):
         return True
 
     def _add(self, span):
-        self.spans.append(span)
-        self._pending.append(span)
-        n = len(self._pending)
+        pending = self._pending
+        pending.append(span)
+        n = len(pending)
         if n >= _FLUSH_EVERY or (not self._stack and (
-                n >= _FLUSH_IDLE or span[4] - self._last_flush > _FLUSH_SECONDS * 1e9)):
+                n >= _FLUSH_IDLE or span[4] - self._last_flush > _FLUSH_NS)):
             self.flush()
 
     def _scope(self, cell):
@@ -135,10 +131,14 @@ class Recorder(Observer):
     # ---- the stream ----
 
     def flush(self):
-        """Write the spans not written yet to the stream, and flush it to the OS."""
+        """Sum the spans closed since the last flush into `stats` and write them out."""
         if self._pending and not self._stream.closed:
-            self._stream.write("".join(
-                json.dumps(trace_event(s, self.origin_ns)) + ",\n" for s in self._pending))
+            origin, add = self.origin_ns, self.stats.add
+            lines = []
+            for span in self._pending:
+                add(span)
+                lines.append(events.event_line(span, origin))
+            self._stream.write(",\n".join(lines) + ",\n")
             self._stream.flush()
         self._pending.clear()
         self._last_flush = _now()
@@ -149,19 +149,3 @@ class Recorder(Observer):
         if not self._stream.closed:
             self._stream.close()
         self._stack.clear()
-
-
-def trace_event(span, origin_ns):
-    """One span as a Chrome trace "X" (complete) event; times in microseconds."""
-    kind, name, tid, start, end, self_ns, shapes, nbytes, scope = span
-    args = {"kind": kind}
-    if kind == "cell":
-        args["scope"] = scope
-        name = f"{scope.rpartition('/')[2]}: {name}" if "/" in scope else name
-    elif kind == "op":
-        args["input_shapes"] = [list(s) if s is not None else None for s in shapes]
-        args["output_bytes"] = nbytes
-    args["self_us"] = round(self_ns / 1000, 3)
-    return {"ph": "X", "name": name, "cat": kind, "pid": 1, "tid": tid,
-            "ts": (start - origin_ns) / 1000, "dur": (end - start) / 1000,
-            "args": args}
