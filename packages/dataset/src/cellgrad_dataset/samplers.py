@@ -257,8 +257,9 @@ class WeightedRandomSampler(BuiltinSampler):
 
 
 class PKSampler(BuiltinSampler):
-    """Mirrors `mindspore.dataset.PKSampler`: `num_val` rows of each class (of the sources
-    that know their rows' classes: the file readers)."""
+    """Mirrors `mindspore.dataset.PKSampler`: `num_val` rows drawn at random (with
+    replacement, as MindSpore) from each class in turn, classes in order (shuffled with
+    `shuffle`); for the sources that know their rows' classes (the file readers)."""
 
     def __init__(self, num_val, num_class=None, shuffle=False, class_column='label',
                  num_samples=None):
@@ -288,11 +289,9 @@ class PKSampler(BuiltinSampler):
         if self.shuffle:
             classes = classes[rng.permutation(len(classes))]
         picks = []
-        for c in classes:
+        for c in classes:  # as MindSpore: num_val uniform draws (with replacement) per class
             rows = np.flatnonzero(labels == c)
-            if self.shuffle:
-                rows = rows[rng.permutation(len(rows))]
-            picks.append(np.resize(rows, self.num_val))  # fewer rows than num_val: repeated
+            picks.append(rows[rng.integers(0, len(rows), size=self.num_val)])
         return self._limit(np.concatenate(picks) if picks else np.zeros(0, np.int64))
 
     def _own_count(self, n):

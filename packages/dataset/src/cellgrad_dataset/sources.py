@@ -179,7 +179,7 @@ class NumpySlicesDataset(_RandomAccess):
             names = [f"column_{i}" for i in range(len(columns))]
         self._names, self._columns = names, columns
         self._ragged = [c.dtype == object for c in columns]
-        if isinstance(sampler, PKSampler):
+        if isinstance(sampler, PKSampler) and not hasattr(self, "_class_labels"):
             raise ValueError("GeneratorDataset doesn't support PKSampler.")
         self._init_sampling("NumpySlicesDataset", len(columns[0]), shuffle, num_samples,
                             num_shards, shard_id, sampler)
