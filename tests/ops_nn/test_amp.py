@@ -252,7 +252,8 @@ def test_build_train_network_per_level():
     assert step.scale_sense.asnumpy() == 2 ** 24 and type(net.bn).__name__ == "_OutputTo16"
     _, step = build("O2", loss_scale_manager=None, keep_batchnorm_fp32=False)
     assert type(step).__name__ == "TrainOneStepCell"
-    assert type(step.network).__name__ == "_WithLossCell"
+    assert type(step.network).__name__ == "WithLossCell"  # amp's own: the loss in float32
+    assert type(step.network) is not nn.WithLossCell
     net, step = build("O3", loss_scale_manager=ms.train.FixedLossScaleManager(8.0, False))
     assert step.sens == 8.0 and type(net.bn).__name__ == "BatchNorm2d"
     y = Tensor(np.eye(3, dtype=np.float32)[[0, 1]])
@@ -302,3 +303,14 @@ def test_o1_on_a_white_listed_network_itself():
     np.testing.assert_array_equal(out.asnumpy(), [0.0999755859375, 0.199951171875,
                                                   0.333251953125])
     assert out.dtype == ms.float32
+
+
+@pytest.mark.parametrize("level", ["O2", "O3"])
+def test_batchnorm_moving_statistics_update_in_a_low_precision_network(level):
+    net = amp.auto_mixed_precision(Net(), level)
+    net.set_train()
+    bn = net._backbone.bn
+    bn = bn._backbone if level == "O2" else bn
+    net(x_in())
+    mean = bn.moving_mean.asnumpy()
+    assert bn.moving_mean.dtype == ms.float32 and np.abs(mean).sum() > 0

@@ -52,7 +52,7 @@ def _check_kwargs(kwargs):
                         f"'{type(manager).__name__}'.")
 
 
-class _WithLossCell(nn.Cell):
+class WithLossCell(nn.Cell):
     """The loss of a low-precision network, computed in float32."""
 
     def __init__(self, backbone, loss_fn):
@@ -90,7 +90,7 @@ def add_loss(network, loss_fn, cast_model_type):
                         f"'{type(loss_fn).__name__}'.")
     if cast_model_type in (float16, bfloat16) or \
             getattr(network, "_amp_level", None) in ("O2", "O3", "auto"):
-        return _WithLossCell(network, loss_fn)
+        return WithLossCell(network, loss_fn)
     return nn.WithLossCell(network, loss_fn)
 
 

@@ -52,9 +52,12 @@ class _BatchNorm(Cell):
         _checks.channels(name, x, 1, self.num_features, "num_features")
         training = self.training if self.use_batch_statistics is None \
             else self.use_batch_statistics
-        # MindSpore's momentum keeps that fraction of the moving statistics.
-        return batch_norm_checked(name, x, self.moving_mean, self.moving_variance, self.gamma,
-                                  self.beta, training, 1.0 - self.momentum, self.eps)[0]
+        # MindSpore's momentum keeps that fraction of the moving statistics. They are updated
+        # in place: read from _params, not as the cast copy a `to_float` cell's attribute gives.
+        params = self._params
+        return batch_norm_checked(name, x, params["moving_mean"], params["moving_variance"],
+                                  self.gamma, self.beta, training, 1.0 - self.momentum,
+                                  self.eps)[0]
 
     def extend_repr(self):
         return (f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}, "
