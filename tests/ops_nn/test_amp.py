@@ -314,3 +314,15 @@ def test_batchnorm_moving_statistics_update_in_a_low_precision_network(level):
     net(x_in())
     mean = bn.moving_mean.asnumpy()
     assert bn.moving_mean.dtype == ms.float32 and np.abs(mean).sum() > 0
+
+
+def test_to_float_casts_inputs_and_parameters_and_checks_its_dtype():
+    net = nn.Dense(2, 2, weight_init="ones", bias_init="zeros").to_float(ms.float16)
+    assert net.fp16 and net.weight.dtype == ms.float32
+    out = net(Tensor(np.array([[1 / 3, 1.0]], np.float32)))
+    assert out.dtype == ms.float16
+    np.testing.assert_array_equal(out.asnumpy(), np.float16(np.float16(1 / 3) + 1))
+    with pytest.raises(ValueError, match=r"For 'to_float', the argument 'dst_type' must be "
+                                         r"mstype.float32, mstype.float16 or mstype.bfloat16, "
+                                         r"but got type: .* and value: Int32."):
+        nn.Dense(2, 2).to_float(ms.int32)

@@ -243,8 +243,9 @@ class Cell(CellState, CellMembers):
         every op's inputs inside the cell; cellgrad casts the inputs and the Parameters.
         """
         if dst_type not in (float16, float32, bfloat16):
-            raise ValueError("For 'to_float', the argument 'dst_type' must be float32, float16 or "
-                             f"bfloat16, but got {dst_type!r}.")
+            raise ValueError("For 'to_float', the argument 'dst_type' must be mstype.float32, "
+                             "mstype.float16 or mstype.bfloat16, but got type: "
+                             f"{type(dst_type)} and value: {dst_type}.")
         return self.add_flags_recursive(fp16=dst_type is float16, fp32=dst_type is float32,
                                         bf16=dst_type is bfloat16)
 
