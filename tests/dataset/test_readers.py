@@ -19,6 +19,13 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent / "fixtures" / "readers"))
 import readers_files as rf  # noqa: E402
 
 
+@pytest.fixture(autouse=True)
+def _keep_the_dataset_seed(monkeypatch):
+    from cellgrad_dataset import config
+
+    monkeypatch.setitem(config._state, "seed", config._state["seed"])  # restored after each test
+
+
 def rows(dataset):
     return list(dataset.create_tuple_iterator(output_numpy=True))
 
@@ -305,3 +312,30 @@ def test_csv_shards_cover_the_rows_evenly(tmp_path):
                                                      shard_id=s, num_parallel_workers=1))]
               for s in range(3)]
     assert shards == [["00", "01", "02"], ["10", "11", "12"], ["13", "00", "01"]]
+
+
+def test_text_shuffle_modes(tmp_path):
+    files = []
+    for k, n in enumerate((3, 4, 2)):
+        path = tmp_path / f"{k}.txt"
+        path.write_text("".join(f"{k}{i}\n" for i in range(n)))
+        files.append(str(path))
+
+    def read(shuffle, **kw):
+        dataset = ds.TextFileDataset(files, shuffle=shuffle, num_parallel_workers=1, **kw)
+        return [str(r[0]) for r in rows(dataset)]
+
+    ds.config.set_seed(3)
+    plain = read(False)
+    assert plain == ["00", "01", "02", "10", "11", "12", "13", "20", "21"]
+    by_file = read(ds.Shuffle.FILES)  # whole files moved, each still in order
+    assert sorted(by_file) == plain and by_file != plain
+    assert all(by_file.index(f"{k}{i}") + 1 == by_file.index(f"{k}{i + 1}")
+               for k, n in enumerate((3, 4, 2)) for i in range(n - 1))
+    in_file = read(ds.Shuffle.INFILE)  # files in order, rows moved within them
+    assert [r[0] for r in in_file] == [r[0] for r in plain] and in_file != plain
+    ds.config.set_seed(3)
+    assert read(True) == read(ds.Shuffle.GLOBAL) != plain and sorted(read(True)) == plain
+    shards = [read(True, num_shards=3, shard_id=s) for s in range(3)]
+    assert sorted(sum(shards, [])) == plain  # 9 rows in 3 shards: a partition
+    assert len(read(ds.Shuffle.GLOBAL, num_samples=4)) == 4

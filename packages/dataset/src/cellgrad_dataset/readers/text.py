@@ -18,6 +18,7 @@ import numpy as np
 from cellgrad_dataset import config
 from cellgrad_dataset.readers.common import FileSource, check_type, data_error
 from cellgrad_dataset.samplers import Shuffle
+from cellgrad_dataset.sampling import epoch_rng
 
 
 def find_files(patterns):
@@ -34,16 +35,16 @@ def find_files(patterns):
     return sorted(files)
 
 
-def shuffles(shuffle):
-    """Whether rows are shuffled: a bool, or a `Shuffle` member (all but FALSE shuffle)."""
+def shuffle_mode(shuffle):
+    """"false", "global", "files" or "infile" from a bool or a `Shuffle` member."""
     if isinstance(shuffle, bool):
-        return shuffle
+        return "global" if shuffle else "false"
     value = getattr(shuffle, "value", None)
     if type(shuffle).__name__ != "Shuffle" or not isinstance(value, str):
         raise TypeError("shuffle must be of boolean or enum of 'Shuffle' values like "
                         "'Shuffle.ADAPTIVE' or 'Shuffle.GLOBAL' or 'Shuffle.PARTIAL' or "
                         "'Shuffle.FILES' or 'Shuffle.INFILE'.")
-    return value != "false"
+    return value if value in ("false", "files", "infile") else "global"
 
 
 def stream_order(counts, workers, num_shards, shard_id):
@@ -66,18 +67,37 @@ def stream_order(counts, workers, num_shards, shard_id):
 
 
 class _LineSource(FileSource):
-    """Rows read from every file at build time; the engine samples the shard's rows."""
+    """Rows read from every file at build time; each epoch's order is MindSpore's stream."""
 
     def _setup(self, files, rows_per_file, num_samples, num_parallel_workers, shuffle,
                num_shards, shard_id):
         if not any(rows_per_file):
             raise data_error(type(self).__name__, f"no rows found in {files}.")
         self._check_sampling(None, num_shards, shard_id)
-        workers = num_parallel_workers or config.get_num_parallel_workers()
-        order = stream_order([len(r) for r in rows_per_file], workers, num_shards or 1,
-                             shard_id or 0)
-        self._data = [rows_per_file[f][r] for f, r in order]
-        self._start(len(self._data), shuffles(shuffle), num_samples, None, None)
+        self._mode = shuffle_mode(shuffle)
+        self._counts = [len(r) for r in rows_per_file]
+        self._offsets = np.cumsum([0] + self._counts[:-1])
+        self._data = [row for rows in rows_per_file for row in rows]
+        self._workers = num_parallel_workers or config.get_num_parallel_workers()
+        self._shards = (num_shards or 1, shard_id or 0)
+        per_shard = -(-len(self._data) // self._shards[0])
+        self._start(per_shard, False, num_samples, None, None)
+
+    def _indices(self, epoch):
+        """Shuffle.FILES permutes the files, INFILE the rows of each file, GLOBAL both and
+        then every row of the shard (for MindSpore's shuffle buffer)."""
+        mode, counts = self._mode, self._counts
+        rng = epoch_rng(epoch, 0) if mode != "false" else None
+        files = rng.permutation(len(counts)) if mode in ("global", "files") else \
+            np.arange(len(counts))
+        rows = [rng.permutation(c) if mode in ("global", "infile") else np.arange(c)
+                for c in counts]
+        order = stream_order([counts[f] for f in files], self._workers, *self._shards)
+        ids = np.array([self._offsets[files[f]] + rows[files[f]][r] for f, r in order],
+                       np.int64)
+        if mode == "global":
+            ids = rng.permutation(ids)
+        return ids[:self._size()]
 
     def _row(self, i):
         return self._data[i]
@@ -86,9 +106,9 @@ class _LineSource(FileSource):
 class TextFileDataset(_LineSource):
     """Mirrors `mindspore.dataset.TextFileDataset`: one row per non-empty line, column text.
 
-    Lines are split at "\\n" only (a "\\r" stays in the text) and read as UTF-8. Any shuffle
-    (True or a `Shuffle` other than FALSE) is a shuffle of all rows; MindSpore's FILES and
-    INFILE modes, which keep part of the file order, are not reproduced.
+    Lines are split at "\\n" only (a "\\r" stays in the text) and read as UTF-8. shuffle:
+    False, True (= Shuffle.GLOBAL), Shuffle.FILES or Shuffle.INFILE; the random orders are
+    cellgrad's (reproducible after `set_seed`), not MindSpore's.
     """
 
     def __init__(self, dataset_files, num_samples=None, num_parallel_workers=None,
