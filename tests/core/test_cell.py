@@ -623,7 +623,8 @@ def test_to_float_casts_inputs_and_parameters():
     assert gw[0].asnumpy().tolist() == [[1.0, 1.0], [1.0, 1.0]]
     ints = Tensor(np.ones((1, 2), np.int32))
     assert Dense(2, 2).to_float(ms.float16)(ints).dtype == ms.float16  # int input kept
-    with pytest.raises(ValueError, match="'dst_type' must be mstype.float32, mstype.float16 or mstype.bfloat16"):
+    with pytest.raises(ValueError, match="'dst_type' must be mstype.float32, mstype.float16 or "
+                                         "mstype.bfloat16"):
         net.to_float(ms.int32)
 
 
