@@ -284,3 +284,44 @@ def test_a_run_that_dies_leaves_a_readable_trace(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(ValueError, match="Expected a \\*_ascend_ms directory"):
         ms.Profiler.offline_analyse(str(tmp_path / "empty"))
+
+
+def test_an_exception_inside_the_with_block_stops_and_keeps_what_ran(tmp_path):
+    class Bad(nn.Cell):
+        def construct(self, x):
+            return ops.reshape(ops.exp(x), (7,))
+
+    x = ms.Tensor(np.ones(3, np.float32))
+    with pytest.raises(ValueError), ms.Profiler(output_path=str(tmp_path)) as prof:
+        Bad()(x)
+    assert observe.observers() == [] and not prof._has_started
+    run_dir = prof.run_dir
+    prof.analyse()
+    spans = [e for e in _trace(run_dir)["traceEvents"] if e["ph"] == "X"]
+    assert [(e["name"], e["cat"]) for e in spans] == [("Bad", "cell"), ("exp", "op"),
+                                                     ("reshape", "op")]
+    bad, exp, reshape = spans
+    assert bad["ts"] <= exp["ts"] <= reshape["ts"] <= bad["ts"] + bad["dur"]
+
+
+def test_profile_hands_each_recording_to_on_trace_ready(tmp_path):
+    seen = []
+    x = ms.Tensor(np.ones(3, np.float32))
+    with ms.profiler.profile(on_trace_ready=lambda p: seen.append(
+            sorted(r.key for r in p.key_averages()))) as prof:
+        ops.neg(x)
+        prof.step()
+        ops.exp(x)
+    assert seen == [["exp", "neg"]] and prof.run_dir is None
+
+
+def test_mindspore_1_module_path_warns_and_ascend_only_names_say_why():
+    sys.modules.pop("cellgrad.profiler.profiling", None)
+    with pytest.warns(DeprecationWarning, match=r"mindspore\.profiler\.profiling is MindSpore "
+                                                r"1\.x's module.*use cellgrad\.profiler$"):
+        from cellgrad.profiler.profiling import Profiler
+    assert Profiler is ms.Profiler
+    with pytest.raises(AttributeError, match="MS_PROFILER_OPTIONS"):
+        ms.EnvProfiler  # noqa: B018
+    with pytest.raises(ImportError, match="msmonitor"):
+        from cellgrad.profiler import DynamicProfilerMonitor  # noqa: F401

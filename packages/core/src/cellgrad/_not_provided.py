@@ -24,8 +24,21 @@ _THOR = (
 _ASCEND_RNN = ("is an Ascend-only fused recurrent kernel (its weights and outputs use the "
                "Ascend layout); use nn.{} instead")
 
+_ENV_PROFILER = (
+    "profiles a whole run from the MS_PROFILER_OPTIONS environment variable on Ascend/GPU; "
+    "use cellgrad.Profiler (or profiler.profile) in the program")
+
 # qualname (as written after `cellgrad.`) -> why it is not there and what to use instead
 NOT_PROVIDED = {
+    "EnvProfiler": _ENV_PROFILER,
+    "profiler.EnvProfiler": _ENV_PROFILER,
+    "profiler.DynamicProfilerMonitor": (
+        "starts and stops Ascend profiling from a JSON file that another process edits "
+        "(msmonitor); use cellgrad.Profiler(start_profile=False) with start()/stop(), or "
+        "profiler.profile with a profiler.schedule"),
+    "profiler.mstx": (
+        "marks ranges for Ascend's msprof timeline (mstx); cellgrad's trace already has a span "
+        "for every Cell: put the code to mark in a Cell, or time it around Profiler.step()"),
     "ops.Custom": _CUSTOM,
     **{f"ops.{name}": _KERNELS for name in (
         "CustomRegOp", "TBERegOp", "AiCPURegOp", "AkgAscendRegOp", "AkgGpuRegOp", "DataType",

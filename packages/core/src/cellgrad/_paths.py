@@ -296,6 +296,9 @@ PATHS = {
     "nn.metrics.metric": {
         "nn": "Metric rearrange_inputs",
     },
+    "profiler.profiling": {
+        "profiler": "Profiler",
+    },
 }
 
 # Paths holding every Primitive class of `cellgrad.ops` (those plugins provide included), as
@@ -325,4 +328,5 @@ MOVED = {
     "_checkparam.Validator": "_checkparam",  # its static methods are the module's functions
     "_checkparam.Rel": "_checkparam",  # its constants are the module's
     "nn.metrics.metric": "train",
+    "profiler.profiling": "profiler",
 }

@@ -19,3 +19,8 @@ from cellgrad.profiler.scheduling import Schedule as schedule
 __all__ = ["tensorboard_trace_handler", "schedule", "Profiler", "ProfilerLevel",
            "ProfilerActivity", "AicoreMetrics", "ExportType", "HostSystem", "ProfilerAction",
            "profile"]
+
+# PEP 562: MindSpore's Ascend-only names say why they are missing (cellgrad._not_provided).
+from cellgrad._namespace import plugin_names as _plugin_names  # noqa: E402
+
+__getattr__, __dir__ = _plugin_names(__name__)

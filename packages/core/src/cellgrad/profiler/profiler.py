@@ -188,11 +188,11 @@ class Profiler:
         if not self._has_started:
             raise RuntimeError(f"For '{self._name}.step()', the profiler has not started; "
                                f"call start() first.")
+        self._schedule_no_use_step = False
         self._end_step()
         prev = self.current_action
         self.step_num += 1
         self.current_action = self.schedule(self.step_num)
-        self._schedule_no_use_step = False
         if prev in _RECORDING and (prev is ProfilerAction.RECORD_AND_SAVE
                                    or self.current_action not in _RECORDING):
             self._pause()
@@ -363,7 +363,9 @@ class Profiler:
         self._recorder = self._run_dir = None
 
     def _end_step(self):
-        if self._handle is not None and self._step_start is not None:
+        # steps are marked once step() is used: a run without it is not one long step
+        if self._handle is not None and self._step_start is not None and (
+                self._schedule_no_use_step is False):
             self._recorder.step_span(self.step_num, self._step_start, time.perf_counter_ns())
 
     def _trace_ready(self):
