@@ -111,7 +111,7 @@ def main():
         print(f"{'save':12s} {'same rows' if same else 'DIFFERENT'} as MindSpore's own save")
         record["mindspore_saved"] = theirs["mindspore_saved"]
     with open(RECORD, "w") as f:
-        json.dump(record, f, indent=1)
+        json.dump(record, f, separators=(",", ":"))
     sys.exit(1 if failed else 0)
 
 

@@ -1,8 +1,8 @@
 """dataset.MindDataset (columns, dtypes, shards, padded samples, shuffle modes, samplers) and
 Dataset.save, against what MindSpore 2.10 was seen doing on the same fixture files."""
 
-import gzip
 import json
+import lzma
 import os
 
 import numpy as np
@@ -21,7 +21,7 @@ with open(os.path.join(FIXTURES, "expected.json")) as _f:
 def fixture(tmp_path):
     def unpack(name):
         for f in EXPECTED[name]["files"]:
-            with gzip.open(os.path.join(FIXTURES, f + ".gz")) as src:
+            with lzma.open(os.path.join(FIXTURES, f + ".xz")) as src:
                 (tmp_path / f).write_bytes(src.read())
         return str(tmp_path / EXPECTED[name]["files"][0])
     return unpack

@@ -3,8 +3,8 @@ wrote (fixtures/mindrecord, made by make_fixtures.py) as MindSpore reads them, w
 bytes MindSpore writes, and still writes the files MindSpore was seen reading
 (mindspore_reads_ours.py, run by hand, recorded their hashes and MindSpore's rows)."""
 
-import gzip
 import json
+import lzma
 import os
 import sqlite3
 import sys
@@ -27,9 +27,9 @@ with open(os.path.join(FIXTURES, "mindspore_reads_ours.json")) as _f:
 
 
 def unpack(name, folder):
-    """Writes the gunzipped files of fixture `name` to `folder`; returns the file to read."""
+    """Writes the decompressed files of fixture `name` to `folder`; returns the file to read."""
     for f in EXPECTED[name]["files"]:
-        with gzip.open(os.path.join(FIXTURES, f + ".gz")) as src, \
+        with lzma.open(os.path.join(FIXTURES, f + ".xz")) as src, \
                 open(os.path.join(folder, f), "wb") as dst:
             dst.write(src.read())
     return os.path.join(folder, EXPECTED[name]["files"][0])
