@@ -178,3 +178,13 @@ def test_workers_of_a_killed_main_process_exit_and_its_segments_are_unlinked():
         time.sleep(0.2)
     assert not any(_alive(p) for p in pids)
     assert _shm_segments() - before == set()
+
+
+def test_python_multiprocessing_uses_processes_even_for_one_worker_and_the_config_default():
+    one = _numbers(20).map(lambda x: np.int64(os.getpid()), num_parallel_workers=1,
+                           python_multiprocessing=True)
+    pids = {int(r[0]) for r in one.create_tuple_iterator(output_numpy=True)}
+    assert len(pids) == 1 and os.getpid() not in pids  # as MindSpore 2.10
+    default = _numbers(200).map(lambda x: np.int64(os.getpid()), python_multiprocessing=True)
+    pids = {int(r[0]) for r in default.create_tuple_iterator(output_numpy=True)}
+    assert len(pids) == ds.config.get_num_parallel_workers() and os.getpid() not in pids

@@ -33,6 +33,12 @@ def _check_workers(num):
     return int(num)
 
 
+def _default_workers():
+    from cellgrad_dataset import config
+
+    return config.get_num_parallel_workers()
+
+
 def _int_in(value, name, lo, hi=INT32_MAX, allow=()):
     if value in allow and not isinstance(value, bool):
         return value
@@ -485,10 +491,10 @@ class BatchDataset(Dataset):
         names, outputs, keep, insert_at, take = self._columns()
         fn = self._per_batch(take, outputs, epoch)
         tasks = self._chunks(epoch)
-        if self.workers and self.workers > 1 and self.python_multiprocessing:
+        if self.python_multiprocessing:
             from cellgrad_dataset.workers import ordered_map
 
-            results = ordered_map(fn, tasks, self.workers, "batch",
+            results = ordered_map(fn, tasks, self.workers or _default_workers(), "batch",
                                   lambda seq: f"batch {seq} (per_batch_map "
                                               f"{_op_name(self.per_batch_map)})",
                                   self.max_rowsize)
@@ -756,7 +762,11 @@ class MapDataset(Dataset):
         return list(self._columns()[0])
 
     def _parallel(self):
-        return self.python_multiprocessing and self.workers is not None and self.workers > 1
+        """Worker processes, as MindSpore: with python_multiprocessing, even for one worker."""
+        return self.python_multiprocessing
+
+    def _worker_count(self):
+        return self.workers or _default_workers()
 
     def _apply(self, values, where):
         for op in self.operations:
@@ -805,7 +815,7 @@ class MapDataset(Dataset):
                     return
                 yield seq * chunk, part
 
-        for out in ordered_map(run, tasks(), self.workers, "map",
+        for out in ordered_map(run, tasks(), self._worker_count(), "map",
                                lambda seq: f"rows {seq * chunk}..{seq * chunk + chunk - 1} "
                                            f"(operations "
                                            f"{[_op_name(op) for op in self.operations]})",
