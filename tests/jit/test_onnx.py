@@ -186,9 +186,59 @@ def test_data_dependent_ops_are_refused_not_baked_in(tmp_path):
 
 def test_dynamic_batch_that_cannot_be_kept_is_refused(tmp_path):
     net = Lambda(lambda s, a: a.reshape(4, 2))  # the batch folded into a fixed shape
-    with pytest.raises(UnsupportedOpError, match=r"reshape of a dynamic batch to \(4, 2\)"):
+    with pytest.raises(ValueError, match=r"'Lambda' fails at batch size 3 \(ValueError: .*"
+                                         r"cannot be exported with a dynamic batch"):
         ms.export(net, ms.Tensor(shape=[None, 4], dtype=ms.float32),
                   file_name=str(tmp_path / "r"), file_format="ONNX")
+    net = Lambda(lambda s, a: a * ops.arange(a.shape[0], dtype=ms.float32).reshape(-1, 1))
+    with pytest.raises(ValueError, match=r"the constant %const0 that op 'reshape' \(in "
+                                         r"Default\) reads has shape \[2\] at batch 2 and "
+                                         r"\[3\] at batch 3: it is made from the batch size"):
+        ms.export(net, ms.Tensor(shape=[None, 4], dtype=ms.float32),
+                  file_name=str(tmp_path / "r"), file_format="ONNX")
+    net = Lambda(lambda s, a: a[:, :1] if a.shape[0] < 3 else a)  # a branch on the batch size
+    with pytest.raises(ValueError, match="runs different ops at batch sizes 2 and 3"):
+        ms.export(net, ms.Tensor(shape=[None, 4], dtype=ms.float32),
+                  file_name=str(tmp_path / "r"), file_format="ONNX")
+
+
+def test_batch_sized_constants_and_slices_follow_the_batch(tmp_path):
+    net = Lambda(lambda s, a: s.parts[0](a + ops.zeros((a.shape[0], 1), ms.float32))[1:, ::-1],
+                 nn.Dense(4, 3))
+    path = str(tmp_path / "z.onnx")
+    ms.export(net, ms.Tensor(shape=[None, 4], dtype=ms.float32), file_name=path,
+              file_format="ONNX")
+    for batch in (2, 6):
+        x = _x(batch, 4, seed=batch)
+        got = _run(path, x)[0]
+        assert got.shape == (batch - 1, 3)
+        np.testing.assert_allclose(got, net(x).asnumpy(), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("make, shape", [
+    (lambda: nn.LSTM(4, 6, num_layers=2, batch_first=True), (None, 5, 4)),
+    (lambda: nn.LSTM(4, 6, bidirectional=True), (5, None, 4)),
+    (lambda: nn.GRU(4, 6, bidirectional=True, batch_first=True, has_bias=False), (None, 5, 4)),
+    (lambda: nn.RNN(4, 6, nonlinearity="relu", num_layers=2, batch_first=True), (None, 5, 4)),
+    (lambda: nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, batch_first=True), (None, 5, 8)),
+], ids=["lstm2", "bilstm_seq_first", "bigru", "rnn_relu", "transformer_encoder"])
+def test_recurrent_and_transformer_layers_with_a_dynamic_batch(make, shape, tmp_path):
+    net = make()
+    axis = shape.index(None)
+    trace = [2 if d is None else d for d in shape]
+    path = str(tmp_path / "r.onnx")
+    ms.export(net, _x(*trace), file_name=path, file_format="ONNX", dynamic_batch=axis == 0)
+    if axis:  # a sequence-first layer: the batch is dimension 1, the export keeps it fixed
+        x = _x(*trace, seed=3)
+    else:
+        x = _x(*[4 if d is None else d for d in shape], seed=3)
+    got = _run(path, x)
+    want = net(x)
+    want = [want] if not isinstance(want, tuple) else \
+        [t for w in want for t in (w if isinstance(w, tuple) else (w,))]
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w.asnumpy(), rtol=1e-5, atol=1e-5)
 
 
 def test_bad_arguments():

@@ -107,16 +107,27 @@ class _Recorder(observe.Observer):
         return a.copy()
 
 
+def _flatten(out):
+    """The Tensors of a (nested) tuple result, in order (LSTM's (output, (h, c)))."""
+    if isinstance(out, (tuple, list)):
+        return [t for item in out for t in _flatten(item)]
+    return [out]
+
+
 def capture(net, *inputs, dynamic_batch=False, name=None):
     """Run `net(*inputs)` once in eval mode under an observer and return its `Graph`.
 
     A Tensor input with a 0-sized first dimension (what `Tensor(shape=[None, n], ...)` gives)
     or `dynamic_batch=True` marks the batch dimension (0) of every input dynamic; a 0-sized
-    batch is traced at size 2.
+    batch is traced at size 2. A dynamic batch is traced twice (batch b and b + 1): the runs
+    must dispatch the same ops, and a constant whose shape follows the batch (an RNN's zero
+    initial state) must be filled with one value; `graph.batch_consts` {id(Value): axis}
+    lists those, and `graph.dynamic` {id(Value): {axis: size at batch b + 1}} the dimensions
+    that change with the batch.
     """
-    graph = Graph(name or type(net).__name__)
+    name = name or type(net).__name__
     if not inputs:
-        raise ValueError(f"export: '{graph.name}' needs at least one input Tensor to trace.")
+        raise ValueError(f"export: '{name}' needs at least one input Tensor to trace.")
     traced = []
     for i, t in enumerate(inputs):
         if not isinstance(t, ms.Tensor):
@@ -130,14 +141,36 @@ def capture(net, *inputs, dynamic_batch=False, name=None):
             dynamic_batch = True
             t = ms.Tensor(np.ones((2,) + shape[1:], t.dtype.np_dtype), dtype=t.dtype)
         traced.append(t)
+    if dynamic_batch:
+        for i, t in enumerate(traced):
+            if not t.shape:
+                raise ValueError(f"export: input {i} is a scalar; 'dynamic_batch' needs every "
+                                 f"input to have a batch dimension.")
+        if len({t.shape[0] for t in traced}) != 1:
+            raise ValueError(f"export: with a dynamic batch every input's first dimension is "
+                             f"the batch, but they are {[t.shape[0] for t in traced]}.")
+    graph = _trace(net, traced, name, dynamic_batch)
+    graph.batch_consts, graph.dynamic = {}, {}
+    if dynamic_batch:
+        bigger = [ms.Tensor(np.concatenate([t.asnumpy(), t.asnumpy()[:1]]), dtype=t.dtype)
+                  for t in traced]
+        try:
+            other = _trace(net, bigger, name, True)
+        except Exception as e:
+            raise ValueError(f"export: '{name}' fails at batch size {graph.batch + 1} "
+                             f"({type(e).__name__}: {e}), so it cannot be exported with a "
+                             f"dynamic batch; export it with a fixed input shape.") from e
+        _compare_batches(graph, other)
+    return graph
+
+
+def _trace(net, traced, name, dynamic_batch):
+    graph = Graph(name)
     params = list(net.parameters_and_names()) if isinstance(net, ms.nn.Cell) else []
     rec = _Recorder(graph, net, params)
     for i, t in enumerate(traced):
         shape = tuple(t.shape)
         if dynamic_batch:
-            if not shape:
-                raise ValueError(f"export: input {i} is a scalar; 'dynamic_batch' needs every "
-                                 f"input to have a batch dimension.")
             shape = (None,) + shape[1:]
         v = Value(f"x{i}" if len(traced) > 1 else "x", "input", shape, t.dtype)
         graph.inputs.append(v)
@@ -153,10 +186,50 @@ def capture(net, *inputs, dynamic_batch=False, name=None):
         if isinstance(net, ms.nn.Cell) and was_training:
             net.set_train(True)
     graph.outputs_tuple = isinstance(out, (tuple, list))
-    for r in (out if graph.outputs_tuple else (out,)):
+    for r in _flatten(out):
         if not isinstance(r, ms.Tensor):
             raise TypeError(f"export: '{graph.name}' returned {type(r).__name__}; expected a "
                             f"Tensor or a tuple of Tensors.")
         graph.outputs.append(rec.value_of(r))
     graph.batch = traced[0].shape[0] if dynamic_batch else None
     return graph
+
+
+def _compare_batches(graph, other):
+    """Check the trace at batch b + 1 (`other`) against `graph` (batch b) and note the
+    constants that follow the batch."""
+    b = graph.batch
+    if [n.op for n in graph.nodes] != [n.op for n in other.nodes] or \
+            len(graph.consts) != len(other.consts):
+        raise ValueError(f"export: '{graph.name}' runs different ops at batch sizes {b} and "
+                         f"{b + 1}, so it cannot be exported with a dynamic batch; export it "
+                         f"with a fixed input shape.")
+    pairs = list(zip(graph.inputs, other.inputs))
+    pairs += [(v, w) for n, m in zip(graph.nodes, other.nodes)
+              for v, w in zip(n.outputs, m.outputs)]
+    pairs += list(zip(graph.consts, other.consts))
+    for v, w in pairs:
+        sizes = {i: q for i, (p, q) in enumerate(zip(v.shape, w.shape)) if p != q}
+        if v.kind == "input":
+            sizes = {0: b + 1}
+        if sizes:
+            graph.dynamic[id(v)] = sizes
+    readers = {}
+    for n in graph.nodes:
+        for v in n.tensor_inputs():
+            readers.setdefault(id(v), n)
+    for v, w in zip(graph.consts, other.consts):
+        if v.shape == w.shape:
+            continue
+        axes = [i for i, (p, q) in enumerate(zip(v.shape, w.shape)) if p != q]
+        reader = readers.get(id(v))
+        where = f" that op '{reader.op}' (in {reader.scope}) reads" if reader else ""
+        uniform = v.data.size and np.all(v.data == v.data.flat[0]) and \
+            np.all(w.data == v.data.flat[0])
+        if len(v.shape) != len(w.shape) or len(axes) != 1 or \
+                (v.shape[axes[0]], w.shape[axes[0]]) != (b, b + 1) or not uniform:
+            raise ValueError(
+                f"export: the constant %{v.name}{where} has shape {list(v.shape)} at batch "
+                f"{b} and {list(w.shape)} at batch {b + 1}: it is made from the batch size "
+                f"with values the export cannot follow; export with a fixed input shape.")
+        graph.batch_consts[id(v)] = axes[0]

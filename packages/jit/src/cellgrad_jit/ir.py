@@ -70,6 +70,9 @@ class Graph:
         self.inputs, self.outputs, self.nodes = [], [], []
         self.params, self.consts = {}, []
         self.outputs_tuple = False
+        # a dynamic batch (capture): the traced batch size, {id(Value): {axis: size at the
+        # batch + 1}} of the dimensions that follow it, {id(const): axis} of batch constants
+        self.batch, self.dynamic, self.batch_consts = None, {}, {}
 
     def producers(self):
         return {id(v): n for n in self.nodes for v in n.outputs}

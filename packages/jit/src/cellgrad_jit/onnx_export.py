@@ -31,7 +31,7 @@ class _Builder:
         self.nodes, self.inits, self.count = [], [], 0
         self.names = {}  # id(Value) -> ONNX name
         self.node = None  # the IR node being converted (for errors)
-        self.batched = _batched(graph)
+
 
     def fresh(self, hint="t"):
         self.count += 1
@@ -317,14 +317,26 @@ def _softmax(op_type):
 
 
 def _reshape(b, node):
+    """A dimension that follows the batch is 0 in the target (copy the input's) where the
+    input has it at the same place, else -1 (once); a target that fixes it is refused."""
     x = _args(b, node)[0]
     target = list(node.attrs["shape"])
-    if id(node.inputs[0]) in b.batched and target:
-        # The batch dimension carried through (Flatten's (batch, -1)): 0 copies it in ONNX.
-        if target[0] == b.graph.batch:
-            target[0] = 0
+    src, out = node.inputs[0], node.outputs[0]
+    src_dyn, out_dyn = b.graph.dynamic.get(id(src), {}), b.graph.dynamic.get(id(out), {})
+    if out_dyn:  # a -1 of a fixed size is that size: the -1 may be needed below
+        target = [out.shape[k] if d == -1 and k not in out_dyn else d
+                  for k, d in enumerate(target)]
+    for j in out_dyn:
+        if target[j] == -1:
+            continue
+        if j in src_dyn and target[j] == src.shape[j]:
+            target[j] = 0
+        elif -1 not in target:
+            target[j] = -1
         else:
             b.fail(f"reshape of a dynamic batch to {tuple(node.attrs['shape'])}")
+    if src_dyn and not out_dyn:
+        b.fail(f"reshape of a dynamic batch to {tuple(node.attrs['shape'])}")
     return b.emit("Reshape", [x, b.ints(target)], [b.out()])
 
 
@@ -412,22 +424,27 @@ def _getitem(b, node):
         index = index + (slice(None),) * (len(shape) - used)
     starts, ends, axes, steps, drop, insert = [], [], [], [], [], []
     dim = out_dim = 0
+    big = np.iinfo(np.int64).max
     for i in index:
         if i is None:
             insert.append(out_dim)
             out_dim += 1
             continue
-        size = shape[dim]
         if isinstance(i, slice):
             if i != slice(None):
-                start, stop, step = i.indices(size)
-                if step < 0 and stop < 0:
-                    stop = -size - 1  # to the beginning (ONNX clamps)
+                # Python's slice semantics on the run-time size (a dynamic batch included)
+                step = 1 if i.step is None else int(i.step)
+                start = (0 if step > 0 else big) if i.start is None else int(i.start)
+                stop = (big if step > 0 else -big - 1) if i.stop is None else int(i.stop)
                 starts.append(start), ends.append(stop), axes.append(dim), steps.append(step)
             out_dim += 1
         else:
-            j = int(i) % size
-            starts.append(j), ends.append(j + 1), axes.append(dim), steps.append(1)
+            j = int(i)
+            if id(node.inputs[0]) not in b.graph.dynamic or dim not in \
+                    b.graph.dynamic[id(node.inputs[0])]:
+                j %= shape[dim]
+            starts.append(j), ends.append(big if j == -1 else j + 1), axes.append(dim)
+            steps.append(1)
             drop.append(dim)
         dim += 1
     y = x
@@ -456,7 +473,7 @@ def _shape_op(op_type, attr):
 
 def _broadcast_to(b, node):
     shape = list(node.outputs[0].shape)
-    if id(node.outputs[0]) in b.batched:
+    if id(node.outputs[0]) in b.graph.dynamic:
         b.fail("broadcast_to a shape with the dynamic batch in it")
     return b.emit("Expand", [b.value(node.inputs[0]), b.ints(shape)], [b.out()])
 
@@ -487,6 +504,64 @@ def _pow(b, node):
     if not isinstance(base, Value):
         b.fail("a Python number as the base")
     return _binary("Pow")(b, node)
+
+
+def _attention(b, node):
+    """softmax(q @ k^T * scale + mask) @ v, as cellgrad's kernel computes it."""
+    a = node.attrs
+    if a.get("keep_prob", 1.0) < 1.0:
+        b.fail("attention dropout")
+    q, k, v, mask = (node.inputs + [None] * 4)[:4]
+    rank = len(k.shape)
+    perm = list(range(rank - 2)) + [rank - 1, rank - 2]
+    scores = b.emit("MatMul", [b.value(q), b.emit("Transpose", [b.value(k)], perm=perm)])
+    scores = b.emit("Mul", [scores, _scalar(b, node, float(a["scale"]))])
+    if mask is not None:
+        scores = b.emit("Add", [scores, b.value(mask, node.outputs[0])])
+    weights = b.emit("Softmax", [scores], axis=-1)
+    if a.get("need_weights"):
+        b.emit("Identity", [weights], [b.out(1)])
+    return b.emit("MatMul", [weights, b.value(v)], [b.out(0)])
+
+
+def _recurrent(op_type, order, **extra):
+    """One recurrent layer (cellgrad's x (T, B, in), h0[, c0], w_ih, w_hh[, b_ih, b_hh]) as
+    ONNX's `op_type`, its gate blocks reordered from cellgrad's to ONNX's by `order`."""
+    states = 2 if op_type == "LSTM" else 1
+
+    def convert(b, node):
+        a = node.attrs
+        if a.get("lengths") is not None:
+            b.fail("per-sequence lengths")
+        x, *rest = node.inputs
+        init, (w_ih, w_hh), biases = rest[:states], rest[states:states + 2], \
+            [v for v in rest[states + 2:states + 4] if v is not None]
+        zero = b.ints([0])
+
+        def gates(v):
+            if len(order) == 1:
+                return b.value(v)
+            size = int(v.shape[0]) // len(order)
+            parts = b.emit("Split", [b.value(v), b.ints([size] * len(order))],
+                           [b.fresh("gate") for _ in order], axis=0)
+            return b.emit("Concat", [parts[i] for i in order], axis=0)
+
+        inputs = [b.value(x), b.emit("Unsqueeze", [gates(w_ih), zero]),
+                  b.emit("Unsqueeze", [gates(w_hh), zero])]
+        if biases:
+            bias = b.emit("Concat", [gates(v) for v in biases], axis=0)
+            inputs.append(b.emit("Unsqueeze", [bias, zero]))
+        else:
+            inputs.append("")
+        inputs.append("")  # sequence_lens
+        inputs += [b.emit("Unsqueeze", [b.value(v), zero]) for v in init]
+        outs = b.emit(op_type, inputs, [b.fresh("Y") for _ in range(1 + states)],
+                      hidden_size=int(w_hh.shape[1]),
+                      direction="reverse" if a.get("reverse") else "forward", **extra)
+        b.emit("Squeeze", [outs[0], b.ints([1])], [b.out(0)])
+        for i in range(states):
+            b.emit("Squeeze", [outs[1 + i], zero], [b.out(1 + i)])
+    return convert
 
 
 def _identity(b, node):
@@ -520,25 +595,34 @@ CONVERTERS = {
     "getitem": _getitem, "cast": _cast, "broadcast_to": _broadcast_to,
     "tile": _shape_op("Tile", "multiples"), "clamp": _clamp, "where": _where,
     "embedding": _embedding, "identity": _identity,
+    "scaled_dot_product_attention": _attention,
+    # cellgrad's gates: LSTM i, f, g, o; GRU r, z, n (ONNX: i, o, f, c and z, r, h)
+    "lstm_layer": _recurrent("LSTM", (0, 3, 1, 2)),
+    "gru_layer": _recurrent("GRU", (1, 0, 2), linear_before_reset=1),
+    "rnn_tanh_layer": _recurrent("RNN", (0,), activations=["Tanh"]),
+    "rnn_relu_layer": _recurrent("RNN", (0,), activations=["Relu"]),
     "sum": _reduce("ReduceSum"), "mean": _reduce("ReduceMean"), "amax": _reduce("ReduceMax"),
     "amin": _reduce("ReduceMin"), "prod": _reduce("ReduceProd"),
 }
 
 
-def _batched(graph):
-    """ids of the Values whose first dimension is the dynamic batch: the inputs, and op
-    results of a batched input that keep the batch size first."""
-    if graph.batch is None:
-        return set()
-    out = {id(v) for v in graph.inputs}
-    for n in graph.nodes:
-        if any(id(v) in out for v in n.tensor_inputs()):
-            out.update(id(v) for v in n.outputs if v.shape and v.shape[0] == graph.batch)
-    return out
+def _batch_const(b, v, axis):
+    """A constant filled with one value whose `axis` is the batch: its value expanded to a
+    shape taken from the first input's batch size at run time."""
+    batch = b.emit("Slice", [b.emit("Shape", [b.graph.inputs[0].name]), b.ints([0]),
+                             b.ints([1])])
+    dims = [b.ints([d]) if i != axis else batch for i, d in enumerate(v.shape)]
+    shape = b.emit("Concat", dims, axis=0)
+    b.emit("Expand", [b.const(np.asarray(v.data.flat[0], v.data.dtype)), shape], [v.name])
 
 
-def _value_info(helper, v, name, batched):
-    shape = ["batch" if i == 0 and batched else d for i, d in enumerate(v.shape)]
+def _value_info(helper, graph, v, name):
+    """Shape info: a dimension equal to the batch at both traced sizes is named "batch",
+    another that changes with it is left unnamed."""
+    sizes = graph.dynamic.get(id(v), {})
+    shape = [d if i not in sizes else "batch" if (d, sizes[i]) in ((graph.batch, graph.batch + 1),
+                                                                   (None, graph.batch + 1))
+             else None for i, d in enumerate(v.shape)]
     return helper.make_tensor_value_info(name, _onnx_type(v.dtype.np_dtype), shape)
 
 
@@ -550,12 +634,16 @@ def to_onnx(graph, producer_version="0.1.0"):
     inputs = []
     for v in graph.inputs:
         b.names[id(v)] = v.name
-        inputs.append(_value_info(helper, v, v.name, id(v) in b.batched))
+        inputs.append(_value_info(helper, graph, v, v.name))
+    batch_consts = graph.batch_consts
     for v in list(graph.params.values()) + graph.consts:
         if str(v.dtype) == "BFloat16":
             raise UnsupportedOpError(f"export: {v.name} is bfloat16, which this ONNX writer "
                                      f"does not store.", op=None, scope=None)
         b.names[id(v)] = v.name
+        if id(v) in batch_consts:
+            _batch_const(b, v, batch_consts[id(v)])
+            continue
         b.inits.append(onnx.numpy_helper.from_array(np.ascontiguousarray(v.data), v.name))
     for node in graph.nodes:
         b.node = node
@@ -570,7 +658,7 @@ def to_onnx(graph, producer_version="0.1.0"):
     for i, v in enumerate(graph.outputs):
         name = f"output_{i}" if len(graph.outputs) > 1 else "output"
         b.nodes.append(helper.make_node("Identity", [b.names[id(v)]], [name]))
-        outputs.append(_value_info(helper, v, name, id(v) in b.batched))
+        outputs.append(_value_info(helper, graph, v, name))
     g = helper.make_graph(b.nodes, graph.name, inputs, outputs, b.inits)
     model = helper.make_model(g, producer_name="cellgrad", producer_version=producer_version,
                               opset_imports=[helper.make_opsetid("", OPSET)])
