@@ -40,6 +40,8 @@ CASES = {
     "center_crop_int": (lambda: V.CenterCrop(25)(IMG), 0),
     "center_crop_big": (lambda: V.CenterCrop((52, 70))(IMG), 0),
     "crop": (lambda: V.Crop((3, 5), (10, 12))(IMG), 0),
+    "pil_center_crop": (lambda: np.asarray(V.CenterCrop((21, 30))(PIL_IMG)), 0),
+    "pil_center_crop_big": (lambda: np.asarray(V.CenterCrop((51, 69))(PIL_IMG)), 0),
     "pad": (lambda: V.Pad(3)(IMG), 0),
     "pad_fill": (lambda: V.Pad((1, 2, 3, 4), fill_value=(10, 20, 30))(IMG), 0),
     "pad_EDGE": (lambda: V.Pad([2, 3], padding_mode=Border.EDGE)(IMG), 0),
@@ -242,3 +244,15 @@ def test_module_paths_real_code_imports():
     assert chw.shape == (3, 48, 64) and chw.dtype == np.float32
     np.testing.assert_allclose(chw, (REF["decode_jpeg"].transpose(2, 0, 1) / 255 - 0.5) / 0.5,
                                atol=1e-6)
+
+
+def test_pil_in_pil_out_where_mindspore_returns_pil():
+    """MindSpore 2.10 runs these on PIL images in Python and returns PIL images (checked);
+    HWC2CHW, Normalize, Rescale return arrays."""
+    for op in (V.RandomCrop(5), V.CenterCrop(5), V.Pad(1), V.RandomHorizontalFlip(),
+               V.RandomResizedCrop(5), V.RandomRotation(5), V.RandomColorAdjust(), V.Invert(),
+               V.AutoContrast(), V.Equalize(), V.RandomAffine(5), V.Grayscale()):
+        assert isinstance(op(PIL_IMG), Image.Image), type(op).__name__
+    assert all(isinstance(c, Image.Image) for c in V.FiveCrop(3)(PIL_IMG))
+    for op in (V.HWC2CHW(), V.Normalize([1.0] * 3, [1.0] * 3), V.Rescale(1.0, 0.0)):
+        assert isinstance(op(PIL_IMG), np.ndarray), type(op).__name__

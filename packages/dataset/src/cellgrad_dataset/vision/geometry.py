@@ -102,7 +102,10 @@ class CenterCrop(ImageOperation):
         return img[top:top + h, left:left + w].copy()
 
     def _pil(self, img):
-        return Image.fromarray(self._apply(np.asarray(img)))
+        # MindSpore's Python path for PIL images rounds the offsets (half to even)
+        (h, w), (iw, ih) = self.size, img.size
+        top, left = int(round((ih - h) / 2.0)), int(round((iw - w) / 2.0))
+        return img.crop((left, top, left + w, top + h))
 
 
 def parse_padding(op, padding):

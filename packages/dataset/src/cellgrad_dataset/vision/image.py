@@ -33,10 +33,30 @@ class ImageOperation(TensorOperation):
             if not isinstance(value, (np.ndarray, Image.Image)):
                 raise TypeError(f"{type(self).__name__}: input should be NumPy or PIL image, "
                                 f"got {type(value)}.")
-        if len(input_tensor_list) == 1 and is_pil(input_tensor_list[0]) and \
-                hasattr(self, "_pil"):
-            return self._pil(input_tensor_list[0])
+        if len(input_tensor_list) == 1 and is_pil(input_tensor_list[0]):
+            if hasattr(self, "_pil"):
+                return self._pil(input_tensor_list[0])
+            if type(self).__name__ in PIL_RESULT:
+                return _to_pil(self._apply(np.asarray(input_tensor_list[0])))
         return self._apply(*(np.asarray(v) for v in input_tensor_list))
+
+
+# The transforms that MindSpore 2.10 runs in Python on a PIL image, returning PIL images
+# (checked); the others return arrays, as there.
+PIL_RESULT = frozenset({
+    "AdjustBrightness", "AdjustContrast", "AdjustGamma", "AdjustHue", "AdjustSaturation",
+    "AutoContrast", "CenterCrop", "Equalize", "FiveCrop", "Grayscale", "Invert", "Pad",
+    "Perspective", "RandomAffine", "RandomColor", "RandomColorAdjust", "RandomCrop",
+    "RandomErasing", "RandomGrayscale", "RandomHorizontalFlip", "RandomLighting",
+    "RandomPerspective", "RandomResizedCrop", "RandomRotation", "RandomSharpness",
+    "RandomVerticalFlip", "Resize", "TenCrop", "UniformAugment",
+})
+
+
+def _to_pil(out):
+    if isinstance(out, tuple):
+        return tuple(_to_pil(o) for o in out)
+    return Image.fromarray(out[..., 0] if out.ndim == 3 and out.shape[2] == 1 else out)
 
 
 def check_image(op, img, ranks=(2, 3)):
