@@ -6,11 +6,17 @@ import os
 import shutil
 import tempfile
 
-import numpy as np
-
 import mindspore.dataset as ds
-from mindspore.mindrecord import (SUCCESS, FileReader, FileWriter, MRMDefineIndexError,
-                                  MRMInvalidSchemaError, ParamTypeError, ParamValueError)
+import numpy as np
+from mindspore.mindrecord import (
+    SUCCESS,
+    FileReader,
+    FileWriter,
+    MRMDefineIndexError,
+    MRMInvalidSchemaError,
+    ParamTypeError,
+    ParamValueError,
+)
 
 
 def attempt(label, fn):
