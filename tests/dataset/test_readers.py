@@ -134,7 +134,7 @@ def test_mnist_argument_errors(tmp_path, mnist):
 
 
 def test_mnist_file_is_memory_mapped_not_read(mnist):
-    assert isinstance(ds.MnistDataset(mnist, "train")._images, np.memmap)
+    assert isinstance(ds.MnistDataset(mnist, "train")._images.base, np.memmap)
 
 
 # ---- CIFAR ----

@@ -16,6 +16,13 @@ from cellgrad_dataset.readers.common import FileSource, check_dir, check_usage, 
 IMAGE_BYTES = 3 * 32 * 32
 
 
+def _hwc(planes):
+    """(n, 3072) CHW bytes -> (n, 32, 32, 3): stacking the three planes is ~6x faster than a
+    transposed copy (whose innermost axis has 3 elements)."""
+    chw = planes.reshape(-1, 3, 1024)
+    return np.stack([chw[:, 0], chw[:, 1], chw[:, 2]], -1).reshape(-1, 32, 32, 3)
+
+
 class _Cifar(FileSource):
     n_labels = 1
     label_names = ("label",)
@@ -41,7 +48,7 @@ class _Cifar(FileSource):
             if have < count:
                 raise data_error(owner, f"the file {path} is truncated: it holds {have} whole "
                                         f"records of {record} bytes, expected {count}.")
-            self._files.append(np.memmap(path, np.uint8, "r", 0, (count, record)))
+            self._files.append(np.asarray(np.memmap(path, np.uint8, "r", 0, (count, record))))
         self._starts = np.cumsum([0] + [len(f) for f in self._files])
         self._names = ["image", *self.label_names]
         self._start(int(self._starts[-1]), shuffle, num_samples, num_shards, shard_id, sampler)
@@ -49,20 +56,21 @@ class _Cifar(FileSource):
     def _row(self, i):
         k = int(np.searchsorted(self._starts, i, side="right")) - 1
         rec = self._files[k][i - self._starts[k]]
-        image = rec[self.n_labels:].reshape(3, 32, 32).transpose(1, 2, 0)
         labels = tuple(np.array(rec[j], np.uint32) for j in range(self.n_labels))
-        return (np.ascontiguousarray(image), *labels)
+        return (_hwc(rec[None, self.n_labels:])[0], *labels)
 
     def _rows_block(self, indices):
         indices = np.asarray(indices)
         ks = np.searchsorted(self._starts, indices, side="right") - 1
-        recs = np.empty((len(indices), self.n_labels + IMAGE_BYTES), np.uint8)
-        for k in np.unique(ks):
-            sel = ks == k
-            recs[sel] = self._files[k][indices[sel] - self._starts[k]]
-        images = recs[:, self.n_labels:].reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1)
-        labels = tuple(recs[:, j].astype(np.uint32) for j in range(self.n_labels))
-        return (np.ascontiguousarray(images), *labels)
+        if len(self._files) == 1 or (ks == ks[0]).all():
+            recs = self._files[ks[0]][indices - self._starts[ks[0]]]
+        else:
+            recs = np.empty((len(indices), self.n_labels + IMAGE_BYTES), np.uint8)
+            for k in np.unique(ks):
+                sel = ks == k
+                recs[sel] = self._files[k][indices[sel] - self._starts[k]]
+        return (_hwc(recs[:, self.n_labels:]),
+                *(recs[:, j].astype(np.uint32) for j in range(self.n_labels)))
 
 
 class Cifar10Dataset(_Cifar):

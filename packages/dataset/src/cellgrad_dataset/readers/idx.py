@@ -51,8 +51,9 @@ def _read_pair(images_path, labels_path, owner):
     if n_labels != n:
         raise data_error(owner, f"the image file {images_path} holds {n} images but the label "
                                 f"file {labels_path} holds {n_labels} labels.")
-    images = np.memmap(images_path, np.uint8, "r", 16, (n, SIDE, SIDE, 1)) if n else \
-        np.zeros((0, SIDE, SIDE, 1), np.uint8)
+    # A plain ndarray over the memory map: indexing it skips np.memmap's per-access overhead.
+    images = np.asarray(np.memmap(images_path, np.uint8, "r", 16, (n, SIDE, SIDE, 1))) if n \
+        else np.zeros((0, SIDE, SIDE, 1), np.uint8)
     labels = np.fromfile(labels_path, np.uint8, offset=8).astype(np.uint32)
     return images, labels
 
@@ -92,7 +93,7 @@ class MnistDataset(FileSource):
         return np.array(self._images[i]), self._labels[i, ...]
 
     def _rows_block(self, indices):
-        return np.asarray(self._images[indices]), self._labels[indices]
+        return self._images[indices], self._labels[indices]
 
     def _class_labels(self):
         return self._labels
