@@ -10,7 +10,7 @@ import numpy as np
 
 import cellgrad as ms
 from cellgrad import nn
-from cellgrad_digits import data
+from cellgrad_digits import data, insight
 from cellgrad_digits.net import DigitsNet
 
 PREFIX = "digits"
@@ -27,6 +27,10 @@ def parse_args(argv):
                    help="continue from a checkpoint this program wrote")
     p.add_argument("--limit", type=int, help="use only N samples (for quick tests)")
     p.add_argument("--no-plots", action="store_true", help="do not write the PNG plots")
+    p.add_argument("--profile", action="store_true",
+                   help="profile training steps 2-4 into OUT/profile (summary table, trace)")
+    p.add_argument("--summary", action="store_true",
+                   help="write TensorBoard files (loss, learning rate, weights) to OUT/summary")
     args = p.parse_args(argv)
     for name in ("epochs", "batch_size", "limit"):
         value = getattr(args, name)
@@ -92,8 +96,14 @@ def train(args, model, train_set, test_set, ckpt_dir, initial_epoch):
                                        append_info=["epoch_num"])
     checkpoints = ms.train.ModelCheckpoint(prefix=PREFIX, directory=ckpt_dir, config=config)
     history = ms.train.History()
-    model.fit(args.epochs, train_set, test_set, callbacks=[checkpoints, history],
+    extra = insight.callbacks(args)
+    model.fit(args.epochs, train_set, test_set, callbacks=[checkpoints, history, *extra],
               initial_epoch=initial_epoch)
+    for callback in extra:
+        if isinstance(callback, insight.ProfileSteps):
+            print(callback.report())
+        else:
+            print(f"wrote TensorBoard files to {os.path.relpath(args.out)}/summary")
     return history, checkpoints.latest_ckpt_file_name
 
 
