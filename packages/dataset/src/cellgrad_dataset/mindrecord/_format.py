@@ -32,6 +32,7 @@ ARRAY_TYPES = ("int32", "int64", "float32", "float64")
 DUMMY_RAW = {"id": 0}  # the raw part of rows whose every field is a blob field
 DUMMY_BLOB = bytes(4)  # the blob part of rows without blob fields
 _LEN = struct.Struct("<Q")
+_BIG_LEN = struct.Struct(">Q")
 
 
 def blob_fields(schema):
@@ -143,38 +144,44 @@ def merge_blob(parts, schema, compress):
     return blob, sum(len(p) - len(s) for p, s in zip(parts, stored))
 
 
-def split_blob(blob, schema, compress, wanted):
-    """{field: value} for the blob fields in `wanted` of one row's blob."""
-    fields = blob_fields(schema)
-    out, pos = {}, 0
-    for field in fields:
-        if len(fields) == 1:
-            data = blob
-        else:
-            if pos + 8 > len(blob):
-                raise ValueError("blob field lengths run past the row's blob")
-            (n,) = struct.unpack_from(">Q", blob, pos)
-            data = blob[pos + 8:pos + 8 + n]
-            if len(data) != n:
-                raise ValueError("blob field lengths run past the row's blob")
-            pos += 8 + n
-        if field in wanted:
-            out[field] = _field_value(bytes(data), schema[field], compress)
-    return out
+class BlobLayout:
+    """How to cut one row's blob into its fields' values (prepared once per schema)."""
+
+    def __init__(self, schema):
+        compress = compresses(schema)
+        self.fields = blob_fields(schema)
+        self._specs = [(f, np.dtype("<" + np.dtype(schema[f]["type"]).str[1:])
+                        if "shape" in schema[f] else None,
+                        schema[f].get("shape"), compress and _is_int_array(schema[f]),
+                        schema[f]["type"]) for f in self.fields]
+
+    def split(self, blob, wanted):
+        """{field: value} for the blob fields in `wanted` of one row's blob (a memoryview)."""
+        out, pos, single = {}, 0, len(self._specs) == 1
+        for field, dtype, shape, packed, kind in self._specs:
+            if single:
+                data = blob
+            else:
+                if pos + 8 > len(blob):
+                    raise ValueError("blob field lengths run past the row's blob")
+                (n,) = _BIG_LEN.unpack_from(blob, pos)
+                data = blob[pos + 8:pos + 8 + n]
+                if len(data) != n:
+                    raise ValueError("blob field lengths run past the row's blob")
+                pos += 8 + n
+            if field not in wanted:
+                continue
+            if dtype is None:
+                out[field] = bytes(data)
+            elif packed:
+                out[field] = uncompress_ints(bytes(data), kind).astype(kind).reshape(shape)
+            else:
+                out[field] = np.frombuffer(bytes(data), dtype=dtype).astype(kind).reshape(shape)
+        return out
 
 
 def _is_int_array(spec):
     return "shape" in spec and spec["type"] in ("int32", "int64")
-
-
-def _field_value(data, spec, compress):
-    if "shape" not in spec:
-        return data
-    if compress and _is_int_array(spec):
-        flat = uncompress_ints(data, spec["type"])
-    else:
-        flat = np.frombuffer(data, dtype="<" + np.dtype(spec["type"]).str[1:])
-    return flat.astype(spec["type"]).reshape(spec["shape"])
 
 
 _WIDTH_LIMITS = [(0, np.iinfo(np.int8)), (1, np.iinfo(np.int16)), (2, np.iinfo(np.int32))]

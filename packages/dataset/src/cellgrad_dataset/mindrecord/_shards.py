@@ -8,6 +8,8 @@ import numpy as np
 
 from cellgrad_dataset.mindrecord import _format, _index, _msgpack
 
+_LEN = struct.Struct("<Q")
+
 
 class ShardSet:
     """The rows of MindRecord files, in MindSpore's order (shard by shard, then by row id).
@@ -39,14 +41,16 @@ class ShardSet:
                                    f"of {paths[0]}; files read together must come from one "
                                    f"dataset.")
         self.schema = first["schema"]
-        self.blob_fields = _format.blob_fields(self.schema)
-        self.compress = _format.compresses(self.schema)
+        self._layout = _format.BlobLayout(self.schema)
+        self.blob_fields = self._layout.fields
         tables = []
         for k, (p, h) in enumerate(zip(paths, self.headers)):
             locations = _index.read_locations(p + ".db")
             _check_locations(p, h, locations)
             tables.append(np.column_stack([np.full(len(locations), k, np.int64), locations]))
         self.rows = np.concatenate(tables) if tables else np.zeros((0, 8), np.int64)
+        self._locations = [tuple(r) for r in self.rows.tolist()]
+        self._geometry = [(h["header_size"], h["page_size"]) for h in self.headers]
         self._fds = {}
 
     def __len__(self):
@@ -63,12 +67,11 @@ class ShardSet:
         self._fds = {}
 
     def _read(self, shard, page, start, end):
-        key = (os.getpid(), shard)
-        fd = self._fds.get(key)
+        fd = self._fds.get((os.getpid(), shard))
         if fd is None:
-            fd = self._fds[key] = os.open(self.paths[shard], os.O_RDONLY)
-        h = self.headers[shard]
-        offset = h["header_size"] + page * h["page_size"] + start
+            fd = self._fds[(os.getpid(), shard)] = os.open(self.paths[shard], os.O_RDONLY)
+        header_size, page_size = self._geometry[shard]
+        offset = header_size + page * page_size + start
         data = os.pread(fd, end - start, offset)
         if len(data) != end - start:
             raise RuntimeError(f"Invalid file, MindRecord file {self.paths[shard]} is truncated: "
@@ -78,27 +81,23 @@ class ShardSet:
     def row(self, i, wanted):
         """(raw fields dict, {blob field: value} for the blob fields in `wanted`) of row `i`."""
         shard, raw_page, raw_start, raw_end, _, blob_page, blob_start, blob_end = \
-            (int(v) for v in self.rows[i])
-        path = self.paths[shard]
+            self._locations[i]
         try:
             raw = self._read(shard, raw_page, raw_start, raw_end)
-            (n,) = struct.unpack_from("<Q", raw, 0)
-            if n != len(raw) - 8:
+            if _LEN.unpack_from(raw)[0] != len(raw) - 8:
                 raise ValueError("the raw row length does not match the index")
             fields = _msgpack.unpack(raw[8:])
             if not isinstance(fields, dict):
                 raise ValueError("the raw row is not a map")
             blobs = {}
-            if self.blob_fields and any(f in wanted for f in self.blob_fields):
+            if self.blob_fields and not wanted.isdisjoint(self.blob_fields):
                 blob = self._read(shard, blob_page, blob_start, blob_end)
-                (n,) = struct.unpack_from("<Q", blob, 0)
-                if n != len(blob) - 8:
+                if _LEN.unpack_from(blob)[0] != len(blob) - 8:
                     raise ValueError("the blob row length does not match the index")
-                blobs = _format.split_blob(memoryview(blob)[8:], self.schema, self.compress,
-                                           wanted)
+                blobs = self._layout.split(memoryview(blob)[8:], wanted)
         except (ValueError, struct.error) as e:
             raise RuntimeError(f"Invalid file, failed to read row {i} of MindRecord file "
-                               f"{path}: {e}.") from None
+                               f"{self.paths[shard]}: {e}.") from None
         return fields, blobs
 
 
