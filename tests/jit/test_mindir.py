@@ -17,7 +17,7 @@ from cellgrad_jit.mindir.proto import messages  # noqa: E402
 from models import MLP, Lambda  # noqa: E402
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
-MODELS = ["mlp", "lenet_bn", "small_cnn"]
+MODELS = ["mlp", "lenet_bn", "small_cnn", "mixed"]
 
 
 def fixture(name):

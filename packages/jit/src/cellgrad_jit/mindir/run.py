@@ -36,6 +36,9 @@ _PLUMBING = {
     "Adds": lambda x, y: ops.add(x, y),
     "Subs": lambda x, y: ops.sub(x, y),
     "Divs": lambda x, y: ops.div(x, y),
+    # MindSpore 2.x's "Ext" primitives (mint/Tensor methods): numpy's matmul semantics
+    "MatMulExt": lambda x, y: ops.matmul(x, y),
+    "BatchMatMulExt": lambda x, y: ops.bmm(x, y),
 }
 
 # cellgrad primitives that MINDIR nodes may name (MindSpore's names, MindSpore's semantics)
@@ -44,7 +47,7 @@ _OPS = (
     "GeLU FastGeLU Softmax LogSoftmax Add Sub Mul RealDiv Div Maximum Minimum Pow Square "
     "Reshape Flatten Transpose ExpandDims Squeeze Concat Stack MaxPool AvgPool BatchNorm "
     "LayerNorm ReduceMean ReduceSum ReduceMax Gather Tile BroadcastTo Select Equal Less Greater "
-    "HSwish HSigmoid Elu Softplus Sin Cos Floor AdaptiveAvgPool2D"
+    "HSwish HSigmoid Elu Softplus Sin Cos Floor AdaptiveAvgPool2D StridedSlice"
 ).split()
 
 PRIMITIVES = frozenset(_OPS) | frozenset(_PLUMBING)
