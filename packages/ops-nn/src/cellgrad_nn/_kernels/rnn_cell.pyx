@@ -82,6 +82,44 @@ cdef extern from *:
             cg_st##S(ghn + j, hn, k);                                                        \
             cg_st##S(h + j, n + z * (cg_ld##S(hp + j, k) - n), k);                           \
         }                                                                                    \
+    }                                                                                        \
+    ATTR static inline float cg_hsum##S(cg_v##S v) {                                        \
+        float t = 0;                                                                         \
+        for (int q = 0; q < L; q++) t += v[q];                                               \
+        return t;                                                                            \
+    }                                                                                        \
+    /* four rows at a time: four independent sums, so the adds do not wait on each other */  \
+    ATTR static void cg_matvec##S(const float *w, const float *x, float *out, long G,       \
+                                  long H) {                                                  \
+        long g = 0;                                                                          \
+        for (; g + 4 <= G; g += 4) {                                                         \
+            const float *r0 = w + g * H, *r1 = r0 + H, *r2 = r1 + H, *r3 = r2 + H;           \
+            cg_v##S s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0}, v;                               \
+            long j = 0;                                                                      \
+            for (; j + L <= H; j += L) {                                                     \
+                v = cg_ld##S(x + j, L);                                                      \
+                s0 += cg_ld##S(r0 + j, L) * v;                                               \
+                s1 += cg_ld##S(r1 + j, L) * v;                                               \
+                s2 += cg_ld##S(r2 + j, L) * v;                                               \
+                s3 += cg_ld##S(r3 + j, L) * v;                                               \
+            }                                                                                \
+            if (j < H) {                                                                     \
+                v = cg_ld##S(x + j, H - j);                                                  \
+                s0 += cg_ld##S(r0 + j, H - j) * v;                                           \
+                s1 += cg_ld##S(r1 + j, H - j) * v;                                           \
+                s2 += cg_ld##S(r2 + j, H - j) * v;                                           \
+                s3 += cg_ld##S(r3 + j, H - j) * v;                                           \
+            }                                                                                \
+            out[g] = cg_hsum##S(s0);                                                         \
+            out[g + 1] = cg_hsum##S(s1);                                                     \
+            out[g + 2] = cg_hsum##S(s2);                                                     \
+            out[g + 3] = cg_hsum##S(s3);                                                     \
+        }                                                                                    \
+        for (; g < G; g++) {                                                                 \
+            float t = 0;                                                                     \
+            for (long j = 0; j < H; j++) t += w[g * H + j] * x[j];                           \
+            out[g] = t;                                                                      \
+        }                                                                                    \
     }
 
     CG_GATES(_4, 4, )
@@ -100,6 +138,11 @@ cdef extern from *:
         if (cg_use_avx2()) cg_lstm_row_8(a, xs, cp, c, tc, h, H);
         else cg_lstm_row_4(a, xs, cp, c, tc, h, H);
     }
+    /* out (G) = w (G, H) @ x (H): a batch of one needs no BLAS call per step */
+    static void cg_matvec(const float *w, const float *x, float *out, long G, long H) {
+        if (cg_use_avx2()) cg_matvec_8(w, x, out, G, H);
+        else cg_matvec_4(w, x, out, G, H);
+    }
     static void cg_gru_row(float *a, const float *xs, const float *gh, const float *hp,
                            float *ghn, float *h, long H) {
         if (cg_use_avx2()) cg_gru_row_8(a, xs, gh, hp, ghn, h, H);
@@ -110,6 +153,7 @@ cdef extern from *:
                      float *h, long H) noexcept nogil
     void cg_gru_row(float *a, const float *xs, const float *gh, const float *hp, float *ghn,
                     float *h, long H) noexcept nogil
+    void cg_matvec(const float *w, const float *x, float *out, long G, long H) noexcept nogil
 
 
 cdef inline double _sigmoid(double x) noexcept nogil:
@@ -267,3 +311,16 @@ cdef class LSTMSteps:
                 cg_lstm_row(&self.acts[s, b, 0], &self.xs[s, b, 0], &self.cs[s, b, 0],
                             &self.cs[s + 1, b, 0], &self.tcs[s, b, 0], &self.hs[s + 1, b, 0],
                             self.H)
+
+    def run(self, float[:, ::1] w_hh):
+        """All steps of a batch of one, each `acts[s] = W_hh @ hs[s]` then its gates, without
+        returning to Python (at batch 1 a BLAS call costs more than its product)."""
+        cdef Py_ssize_t s, H = self.H
+        if self.B != 1 or w_hh.shape[0] != 4 * H or w_hh.shape[1] != H:
+            raise ValueError(f"LSTMSteps.run: needs batch 1 and w_hh of shape {(4 * H, H)}, "
+                             f"got batch {self.B} and {(w_hh.shape[0], w_hh.shape[1])}")
+        with nogil:
+            for s in range(self.T):
+                cg_matvec(&w_hh[0, 0], &self.hs[s, 0, 0], &self.acts[s, 0, 0], 4 * H, H)
+                cg_lstm_row(&self.acts[s, 0, 0], &self.xs[s, 0, 0], &self.cs[s, 0, 0],
+                            &self.cs[s + 1, 0, 0], &self.tcs[s, 0, 0], &self.hs[s + 1, 0, 0], H)

@@ -160,22 +160,30 @@ def _lstm_fwd(x, h0, c0, w_ih, w_hh, b_ih=None, b_hh=None, *, lengths=None, reve
     acts = np.empty((T, B, 4 * H), dtype=dt)
     tcs = np.empty((T, B, H), dtype=dt)
     hs[0], cs[0] = h0, c0
-    if dt == np.float32:
+    if dt == np.float32 and B == 1 and mask is None:
+        # the whole sequence in the kernel: at batch 1 a BLAS call costs more than its product
+        rnn_cell.LSTMSteps(acts, xs, cs, tcs, hs).run(np.ascontiguousarray(w_hh, dtype=dt))
+    else:
+        _lstm_steps(w_hh.astype(dt, copy=False), xs, hs, cs, acts, tcs, mask)
+    saved = (x, w_ih, w_hh, hs, cs, acts, tcs, mask, index, reverse, b_ih is not None)
+    out = _outputs(hs, mask, index, reverse).astype(x.dtype, copy=False)
+    return (out, hs[T].astype(x.dtype), cs[T].astype(x.dtype)), saved
+
+
+def _lstm_steps(w_hh, xs, hs, cs, acts, tcs, mask):
+    if xs.dtype == np.float32:
         gates = rnn_cell.LSTMSteps(acts, xs, cs, tcs, hs).forward
     else:
         def gates(s):
             rnn_cell.lstm_forward_step(acts[s], xs[s], cs[s], cs[s + 1], tcs[s], hs[s + 1])
-    recurrent = _recurrent_product(w_hh.astype(dt, copy=False), hs, acts)
-    for s in range(T):
+    recurrent = _recurrent_product(w_hh, hs, acts)
+    for s in range(xs.shape[0]):
         recurrent(s)
         gates(s)
         if mask is not None:
             keep = ~mask[s][:, None]
             _freeze(hs[s + 1], hs[s], keep)
             _freeze(cs[s + 1], cs[s], keep)
-    saved = (x, w_ih, w_hh, hs, cs, acts, tcs, mask, index, reverse, b_ih is not None)
-    out = _outputs(hs, mask, index, reverse).astype(x.dtype, copy=False)
-    return (out, hs[T].astype(x.dtype), cs[T].astype(x.dtype)), saved
 
 
 def _lstm_bwd(ctx, dy, dhn, dcn):
