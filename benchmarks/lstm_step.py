@@ -145,6 +145,13 @@ def measure(repeat, rounds=3):
     return got
 
 
+def add_rows(table, repeat):
+    """run_all.py's rows: training (target 1.0x PyTorch) and batch-1 inference (0.8x)."""
+    got = measure(repeat)
+    table.timed("lstm_step training, CPU time", got["train"], 1.0)
+    table.timed("lstm_step inference batch 1, CPU time", got["infer"], 0.8)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--repeat", type=int, default=30)

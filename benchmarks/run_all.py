@@ -23,13 +23,14 @@ import deep_chain
 import hooks_overhead
 import import_time
 import inference
+import lstm_step
 import mlp_step
 import op_overhead
 import plugin_load
 from timing import THREADS
 
 ROWS = ("mlp_step", "cnn_step", "inference", "deep_chain", "op_overhead", "hooks_overhead",
-        "import", "amp_step")
+        "import", "amp_step", "lstm_step")
 FLAT_MB = 5.0  # RSS growth over the --steps check still counted as flat (allocator noise)
 
 
@@ -141,6 +142,8 @@ def main():
         o2 = got["cellgrad O2"]
         table.add("amp_step LeNet-5 O2 (vs our fp32)", "ms", o2, got.get("torch autocast"), None,
                   o2 / got["cellgrad fp32"], "of our fp32", 1.1)
+    if "lstm_step" in only:  # issue 22: LSTM training step and batch-1 inference
+        lstm_step.add_rows(table, n(30, args.scale))
     now = datetime.datetime.now(datetime.timezone.utc)
     print(f"cellgrad benchmarks (issue 12), {now:%Y-%m-%d %H:%M} UTC, {args.rounds} round(s), "
           f"{platform.machine()} {os.cpu_count()} cores, {THREADS} threads, "
