@@ -19,6 +19,7 @@ import time
 
 import amp_step
 import cnn_step
+import data_pipeline
 import deep_chain
 import hooks_overhead
 import import_time
@@ -30,7 +31,7 @@ import plugin_load
 from timing import THREADS
 
 ROWS = ("mlp_step", "cnn_step", "inference", "deep_chain", "op_overhead", "hooks_overhead",
-        "import", "amp_step", "lstm_step")
+        "import", "amp_step", "data_pipeline", "lstm_step")
 FLAT_MB = 5.0  # RSS growth over the --steps check still counted as flat (allocator noise)
 
 
@@ -142,6 +143,8 @@ def main():
         o2 = got["cellgrad O2"]
         table.add("amp_step LeNet-5 O2 (vs our fp32)", "ms", o2, got.get("torch autocast"), None,
                   o2 / got["cellgrad fp32"], "of our fp32", 1.1)
+    if "data_pipeline" in only:  # issue 20: in-memory pipeline vs DataLoader and numpy slicing
+        data_pipeline.add_rows(table, n(3, args.scale))
     if "lstm_step" in only:  # issue 22: LSTM training step and batch-1 inference
         lstm_step.add_rows(table, n(30, args.scale))
     now = datetime.datetime.now(datetime.timezone.utc)

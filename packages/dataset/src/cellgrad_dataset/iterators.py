@@ -93,8 +93,24 @@ class TupleIterator:
 def _converter(output_numpy, do_copy):
     if output_numpy:
         return (lambda v: np.array(v)) if do_copy else (lambda v: v)
-    return lambda v: Tensor(v if v.flags.c_contiguous else np.ascontiguousarray(v)) \
-        if v.dtype.kind not in "OUS" else v  # strings stay numpy, as in MindSpore
+    return _copied_tensor if do_copy else _tensor
+
+
+def _tensor(v):
+    """A Tensor over `v` without a copy (do_copy=False) when the pipeline made `v` (it owns
+    its memory); a view into the user's arrays is copied, so the Tensor never aliases them.
+    Strings stay numpy, as in MindSpore."""
+    if not isinstance(v, np.ndarray):  # a numpy scalar (a row sliced from a 1-D column)
+        v = np.array(v)
+    if v.dtype.kind in "OUS":
+        return v
+    if v.base is None and v.flags.c_contiguous and v.flags.writeable:
+        return Tensor.from_numpy(v)
+    return Tensor(np.ascontiguousarray(v))
+
+
+def _copied_tensor(v):
+    return v if v.dtype.kind in "OUS" else Tensor(np.ascontiguousarray(v))
 
 
 class DictIterator(TupleIterator):

@@ -191,12 +191,19 @@ class NumpySlicesDataset(_RandomAccess):
         return not any(self._ragged)
 
     def _rows_block(self, indices):
-        if len(indices) and indices[-1] - indices[0] == len(indices) - 1 and \
-                np.all(np.diff(indices) == 1):
-            lo = int(indices[0])
-            # a copy, as fancy indexing gives: a batch must not alias the user's arrays
-            return tuple(c[lo:lo + len(indices)].copy() for c in self._columns)
         return tuple(c[indices] for c in self._columns)
+
+    def _blocks(self, epoch, size):
+        ids = self._indices(epoch)
+        if len(ids) and ids[-1] - ids[0] == len(ids) - 1 and np.all(np.diff(ids) == 1):
+            # rows in order (no shuffle): slices; copied, as fancy indexing would, so a batch
+            # never aliases the user's arrays
+            lo = int(ids[0])
+            for start in range(lo, lo + len(ids), size):
+                stop = min(start + size, lo + len(ids))
+                yield tuple(c[start:stop].copy() for c in self._columns)
+            return
+        yield from super()._blocks(epoch, size)
 
 
 class GeneratorDataset(_RandomAccess):
