@@ -40,7 +40,8 @@ print(json.dumps(out))
 
 
 def cases():
-    """name -> (network with deterministic weights, input array)."""
+    """name -> (network with deterministic weights, input array, what export traces: None
+    for the input itself, else a shape with None for a dynamic batch)."""
     import numpy as np
 
     import cellgrad as ms
@@ -66,10 +67,12 @@ def cases():
                                                                                 keep_dims=True)
         + ops.sigmoid(ops.transpose(a, (1, 0))), axis=0))
     return {
-        "mlp": (seeded(MLP(), 1), x(11, 3, 8)),
-        "lenet_bn": (seeded(LeNetBN(), 2), x(12, 2, 1, 32, 32)),
-        "small_cnn": (seeded(SmallCNN(), 3), x(13, 2, 3, 8, 8)),
-        "mixed_ops": (mixed, x(14, 4, 6)),
+        "mlp": (seeded(MLP(), 1), x(11, 3, 8), None),
+        "lenet_bn": (seeded(LeNetBN(), 2), x(12, 2, 1, 32, 32), None),
+        "small_cnn": (seeded(SmallCNN(), 3), x(13, 2, 3, 8, 8), None),
+        "mixed_ops": (mixed, x(14, 4, 6), None),
+        "mlp_dynamic": (seeded(MLP(), 4), x(15, 5, 8), [None, 8]),
+        "lenet_dynamic": (seeded(LeNetBN(), 5), x(16, 3, 1, 32, 32), [None, 1, 32, 32]),
     }
 
 
@@ -80,9 +83,10 @@ def write_files(directory):
     import cellgrad as ms
 
     out = {}
-    for name, (net, x) in cases().items():
+    for name, (net, x, traced) in cases().items():
         path = os.path.join(directory, name)
-        ms.export(net, ms.Tensor(x), file_name=path, file_format="MINDIR")
+        traced = ms.Tensor(x) if traced is None else ms.Tensor(shape=traced, dtype=ms.float32)
+        ms.export(net, traced, file_name=path, file_format="MINDIR")
         np.save(path + ".npy", x)
         with open(path + ".mindir", "rb") as f:
             digest = hashlib.sha256(f.read()).hexdigest()
@@ -106,13 +110,13 @@ def main():
         got = theirs[name]
         if isinstance(got, str):
             failed = True
-            print(f"{name:<10} MindSpore cannot run it: {got}")
+            print(f"{name:<14} MindSpore cannot run it: {got}")
             continue
         diff = float(np.abs(np.asarray(got) - y).max())
         same = bool(np.allclose(got, y, rtol=1e-5, atol=1e-5))
         failed |= not same
         record[name] = {"sha256": digest, "mindspore_output": got}
-        print(f"{name:<10} MindSpore runs it: {'same outputs' if same else 'DIFFERENT'} "
+        print(f"{name:<14} MindSpore runs it: {'same outputs' if same else 'DIFFERENT'} "
               f"(max difference {diff:.2e}, output shape {list(np.shape(got))})")
     if not failed:
         with open(RECORD, "w") as f:

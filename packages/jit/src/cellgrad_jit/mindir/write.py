@@ -146,9 +146,15 @@ class _Writer:
         return v
 
 
+def _shape(w, v):
+    """`v`'s shape as the file records it: -1 where it follows a dynamic batch."""
+    sizes = w.graph.dynamic.get(id(v), {})
+    return tuple(-1 if i in sizes else d for i, d in enumerate(v.shape))
+
+
 def _out(w, node, i=0):
     v = node.outputs[i]
-    return v.shape, v.dtype.np_dtype
+    return _shape(w, v), v.dtype.np_dtype
 
 
 def _set(w, node, name, i=0):
@@ -291,7 +297,10 @@ def _log_softmax(w, node):
 
 
 def _reshape(w, node):
-    shape = tuple(int(d) for d in node.outputs[0].shape)
+    shape = _shape(w, node.outputs[0])
+    if shape.count(-1) > 1:
+        w.fail(f"a reshape to {list(node.outputs[0].shape)} with {shape.count(-1)} dimensions "
+               f"that follow the dynamic batch")
     return _set(w, node, w.emit("Reshape", [w.value(node.inputs[0]), w.const(shape)],
                                 *_out(w, node)))
 
@@ -304,7 +313,7 @@ def _transpose(w, node):
 
 def _concat(w, node):
     parts = [v for v in node.inputs if isinstance(v, Value)]
-    tup = w.emit("MakeTuple", [w.value(v) for v in parts], [v.shape for v in parts],
+    tup = w.emit("MakeTuple", [w.value(v) for v in parts], [_shape(w, v) for v in parts],
                  [v.dtype.np_dtype for v in parts], kind=_PRIM)
     return _set(w, node, w.emit("Concat", [tup, w.const(int(node.attrs["axis"]))],
                                 *_out(w, node)))
@@ -352,9 +361,10 @@ RULES = {
 
 def to_mindir(graph):
     """The mind_ir.ModelProto of a captured graph."""
-    if getattr(graph, "batch", None) is not None:
-        raise UnsupportedOpError("export: a dynamic batch size is written to ONNX only; "
-                                 "export MINDIR with a fixed input shape.")
+    if graph.batch_consts:
+        raise UnsupportedOpError("export: a constant whose size follows the dynamic batch (an "
+                                 "RNN's initial state) cannot be written as MINDIR; export "
+                                 "with a fixed input shape.")
     w = _Writer(graph)
     m = w.model
     m.ir_version, m.producer_name, m.model_version = "1.1", "MindSpore", "2.10.0"
@@ -362,7 +372,7 @@ def to_mindir(graph):
     for v in graph.inputs:
         name = f"{w.g.name}:{v.name}"
         vi = w.g.input.add(name=name)
-        w.tensor(vi.tensor.add(), v.shape, dtype=v.dtype.np_dtype)
+        w.tensor(vi.tensor.add(), _shape(w, v), dtype=v.dtype.np_dtype)
         w.names[id(v)] = name
     for v in graph.params.values():
         name = f"{w.g.name}:{v.name}"
@@ -396,5 +406,5 @@ def to_mindir(graph):
                                  "unchanged; MINDIR needs an op to produce the output.")
     name = w.value(out)
     vi = w.g.output.add(name=name)
-    w.tensor(vi.tensor.add(), out.shape, dtype=out.dtype.np_dtype)
+    w.tensor(vi.tensor.add(), _shape(w, out), dtype=out.dtype.np_dtype)
     return m
