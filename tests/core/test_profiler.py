@@ -325,3 +325,14 @@ def test_mindspore_1_module_path_warns_and_ascend_only_names_say_why():
         ms.EnvProfiler  # noqa: B018
     with pytest.raises(ImportError, match="msmonitor"):
         from cellgrad.profiler import DynamicProfilerMonitor  # noqa: F401
+
+
+def test_recordings_in_the_same_millisecond_get_their_own_run_directories(tmp_path):
+    x = ms.Tensor(np.ones(3, np.float32))
+    runs = []
+    for _ in range(5):
+        with ms.Profiler(output_path=str(tmp_path)) as prof:
+            ops.neg(x)
+        runs.append(prof.run_dir)
+        prof.analyse()
+    assert len(set(runs)) == 5 and sorted(runs) == sorted(glob.glob(str(tmp_path / "*_ms")))

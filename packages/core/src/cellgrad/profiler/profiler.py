@@ -335,20 +335,34 @@ class Profiler:
 
     def _record(self):
         if self._recorder is None:
-            stamp = datetime.datetime.now().strftime("%Y%m%d%H%M%S%f")[:-3]
-            run = os.path.join(os.path.realpath(self.output_path),
-                               f"{self._worker}_{stamp}_ascend_ms")
+            run = None
             try:
+                run = self._new_run_dir()
                 for sub in ("FRAMEWORK", "ASCEND_PROFILER_OUTPUT"):
                     os.makedirs(os.path.join(run, sub), exist_ok=True)
                 self._recorder = Recorder(os.path.join(run, "FRAMEWORK", "trace_events.json"),
                                           time.perf_counter_ns())
             except OSError as exc:
+                where = self.output_path if run is None else run
                 raise type(exc)(exc.errno, f"For '{self._name}.start()', the run directory "
-                                           f"{run!r} cannot be written: {exc.strerror}") from exc
+                                           f"under {where!r} cannot be written: "
+                                           f"{exc.strerror}") from exc
             self._run_dir = run
         if self._handle is None:
             self._handle = observe.add_observer(self._recorder)
+
+    def _new_run_dir(self):
+        """<output_path>/<worker>_<YYYYmmddHHMMSSmmm>_ascend_ms, a new one (MindSpore's name;
+        two recordings within one millisecond get successive stamps)."""
+        now = datetime.datetime.now()
+        while True:
+            run = os.path.join(os.path.realpath(self.output_path),
+                               f"{self._worker}_{now.strftime('%Y%m%d%H%M%S%f')[:-3]}_ascend_ms")
+            try:
+                os.makedirs(run)
+                return run
+            except FileExistsError:
+                now += datetime.timedelta(milliseconds=1)
 
     def _pause(self):
         if self._handle is not None:
