@@ -57,6 +57,7 @@ _EXPORTS = {
     "TextFileDataset": "cellgrad_dataset.readers.text:TextFileDataset",
     # --- vision / transforms ---
     "transforms": "cellgrad_dataset.transforms",
+    "audio": "cellgrad_dataset.audio",
     "text": "cellgrad_dataset.text",
     "vision": "cellgrad_dataset.vision",
     # --- mindrecord ---
