@@ -339,3 +339,13 @@ def test_text_shuffle_modes(tmp_path):
     shards = [read(True, num_shards=3, shard_id=s) for s in range(3)]
     assert sorted(sum(shards, [])) == plain  # 9 rows in 3 shards: a partition
     assert len(read(ds.Shuffle.GLOBAL, num_samples=4)) == 4
+
+
+def test_num_parallel_workers_is_checked_as_mindspore(mnist):
+    cpus = os.cpu_count()
+    with pytest.raises(ValueError, match=f"between 1 and {cpus}!"):
+        ds.MnistDataset(mnist, num_parallel_workers=cpus + 1)
+    with pytest.raises(TypeError, match="Argument num_parallel_workers"):
+        ds.TextFileDataset(os.path.join(mnist, "*"), num_parallel_workers=1.5)
+    with pytest.raises(RuntimeError, match=r"For 'CSVDataset', .*-idx3-ubyte is not UTF-8 text"):
+        ds.CSVDataset(os.path.join(mnist, "train-images*"))

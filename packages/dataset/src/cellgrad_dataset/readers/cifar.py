@@ -11,7 +11,13 @@ import os
 
 import numpy as np
 
-from cellgrad_dataset.readers.common import FileSource, check_dir, check_usage, data_error
+from cellgrad_dataset.readers.common import (
+    FileSource,
+    check_dir,
+    check_usage,
+    check_workers,
+    data_error,
+)
 
 IMAGE_BYTES = 3 * 32 * 32
 
@@ -31,6 +37,7 @@ class _Cifar(FileSource):
                  shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
         super().__init__()
         owner = type(self).__name__
+        check_workers(num_parallel_workers)
         dataset_dir = check_dir(dataset_dir)
         usage = check_usage(usage)
         files = sorted(os.path.join(dataset_dir, f) for f in os.listdir(dataset_dir)

@@ -2,6 +2,7 @@
 
 import os
 
+from cellgrad_dataset.datasets import _check_workers as check_workers  # noqa: F401 (re-export)
 from cellgrad_dataset.sampling import check_shards
 from cellgrad_dataset.sources import _RandomAccess
 

@@ -10,7 +10,13 @@ import os
 
 import numpy as np
 
-from cellgrad_dataset.readers.common import FileSource, check_dir, check_usage, data_error
+from cellgrad_dataset.readers.common import (
+    FileSource,
+    check_dir,
+    check_usage,
+    check_workers,
+    data_error,
+)
 
 IMAGE_MAGIC, LABEL_MAGIC, SIDE = 2051, 2049, 28
 _PREFIX = {"train": "train", "test": "t10k", "all": ""}
@@ -69,6 +75,7 @@ class MnistDataset(FileSource):
                  shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
         super().__init__()
         owner = type(self).__name__
+        check_workers(num_parallel_workers)
         dataset_dir = check_dir(dataset_dir)
         prefix = _PREFIX[check_usage(usage)]
         names = sorted(os.listdir(dataset_dir))

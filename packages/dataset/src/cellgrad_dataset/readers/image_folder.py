@@ -11,7 +11,13 @@ import os
 import numpy as np
 from PIL import Image
 
-from cellgrad_dataset.readers.common import FileSource, check_dir, check_type, data_error
+from cellgrad_dataset.readers.common import (
+    FileSource,
+    check_dir,
+    check_type,
+    check_workers,
+    data_error,
+)
 
 # What MindSpore 2.10's decoder reads (it fails on GIF and WebP); its pixels equal Pillow's
 # RGB conversion for all of these (measured on baseline, progressive, 4:2:0/4:2:2/4:4:4 and
@@ -47,6 +53,7 @@ class ImageFolderDataset(FileSource):
                  num_shards=None, shard_id=None, cache=None, decrypt=None):
         super().__init__()
         owner = type(self).__name__
+        check_workers(num_parallel_workers)
         check_type("extensions", extensions, (list,))
         check_type("class_indexing", class_indexing, (dict,))
         check_type("decode", decode, (bool,))

@@ -16,7 +16,7 @@ import re
 import numpy as np
 
 from cellgrad_dataset import config
-from cellgrad_dataset.readers.common import FileSource, check_type, data_error
+from cellgrad_dataset.readers.common import FileSource, check_type, check_workers, data_error
 from cellgrad_dataset.samplers import Shuffle
 from cellgrad_dataset.sampling import epoch_rng
 
@@ -33,6 +33,14 @@ def find_files(patterns):
     if unmatched:
         raise ValueError(f"The following patterns did not match any files: {unmatched}.")
     return sorted(files)
+
+
+def read_text(path, owner):
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            return f.read()
+    except UnicodeDecodeError as err:
+        raise data_error(owner, f"{path} is not UTF-8 text ({err}).") from err
 
 
 def shuffle_mode(shuffle):
@@ -69,8 +77,7 @@ def stream_order(counts, workers, num_shards, shard_id):
 class _LineSource(FileSource):
     """Rows read from every file at build time; each epoch's order is MindSpore's stream."""
 
-    def _setup(self, files, rows_per_file, num_samples, num_parallel_workers, shuffle,
-               num_shards, shard_id):
+    def _setup(self, files, rows_per_file, num_samples, shuffle, num_shards, shard_id):
         if not any(rows_per_file):
             raise data_error(type(self).__name__, f"no rows found in {files}.")
         self._check_sampling(None, num_shards, shard_id)
@@ -78,7 +85,6 @@ class _LineSource(FileSource):
         self._counts = [len(r) for r in rows_per_file]
         self._offsets = np.cumsum([0] + self._counts[:-1])
         self._data = [row for rows in rows_per_file for row in rows]
-        self._workers = num_parallel_workers or config.get_num_parallel_workers()
         self._shards = (num_shards or 1, shard_id or 0)
         per_shard = -(-len(self._data) // self._shards[0])
         self._start(per_shard, False, num_samples, None, None)
@@ -115,15 +121,14 @@ class TextFileDataset(_LineSource):
                  shuffle=Shuffle.GLOBAL, num_shards=None, shard_id=None,
                  cache=None):
         super().__init__()
+        self._workers = check_workers(num_parallel_workers) or config.get_num_parallel_workers()
         files = find_files(dataset_files)
         rows_per_file = []
         for path in files:
-            with open(path, encoding="utf-8", newline="") as f:
-                text = f.read()
+            text = read_text(path, type(self).__name__)
             rows_per_file.append([(np.array(line),) for line in text.split("\n") if line])
         self._names = ["text"]
-        self._setup(files, rows_per_file, num_samples, num_parallel_workers, shuffle,
-                    num_shards, shard_id)
+        self._setup(files, rows_per_file, num_samples, shuffle, num_shards, shard_id)
 
 
 _INT = re.compile(r"\s*[+-]?\d+")
@@ -161,6 +166,7 @@ class CSVDataset(_LineSource):
                  num_samples=None, num_parallel_workers=None, shuffle=Shuffle.GLOBAL,
                  num_shards=None, shard_id=None, cache=None):
         super().__init__()
+        self._workers = check_workers(num_parallel_workers) or config.get_num_parallel_workers()
         if not isinstance(field_delim, str) or len(field_delim) != 1 or field_delim in '"\r\n':
             raise ValueError("field_delim is invalid.")
         check_type("column_defaults", column_defaults, (list,))
@@ -191,14 +197,12 @@ class CSVDataset(_LineSource):
             raise data_error(owner, f"{len(defaults)} column_defaults given for "
                                     f"{len(names)} columns {names}.")
         self._names = names
-        self._setup(files, rows_per_file, num_samples, num_parallel_workers, shuffle,
-                    num_shards, shard_id)
+        self._setup(files, rows_per_file, num_samples, shuffle, num_shards, shard_id)
 
     @staticmethod
     def _read(path, delim, owner):
         """(line number, fields) of each non-blank record of a CSV file."""
-        with open(path, encoding="utf-8", newline="") as f:
-            text = f.read()
+        text = read_text(path, owner)
         reader = csv.reader(io.StringIO(text), delimiter=delim, quotechar='"', strict=True)
         records = []
         try:
