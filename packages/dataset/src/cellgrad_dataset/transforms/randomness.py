@@ -7,6 +7,7 @@ pass; an engine calls `new_pass()` when it builds an iterator and `set_worker(i)
 processes, so draws repeat per pass and differ between workers. Without a seed: fresh entropy.
 """
 
+import os
 import zlib
 
 import numpy as np
@@ -35,7 +36,9 @@ class RandomDraws:
 
     def _rng(self):
         seed = config.get_seed()
-        key = (seed, _state["pass"], _state["worker"])
+        # a forked worker process re-seeds too: fresh entropy without a seed, and with one the
+        # stream of the worker index the engine gave to set_worker
+        key = (seed, _state["pass"], _state["worker"], os.getpid())
         if self._generator is None or self._drawn_with != key:
             if seed is None:
                 self._generator = np.random.default_rng()
