@@ -23,8 +23,8 @@ class TupleIterator:
             raise TypeError(f"Argument num_epochs with value {num_epochs!r} is not of type "
                             f"[<class 'int'>], but got {type(num_epochs)}.")
         if num_epochs != -1 and num_epochs < 1:
-            raise ValueError(f"num_epochs should be either -1 or positive integer, but got "
-                             f"{num_epochs}.")
+            raise RuntimeError(f"num_epochs should be either -1 or positive integer, but got "
+                               f"{num_epochs}.")
         for name, value in (("output_numpy", output_numpy), ("do_copy", do_copy)):
             if not isinstance(value, bool):
                 raise TypeError(f"Argument {name} with value {value!r} is not of type "
