@@ -47,7 +47,7 @@ def cases():
     import cellgrad as ms
 
     sys.path.insert(0, HERE)
-    from models import MLP, Lambda, LeNetBN, SmallCNN, ops
+    from models import MLP, Lambda, LeNetBN, SmallCNN, nn, ops
 
     def seeded(net, seed):
         rng = np.random.RandomState(seed)
@@ -73,6 +73,11 @@ def cases():
         "mixed_ops": (mixed, x(14, 4, 6), None),
         "mlp_dynamic": (seeded(MLP(), 4), x(15, 5, 8), [None, 8]),
         "lenet_dynamic": (seeded(LeNetBN(), 5), x(16, 3, 1, 32, 32), [None, 1, 32, 32]),
+        "transformer": (seeded(nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0,
+                                                          batch_first=True), 6),
+                        x(17, 2, 5, 8), None),
+        "index_ops": (Lambda(lambda s, a: ops.expand_dims(a[1:, ::2], 0) * 2
+                             + ops.squeeze(a[:2, None, 3:], 1)[..., ::-1]), x(18, 3, 6), None),
     }
 
 

@@ -190,14 +190,25 @@ def _binary(op_type):
 
 
 def _dense(w, node):
+    """MatMul(x, w^T) + BiasAdd; an N-D input goes through (-1, in) and back."""
     x, weight = node.inputs[0], node.inputs[1]
-    if len(x.shape) != 2 or len(weight.shape) != 2:
-        w.fail(f"an input of rank {len(x.shape)} (MatMul takes 2-D)")
+    if len(weight.shape) != 2 or len(x.shape) < 2:
+        w.fail(f"an input of rank {len(x.shape)} or a weight of rank {len(weight.shape)}")
     f, t = w.const(False), w.const(True)
     shape, dt = _out(w, node)
-    y = w.emit("MatMul", [w.value(x), w.value(weight), f, t], shape, dt)
+    flat_in, flat_out = (-1, x.shape[-1]), (-1, weight.shape[0])
+    xv = w.value(x)
+    if len(x.shape) > 2:
+        if shape[:-1].count(-1) > 1:
+            w.fail("an N-D input with several dynamic dimensions")
+        xv = w.emit("Reshape", [xv, w.const(flat_in)], flat_in, dt)
+    y = w.emit("MatMul", [xv, w.value(weight), f, t], flat_out if len(x.shape) > 2 else shape,
+               dt)
     if len(node.inputs) > 2 and node.inputs[2] is not None:
-        y = w.emit("BiasAdd", [y, w.value(node.inputs[2]), w.const(_NCHW)], shape, dt)
+        y = w.emit("BiasAdd", [y, w.value(node.inputs[2]), w.const(_NCHW)],
+                   flat_out if len(x.shape) > 2 else shape, dt)
+    if len(x.shape) > 2:
+        y = w.emit("Reshape", [y, w.const(shape)], shape, dt)
     return _set(w, node, y)
 
 
@@ -260,12 +271,33 @@ def _avg_pool(w, node):
     return _set(w, node, w.emit("AvgPool", args, *_out(w, node)))
 
 
+def _layer_norm(w, node):
+    """Normalisation over the trailing axes with a (trailing-shaped) weight and bias:
+    MindSpore's LayerNorm(x, gamma, beta, begin_norm_axis, begin_params_axis, epsilon)."""
+    a = node.attrs
+    x, gamma, beta = node.inputs[:3]
+    ndim = len(x.shape)
+    axes = sorted(int(i) % ndim for i in a["axes"])
+    k = axes[0]
+    if axes != list(range(k, ndim)) or not all(
+            isinstance(v, Value) and tuple(v.shape) == tuple(x.shape[k:]) for v in (gamma, beta)):
+        w.fail("normalisation over its own statistics that is not a layer norm (trailing "
+               "axes, weight and bias of their shape)")
+    shape, dt = _out(w, node)
+    stat = shape[:k] + (1,) * (ndim - k)
+    args = [w.value(x), w.value(gamma), w.value(beta), w.const(k), w.const(k),
+            w.const(float(a["eps"]))]
+    ln = w.emit("LayerNorm", args, [shape, stat, stat], [dt] * 3)
+    return _set(w, node, w.emit("TupleGetItem", [ln, w.const(0)], shape, dt, kind=_PRIM))
+
+
 def _normalize(w, node):
     a = node.attrs
     x = node.inputs[0]
-    if a["training"] or tuple(a["axes"]) != (0,) + tuple(range(2, len(x.shape))):
-        w.fail("normalisation over its own statistics (layer/group/instance norm, or batch "
-               "norm in training)")
+    if a["training"]:
+        return _layer_norm(w, node)
+    if tuple(a["axes"]) != (0,) + tuple(range(2, len(x.shape))):
+        w.fail("normalisation over axes other than batch norm's")
     c = x.shape[1]
     parts = []
     for v in (node.inputs[1], node.inputs[2], a["mean"], a["var"]):
@@ -319,6 +351,97 @@ def _concat(w, node):
                                 *_out(w, node)))
 
 
+def _getitem(w, node):
+    """Ints and slices (Ellipsis expanded) as StridedSlice(x, begin, end, strides, begin_mask,
+    end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask); each None an ExpandDims."""
+    x = node.inputs[0]
+    shape = list(x.shape)
+    dyn = w.graph.dynamic.get(id(x), {})
+    index = node.attrs["index"]
+    index = index if isinstance(index, tuple) else (index,)
+    if any(not (i is Ellipsis or i is None or isinstance(i, (int, np.integer, slice))) or
+           isinstance(i, (bool, np.bool_)) for i in index):
+        w.fail("an index that is not made of ints, slices, None and Ellipsis")
+    used = sum(1 for i in index if i is not Ellipsis and i is not None)
+    if Ellipsis in index:
+        at = index.index(Ellipsis)
+        index = index[:at] + (slice(None),) * (len(shape) - used) + index[at + 1:]
+    else:
+        index = index + (slice(None),) * (len(shape) - used)
+    begin, end, strides, new_axes = [], [], [], []
+    end_mask = shrink = 0
+    dim = out_dim = 0
+    for i in index:
+        if i is None:
+            new_axes.append(out_dim)
+            out_dim += 1
+            continue
+        if dim in dyn and i != slice(None):
+            w.fail("indexing the dynamic batch dimension")
+        if isinstance(i, slice):
+            start, stop, step = i.indices(shape[dim])
+            if step < 0 and stop == -1:
+                end_mask |= 1 << dim
+                stop = 0
+            begin.append(start), end.append(stop), strides.append(step)
+            out_dim += 1
+        else:
+            j = int(i) % shape[dim]
+            begin.append(j), end.append(j + 1), strides.append(1)
+            shrink |= 1 << dim
+        dim += 1
+    dt = node.outputs[0].dtype.np_dtype
+    out = list(_shape(w, node.outputs[0]))
+    sliced = [d for k, d in enumerate(out) if k not in new_axes]
+    args = [w.value(x), w.const(tuple(begin)), w.const(tuple(end)), w.const(tuple(strides)),
+            w.const(0), w.const(end_mask), w.const(0), w.const(0), w.const(shrink)]
+    y = w.emit("StridedSlice", args, tuple(sliced), dt)
+    for axis in new_axes:
+        sliced.insert(axis, 1)
+        y = w.emit("ExpandDims", [y, w.const(axis)], tuple(sliced), dt)
+    return _set(w, node, y)
+
+
+def _attention(w, node):
+    """softmax(q @ k^T * scale + mask) @ v with BatchMatMul, as cellgrad's kernel does."""
+    a = node.attrs
+    if a.get("keep_prob", 1.0) < 1.0:
+        w.fail("attention dropout")
+    q, k, v, mask = (node.inputs + [None] * 4)[:4]
+    if not len(q.shape) == len(k.shape) == len(v.shape) >= 3:
+        w.fail("q, k, v of rank below 3")
+    dt = node.outputs[0].dtype.np_dtype
+    scores_shape = _shape(w, q)[:-1] + (k.shape[-2],)
+    f, t = w.const(False), w.const(True)
+    scores = w.emit("BatchMatMul", [w.value(q), w.value(k), f, t], scores_shape, dt)
+    scores = w.emit("Mul", [scores, w.tensor_const(float(a["scale"]), dt)], scores_shape, dt)
+    if mask is not None:
+        scores = w.emit("Add", [scores, _operand(w, node, mask, node.outputs[0])],
+                        scores_shape, dt)
+    weights = w.emit("Softmax", [scores, w.const((-1,))], scores_shape, dt)
+    if len(node.outputs) > 1:
+        _set(w, node, weights, 1)
+    return _set(w, node, w.emit("BatchMatMul", [weights, w.value(v), f, f], *_out(w, node)))
+
+
+def _expand_dims(w, node):
+    axis = int(node.attrs["axis"]) % (len(node.inputs[0].shape) + 1)
+    return _set(w, node, w.emit("ExpandDims", [w.value(node.inputs[0]), w.const(axis)],
+                                *_out(w, node)))
+
+
+def _squeeze(w, node):
+    shape = node.inputs[0].shape
+    axis = node.attrs.get("axis")
+    if axis is None:
+        axes = tuple(i for i, d in enumerate(shape) if d == 1)
+    else:
+        axes = tuple(int(i) % len(shape) for i in ((axis,) if isinstance(axis, int) else axis)
+                     if shape[int(i) % len(shape)] == 1)
+    return _set(w, node, w.emit("Squeeze", [w.value(node.inputs[0]), w.const(axes)],
+                                *_out(w, node)))
+
+
 def _gelu(w, node):
     if node.attrs.get("approximate", "none") == "tanh":
         return _unary("GeLU")(w, node)
@@ -354,7 +477,9 @@ RULES = {
     "dense": _dense, "matmul": _matmul, "bias_add": _bias_add, "conv2d": _conv2d,
     "max_pool2d": _max_pool, "avg_pool2d": _avg_pool, "nn_normalize": _normalize,
     "softmax": _softmax, "log_softmax": _log_softmax, "reshape": _reshape,
-    "transpose": _transpose, "concat": _concat, "gelu": _gelu,
+    "transpose": _transpose, "concat": _concat, "gelu": _gelu, "getitem": _getitem,
+    "scaled_dot_product_attention": _attention, "expand_dims": _expand_dims,
+    "squeeze": _squeeze,
     "mean": _reduce("ReduceMean"), "sum": _reduce("ReduceSum"), "amax": _reduce("ReduceMax"),
 }
 
