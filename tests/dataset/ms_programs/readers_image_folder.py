@@ -62,7 +62,8 @@ try:
     shuffled = ds.ImageFolderDataset(folder)
     print(shuffled.get_dataset_size(), sorted(r[2] for r in rows(shuffled)))
 
-    # JPEGs of every chroma subsampling, progressive, grayscale; RGBA and palette PNGs; TIFF
+    # JPEGs of every chroma subsampling, progressive, gray, CMYK; PNGs gray, RGBA, palette,
+    # gray+alpha, 1-bit and 16-bit gray (MindSpore keeps its high byte); TIFF
     rng = np.random.default_rng(7)
     big = rf.smooth_image(rng, 37, 53)
     kinds = os.path.join(root, "kinds", "all")
@@ -76,7 +77,11 @@ try:
              "e_gray.jpg": rf.image_bytes(big[..., 0], "JPEG"),
              "f_gray.png": rf.image_bytes(big[..., 1], "PNG"),
              "g_rgba.png": rf.image_bytes(np.concatenate([big, big[..., :1]], -1), "PNG"),
-             "h_pal.png": pal.getvalue(), "i.tif": rf.image_bytes(big, "TIFF")}
+             "h_pal.png": pal.getvalue(), "i.tif": rf.image_bytes(big, "TIFF"),
+             "j_cmyk.jpg": rf.encode(Image.fromarray(big).convert("CMYK"), "JPEG"),
+             "k_la.png": rf.encode(Image.fromarray(big).convert("LA"), "PNG"),
+             "l_1bit.png": rf.encode(Image.fromarray(big).convert("1"), "PNG"),
+             "m_16bit.png": rf.image_bytes(big[..., 0].astype(np.uint16) * 257 + 3, "PNG")}
     for name, data in files.items():
         with open(os.path.join(kinds, name), "wb") as f:
             f.write(data)

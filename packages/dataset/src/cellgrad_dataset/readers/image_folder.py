@@ -20,8 +20,9 @@ from cellgrad_dataset.readers.common import (
 )
 
 # What MindSpore 2.10's decoder reads (it fails on GIF and WebP); its pixels equal Pillow's
-# RGB conversion for all of these (measured on baseline, progressive, 4:2:0/4:2:2/4:4:4 and
-# grayscale JPEGs, gray/RGB/RGBA/palette PNGs, BMP and TIFF).
+# RGB conversion for all of these (measured on baseline, progressive, 4:2:0/4:2:2/4:4:4,
+# grayscale and CMYK JPEGs, gray/gray+alpha/1-bit/RGB/RGBA/palette PNGs, BMP and TIFF), except
+# 16-bit gray PNGs (high byte). OpenCV's imdecode is 1 off on CMYK JPEGs, hence Pillow here.
 DECODABLE = {"JPEG", "PNG", "BMP", "TIFF"}
 
 
@@ -30,6 +31,10 @@ def decode_image(data, path, owner):
     try:
         with Image.open(io.BytesIO(data)) as image:
             fmt = image.format
+            if fmt in DECODABLE and image.mode.startswith("I"):
+                # 16-bit gray: MindSpore (OpenCV) keeps the high byte, Pillow would clip
+                high = (np.asarray(image).astype(np.uint32) >> 8).astype(np.uint8)
+                return np.repeat(high[..., None], 3, axis=-1)
             if fmt in DECODABLE:
                 return np.asarray(image.convert("RGB"))
     except (OSError, ValueError, SyntaxError, Image.DecompressionBombError) as err:
