@@ -17,9 +17,11 @@ from cellgrad.mindrecord import (
     ParamTypeError,
     ParamValueError,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cellgrad import mindrecord
-from cellgrad_dataset.mindrecord import filewriter
+from cellgrad_dataset.mindrecord import _format, _msgpack, filewriter
 
 SCHEMA = {"name": {"type": "string"}, "label": {"type": "int32"}, "big": {"type": "int64"},
           "score": {"type": "float32"}, "weight": {"type": "float64"},
@@ -364,3 +366,43 @@ def test_parallel_writer_makes_each_shard_a_set_of_its_own(tmp_path):
     assert [r["id"] for r in first.get_next()] == [0, 1, 2, 6, 7, 8]
     both = FileReader([str(tmp_path / "pw.mindrecord0"), str(tmp_path / "pw.mindrecord1")])
     assert [r["id"] for r in both.get_next()] == [0, 1, 2, 6, 7, 8, 3, 4, 5]
+
+
+# ---- the encodings, on arbitrary values ------------------------------------------------------
+
+_INT64 = st.integers(-(1 << 63), (1 << 63) - 1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_INT64, max_size=40), st.booleans())
+def test_integer_compression_round_trips(values, as_int32):
+    dtype = np.int32 if as_int32 else np.int64
+    if as_int32:
+        values = [v % (1 << 32) - (1 << 31) for v in values]
+    data = np.array(values, dtype).tobytes()
+    packed = _format.compress_ints(data, np.dtype(dtype).name)
+    widths = [1 if -128 <= v < 128 else 2 if -32768 <= v < 32768 else
+              4 if -(1 << 31) <= v < (1 << 31) else 8 for v in values]
+    assert len(packed) == 4 + -(-len(values) // 4) + sum(widths)
+    assert _format.uncompress_ints(packed, np.dtype(dtype).name).tolist() == values
+
+
+_SCALARS = st.one_of(st.integers(-(1 << 63), (1 << 64) - 1),
+                     st.floats(allow_nan=False), st.text(max_size=70))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.dictionaries(st.text(min_size=1, max_size=40), _SCALARS, max_size=20))
+def test_messagepack_round_trips_with_sorted_keys(row):
+    packed = _msgpack.pack(row)
+    assert _msgpack.unpack(packed) == row
+    assert list(_msgpack.unpack(packed)) == sorted(row)
+
+
+def test_messagepack_formats_are_nlohmanns():
+    # the exact bytes MindSpore's JSON library writes (seen in MindSpore-written pages)
+    assert _msgpack.pack({"f": 0.5, "i": 200, "n": -33, "s": "x" * 40}) == (
+        b"\x84\xa1f\xca\x3f\x00\x00\x00\xa1i\xcc\xc8\xa1n\xd0\xdf\xa1s\xd9\x28" + b"x" * 40)
+    assert _msgpack.pack({"d": 0.1}) == b"\x81\xa1d\xcb" + np.float64(0.1).byteswap().tobytes()
+    with pytest.raises(ValueError, match="not valid MessagePack"):
+        _msgpack.unpack(b"\x81\xa1d\xcb\x00")
