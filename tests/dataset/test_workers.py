@@ -188,3 +188,17 @@ def test_python_multiprocessing_uses_processes_even_for_one_worker_and_the_confi
     default = _numbers(200).map(lambda x: np.int64(os.getpid()), python_multiprocessing=True)
     pids = {int(r[0]) for r in default.create_tuple_iterator(output_numpy=True)}
     assert len(pids) == ds.config.get_num_parallel_workers() and os.getpid() not in pids
+
+
+def test_spawn_workers_run_picklable_operations_and_name_the_fix_for_the_others():
+    ds.config.set_multiprocessing_start_method("spawn")
+    try:
+        m = _numbers(10).map(np.negative, num_parallel_workers=2, python_multiprocessing=True)
+        assert [int(r[0]) for r in m.create_tuple_iterator(output_numpy=True)] == \
+            [-i for i in range(10)]
+        bad = _numbers(10).map(lambda x: x, num_parallel_workers=2, python_multiprocessing=True)
+        with pytest.raises(TypeError, match=r"cannot be sent to a 'spawn' worker process .* "
+                                            r"use a module-level function"):
+            list(bad.create_tuple_iterator())
+    finally:
+        ds.config.set_multiprocessing_start_method("fork")

@@ -510,28 +510,35 @@ class BatchDataset(Dataset):
         return [names[i] for i in keep]
 
     def _per_batch(self, take, outputs, epoch):
-        per_batch_map = self.per_batch_map
+        return _PerBatch(self.per_batch_map, take, outputs, epoch)
 
-        def run(task):
-            batch_num, chunk = task
-            lists = [[r[i] for r in chunk] for i in take]
-            try:
-                out = per_batch_map(*lists, BatchInfo(batch_num, epoch))
-            except Exception as exc:
-                raise RuntimeError(f"Exception thrown from user defined Python function in "
-                                   f"dataset. For 'batch', per_batch_map "
-                                   f"{_op_name(per_batch_map)} failed on batch {batch_num}: "
-                                   f"{type(exc).__name__}: {exc}") from exc
-            out = out if isinstance(out, tuple) else (out,)
-            if len(out) != len(outputs):
-                raise RuntimeError(f"For 'batch', per_batch_map returned {len(out)} columns but "
-                                   f"output_columns are {outputs}.")
-            values = tuple(_stack("batch", name, [np.asarray(v) for v in col])
-                           if isinstance(col, list) else np.asarray(col)
-                           for name, col in zip(outputs, out))
-            return chunk, values
 
-        return run
+class _PerBatch:
+    """`per_batch_map` on a batch's rows; picklable (with a picklable per_batch_map) for
+    'spawn' worker processes. Called with a task (batch number, rows)."""
+
+    def __init__(self, per_batch_map, take, outputs, epoch):
+        self.per_batch_map, self.take, self.outputs, self.epoch = \
+            per_batch_map, take, outputs, epoch
+
+    def __call__(self, task):
+        batch_num, chunk = task
+        lists = [[r[i] for r in chunk] for i in self.take]
+        try:
+            out = self.per_batch_map(*lists, BatchInfo(batch_num, self.epoch))
+        except Exception as exc:
+            raise RuntimeError(f"Exception thrown from user defined Python function in "
+                               f"dataset. For 'batch', per_batch_map "
+                               f"{_op_name(self.per_batch_map)} failed on batch {batch_num}: "
+                               f"{type(exc).__name__}: {exc}") from exc
+        out = out if isinstance(out, tuple) else (out,)
+        if len(out) != len(self.outputs):
+            raise RuntimeError(f"For 'batch', per_batch_map returned {len(out)} columns but "
+                               f"output_columns are {self.outputs}.")
+        values = tuple(_stack("batch", name, [np.asarray(v) for v in col])
+                       if isinstance(col, list) else np.asarray(col)
+                       for name, col in zip(self.outputs, out))
+        return chunk, values
 
 
 def _layout(known, inputs, outputs):
@@ -768,45 +775,17 @@ class MapDataset(Dataset):
     def _worker_count(self):
         return self.workers or _default_workers()
 
-    def _apply(self, values, where):
-        for op in self.operations:
-            try:
-                out = op(*values)
-            except Exception as exc:
-                raise RuntimeError(f"Exception thrown from user defined Python function in "
-                                   f"dataset. For 'map' with operation {_op_name(op)}, {where}: "
-                                   f"{type(exc).__name__}: {exc}") from exc
-            values = _as_outputs(out)
-        return values
-
-    def _row_fn(self):
-        names, outputs, keep, insert_at, take = self._columns()
-        n_out = len(outputs)
-
-        def one(row, where):
-            values = self._apply(tuple(row[i] for i in take), where)
-            if len(values) != n_out:
-                raise RuntimeError(f"For 'map', the operations returned {len(values)} columns "
-                                   f"but the output columns are {outputs} ({where}).")
-            kept = [row[i] for i in keep]
-            return tuple(kept[:insert_at]) + values + tuple(kept[insert_at:])
-
-        return one
-
     def _rows(self, epoch):
-        one = self._row_fn()
+        _, outputs, keep, insert_at, take = self._columns()
+        apply = _MapRows(self.operations, outputs, keep, insert_at, take)
         rows = self.children[0]._rows(epoch)
         if not self._parallel():
             for i, row in enumerate(rows):
-                yield one(row, f"row {i}")
+                yield apply.one(row, f"row {i}")
             return
         from cellgrad_dataset.workers import ordered_map
 
         chunk = _MAP_CHUNK
-
-        def run(task):
-            start, chunk_rows = task
-            return [one(r, f"row {start + j}") for j, r in enumerate(chunk_rows)]
 
         def tasks():
             for seq in itertools.count():
@@ -815,7 +794,7 @@ class MapDataset(Dataset):
                     return
                 yield seq * chunk, part
 
-        for out in ordered_map(run, tasks(), self._worker_count(), "map",
+        for out in ordered_map(apply, tasks(), self._worker_count(), "map",
                                lambda seq: f"rows {seq * chunk}..{seq * chunk + chunk - 1} "
                                            f"(operations "
                                            f"{[_op_name(op) for op in self.operations]})",
@@ -843,6 +822,35 @@ class MapDataset(Dataset):
                                    f"but the output columns are {outputs}.")
             kept = [block[i] for i in keep]
             yield tuple(kept[:insert_at]) + values + tuple(kept[insert_at:])
+
+
+class _MapRows:
+    """A map's operations on rows; picklable (with picklable operations) so that 'spawn'
+    worker processes can run it. Called with a task (first row number, rows)."""
+
+    def __init__(self, operations, outputs, keep, insert_at, take):
+        self.operations, self.outputs = operations, outputs
+        self.keep, self.insert_at, self.take = keep, insert_at, take
+
+    def __call__(self, task):
+        start, rows = task
+        return [self.one(r, f"row {start + j}") for j, r in enumerate(rows)]
+
+    def one(self, row, where):
+        values = tuple(row[i] for i in self.take)
+        for op in self.operations:
+            try:
+                out = op(*values)
+            except Exception as exc:
+                raise RuntimeError(f"Exception thrown from user defined Python function in "
+                                   f"dataset. For 'map' with operation {_op_name(op)}, {where}: "
+                                   f"{type(exc).__name__}: {exc}") from exc
+            values = _as_outputs(out)
+        if len(values) != len(self.outputs):
+            raise RuntimeError(f"For 'map', the operations returned {len(values)} columns but "
+                               f"the output columns are {self.outputs} ({where}).")
+        kept = [row[i] for i in self.keep]
+        return tuple(kept[:self.insert_at]) + values + tuple(kept[self.insert_at:])
 
 
 def _counted(blocks):

@@ -1,9 +1,11 @@
-"""Worker processes for `map`, `batch(per_batch_map=...)` and `GeneratorDataset` when
-`python_multiprocessing=True` and `num_parallel_workers > 1`.
+"""Worker processes for `map` and `batch(per_batch_map=...)` with
+`python_multiprocessing=True` (any worker count, as MindSpore), and for a random-access
+`GeneratorDataset` with `num_parallel_workers > 1`.
 
 `ordered_map(fn, tasks, workers, what)` runs `fn(task)` in worker processes and yields the
 results in task order. Task `s` goes to worker `s % workers` and each worker answers its tasks
-first-in first-out, so reading the workers round-robin gives the results in order. Tasks and
+first-in first-out, so reading the workers round-robin gives the results in order; each
+worker has up to `config.get_prefetch_size()` (at most 8) tasks in flight. Tasks and
 results travel through one shared-memory segment per worker (pickle protocol 5: the arrays'
 buffers are written to the segment, only their lengths and the small pickle go through the
 pipe, so the main process never blocks on a full pipe); what does not fit a slot
@@ -26,7 +28,7 @@ from multiprocessing import connection, shared_memory
 
 from cellgrad_dataset import config
 
-_SLOTS = 4  # tasks in flight per worker (each has its own parts of the worker's segment)
+_MAX_SLOTS = 8  # at most this many tasks in flight per worker (config.prefetch_size, capped)
 _LIVE = weakref.WeakSet()
 
 
@@ -62,7 +64,7 @@ def _unpack(data, lengths, buf, off):
     return pickle.loads(data, buffers=buffers)
 
 
-def _worker_main(fn, conn, shm_name, slot_bytes):
+def _worker_main(fn, conn, shm_name, slot_bytes, slots):
     shm = shared_memory.SharedMemory(name=shm_name) if shm_name else None
     buf = None if shm is None else shm.buf
     parent = os.getppid()
@@ -77,7 +79,7 @@ def _worker_main(fn, conn, shm_name, slot_bytes):
             seq, slot, data, lengths = msg
             try:
                 result = fn(_unpack(data, lengths, buf, slot * slot_bytes))
-                out = _pack(result, buf, (_SLOTS + slot) * slot_bytes, slot_bytes)
+                out = _pack(result, buf, (slots + slot) * slot_bytes, slot_bytes)
                 conn.send((seq, "ok") + out)
             except BaseException as exc:  # noqa: BLE001 - reported to the main process
                 conn.send((seq, "error", f"{type(exc).__name__}: {exc}",
@@ -100,20 +102,28 @@ class WorkerPool:
         self.slot_bytes = mb << 20
         self.what = what
         self.shared = config.get_enable_shared_mem()
+        self.slots = max(1, min(config.get_prefetch_size(), _MAX_SLOTS))
         self.procs, self.conns, self.shms = [], [], []
         _LIVE.add(self)
         try:
             for _ in range(workers):
-                # _SLOTS input slots, then _SLOTS output slots
+                # `slots` input slots, then `slots` output slots (pages are only
+                # allocated when written)
                 shm = shared_memory.SharedMemory(create=True,
-                                                 size=self.slot_bytes * _SLOTS * 2)
+                                                 size=self.slot_bytes * self.slots * 2)
                 self.shms.append(shm)
                 parent_end, child_end = ctx.Pipe()
                 proc = ctx.Process(target=_worker_main,
                                    args=(fn, child_end, shm.name if self.shared else None,
-                                         self.slot_bytes),
+                                         self.slot_bytes, self.slots),
                                    daemon=True)
-                proc.start()
+                try:
+                    proc.start()
+                except (AttributeError, TypeError, pickle.PicklingError) as exc:
+                    raise TypeError(
+                        f"For '{what}', the operation cannot be sent to a '{method}' worker "
+                        f"process ({exc}); use a module-level function, or "
+                        f"ds.config.set_multiprocessing_start_method('fork').") from exc
                 child_end.close()
                 self.procs.append(proc)
                 self.conns.append(parent_end)
@@ -129,13 +139,13 @@ class WorkerPool:
         done = 0
         exhausted = False
         while True:
-            while not exhausted and sent < done + n * _SLOTS:
+            while not exhausted and sent < done + n * self.slots:
                 try:
                     task = next(tasks)
                 except StopIteration:
                     exhausted = True
                     break
-                w, slot = sent % n, (sent // n) % _SLOTS
+                w, slot = sent % n, (sent // n) % self.slots
                 buf = self.shms[w].buf if self.shared else None
                 data, lengths = _pack(task, buf, slot * self.slot_bytes, self.slot_bytes)
                 del buf
@@ -166,8 +176,8 @@ class WorkerPool:
         if kind == "error":
             raise WorkerError(f"For '{self.what}', {describe(seq)} failed in worker process "
                               f"{proc.pid}: {data}\n\nWorker traceback:\n{extra}")
-        slot = (seq // len(self.procs)) % _SLOTS
-        return _unpack(data, extra, self.shms[w].buf, (_SLOTS + slot) * self.slot_bytes)
+        slot = (seq // len(self.procs)) % self.slots
+        return _unpack(data, extra, self.shms[w].buf, (self.slots + slot) * self.slot_bytes)
 
     def close(self):
         for conn in self.conns:
