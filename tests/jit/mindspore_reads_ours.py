@@ -47,7 +47,7 @@ def cases():
     import cellgrad as ms
 
     sys.path.insert(0, HERE)
-    from models import MLP, Lambda, LeNetBN, SmallCNN, nn, ops
+    from jit_models import MLP, Lambda, LeNetBN, SmallCNN, nn, ops
 
     def seeded(net, seed):
         rng = np.random.RandomState(seed)

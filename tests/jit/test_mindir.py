@@ -12,9 +12,10 @@ import cellgrad as ms
 from cellgrad import nn, ops
 
 pytest.importorskip("google.protobuf")
+pytest.importorskip("cellgrad_jit")
 from cellgrad_jit import MindIRFormatError, UnsupportedOpError  # noqa: E402
 from cellgrad_jit.mindir.proto import messages  # noqa: E402
-from models import MLP, Lambda  # noqa: E402
+from jit_models import MLP, Lambda  # noqa: E402
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 MODELS = ["mlp", "lenet_bn", "small_cnn", "mixed"]

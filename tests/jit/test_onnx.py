@@ -13,7 +13,7 @@ onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")
 from cellgrad_jit import UnsupportedOpError  # noqa: E402
 from cellgrad_jit.onnx_export import CONVERTERS, OPSET  # noqa: E402
-from models import MLP, Lambda, LeNetBN, SmallCNN, randomize_bn  # noqa: E402
+from jit_models import MLP, Lambda, LeNetBN, SmallCNN, randomize_bn  # noqa: E402
 
 
 def _run(path, *xs):
