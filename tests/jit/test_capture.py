@@ -83,7 +83,10 @@ def test_eval_mode_is_used_for_the_trace():
 def test_none_batch_placeholder_marks_the_batch_dynamic():
     g = capture(MLP(), ms.Tensor(shape=[None, 8], dtype=ms.float32))
     assert g.inputs[0].shape == (None, 8) and g.batch == 2
-    assert "input  %x: Float32[?, 8]" in str(g)
+    text = str(g)
+    assert "input  %x: Float32[?, 8]" in text
+    assert "  %1: Float32[?, 16] = dense(%x, %fc1.weight, %fc1.bias)" in text
+    assert g.dynamic[id(g.nodes[2].outputs[0])] == {0: 3}  # traced again at batch 3
 
 
 def test_bad_inputs_and_outputs():

@@ -17,8 +17,11 @@ class Value:
         self.name, self.kind, self.shape, self.dtype = name, kind, tuple(shape), dtype
         self.data, self.producer = data, producer
 
-    def type_str(self):
-        dims = ", ".join("?" if d is None else str(d) for d in self.shape)
+    def type_str(self, dynamic=()):
+        """`Float32[?, 16]`: ? for a dimension that is None or in `dynamic` (follows the
+        batch)."""
+        dims = ", ".join("?" if d is None or i in dynamic else str(d)
+                         for i, d in enumerate(self.shape))
         return f"{self.dtype}[{dims}]"
 
     def __repr__(self):
@@ -40,8 +43,10 @@ class Node:
     def tensor_inputs(self):
         return [v for v in self.inputs if isinstance(v, Value)]
 
-    def __str__(self):
-        outs = ", ".join(f"%{v.name}: {v.type_str()}" for v in self.outputs)
+    def __str__(self, dynamic=None):
+        dynamic = dynamic or {}
+        outs = ", ".join(f"%{v.name}: {v.type_str(dynamic.get(id(v), ()))}"
+                         for v in self.outputs)
         args = ", ".join(_show(v) for v in self.inputs)
         attrs = ", ".join(f"{k}={_show(v)}" for k, v in self.attrs.items())
         return f"{outs} = {self.op}({args}){' {' + attrs + '}' if attrs else ''}"
@@ -90,7 +95,7 @@ class Graph:
             if n.scope != scope:
                 scope = n.scope
                 lines.append(f"  # {scope}")
-            lines.append(f"  {n}")
+            lines.append(f"  {n.__str__(self.dynamic)}")
         outs = ", ".join(f"%{v.name}" for v in self.outputs)
         lines.append(f"  return {'(' + outs + ')' if self.outputs_tuple else outs}")
         lines.append("}")
