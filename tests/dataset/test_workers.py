@@ -14,18 +14,20 @@ from cellgrad import dataset as ds
 from cellgrad_dataset import workers
 
 
-def _shm_segments():
-    return {f for f in os.listdir("/dev/shm") if f.startswith("psm_")}
+def _existing(names):
+    """Which of the shared-memory segments `names` still exist."""
+    return {n for n in names if os.path.exists(f"/dev/shm/{n.lstrip('/')}")}
 
 
 @pytest.fixture(autouse=True)
 def _nothing_left_behind():
-    before = _shm_segments()
+    first = len(workers.CREATED)
     yield
     gc.collect()
     assert workers.live_pools() == []
     assert multiprocessing.active_children() == []
-    assert _shm_segments() - before == set()
+    created = workers.CREATED[first:]
+    assert _existing(created) == set()
 
 
 def _numbers(n=100):
@@ -148,7 +150,9 @@ m = ds.NumpySlicesDataset({"x": np.arange(10**6)}, shuffle=False).map(
     lambda x: np.int64(os.getpid()), num_parallel_workers=2, python_multiprocessing=True)
 it = m.create_tuple_iterator(output_numpy=True)
 pids = {int(next(it)[0]) for _ in range(200)}
+from cellgrad_dataset import workers
 print(" ".join(map(str, sorted(pids))), flush=True)
+print(" ".join(workers.CREATED), flush=True)
 os.kill(os.getpid(), signal.SIGKILL)
 """
 
@@ -166,18 +170,17 @@ def test_workers_of_a_killed_main_process_exit_and_its_segments_are_unlinked():
     import sys
     import time
 
-    before = _shm_segments()
     run = subprocess.run([sys.executable, "-c", _KILLED_PARENT], capture_output=True, text=True,
                          timeout=120)
     assert run.returncode == -signal.SIGKILL, run.stderr[-2000:]
-    pids = [int(p) for p in run.stdout.split()]
-    assert len(pids) == 2
+    pid_line, shm_line = run.stdout.splitlines()
+    pids, names = [int(p) for p in pid_line.split()], shm_line.split()
+    assert len(pids) == 2 and len(names) == 2
     deadline = time.time() + 20
-    while time.time() < deadline and (any(_alive(p) for p in pids)
-                                      or _shm_segments() - before):
+    while time.time() < deadline and (any(_alive(p) for p in pids) or _existing(names)):
         time.sleep(0.2)
     assert not any(_alive(p) for p in pids)
-    assert _shm_segments() - before == set()
+    assert _existing(names) == set()  # unlinked by multiprocessing's resource tracker
 
 
 def test_python_multiprocessing_uses_processes_even_for_one_worker_and_the_config_default():

@@ -30,6 +30,7 @@ from cellgrad_dataset import config
 
 _MAX_SLOTS = 8  # at most this many tasks in flight per worker (config.prefetch_size, capped)
 _LIVE = weakref.WeakSet()
+CREATED = []  # names of every segment this process created (tests check they are unlinked)
 
 
 class WorkerError(RuntimeError):
@@ -112,6 +113,7 @@ class WorkerPool:
                 shm = shared_memory.SharedMemory(create=True,
                                                  size=self.slot_bytes * self.slots * 2)
                 self.shms.append(shm)
+                CREATED.append(shm.name)
                 parent_end, child_end = ctx.Pipe()
                 proc = ctx.Process(target=_worker_main,
                                    args=(fn, child_end, shm.name if self.shared else None,
