@@ -306,3 +306,30 @@ def test_kernels_refuse_bad_shapes():
         rnn_cell.LSTMSteps(np.zeros((3, 2, 8), np.float32), np.zeros((3, 2, 8), np.float32),
                            np.zeros((3, 2, 2), np.float32), np.zeros((3, 2, 2), np.float32),
                            np.zeros((4, 2, 2), np.float32))
+
+
+@pytest.mark.parametrize("op", [LSTM, GRU], ids=lambda o: o.name)
+@pytest.mark.parametrize("bias", [True, False])
+def test_batch_one_sequence_in_the_kernel_matches_the_step_loop(op, bias):
+    # float32 at batch 1 runs every step inside the kernel; lengths force the per-step loop
+    rng = np.random.default_rng(7)
+    g = GATES[op] * 5
+    x = Tensor(rng.uniform(-1, 1, (6, 1, 3)).astype(np.float32))
+    states = [Tensor(rng.uniform(-1, 1, (1, 5)).astype(np.float32))
+              for _ in range(2 if op is LSTM else 1)]
+    ws = [Tensor(rng.uniform(-1, 1, s).astype(np.float32)) for s in ((g, 3), (g, 5))]
+    bs = [Tensor(rng.uniform(-1, 1, (g,)).astype(np.float32)) for _ in range(2)] if bias \
+        else [None, None]
+
+    def run(lengths, w_hh=ws[1]):
+        return apply(op, (x, *states, ws[0], w_hh, *bs), {"lengths": lengths, "reverse": True})
+
+    def loss(w_hh, lengths):
+        out = run(lengths, w_hh)
+        return out[0].sum() + out[1].sum()
+
+    for a, b in zip(run(None), run(np.array([6]))):
+        np.testing.assert_allclose(a.asnumpy(), b.asnumpy(), atol=1e-6)
+    kernel, loop = (ms.grad(loss, 0)(ws[1], n) for n in (None, np.array([6])))
+    assert np.abs(kernel.asnumpy()).max() > 1e-3
+    np.testing.assert_allclose(kernel.asnumpy(), loop.asnumpy(), atol=1e-5)

@@ -324,3 +324,31 @@ cdef class LSTMSteps:
                 cg_matvec(&w_hh[0, 0], &self.hs[s, 0, 0], &self.acts[s, 0, 0], 4 * H, H)
                 cg_lstm_row(&self.acts[s, 0, 0], &self.xs[s, 0, 0], &self.cs[s, 0, 0],
                             &self.cs[s + 1, 0, 0], &self.tcs[s, 0, 0], &self.hs[s + 1, 0, 0], H)
+
+
+def gru_run(float[:, :, ::1] acts, float[:, :, ::1] xs, float[:, :, ::1] ghs,
+            float[:, :, ::1] ghn, float[:, :, ::1] hs, float[:, ::1] w_hh, b_hh):
+    """All steps of a float32 GRU over a batch of one without returning to Python: each
+    `ghs[s] = W_hh @ hs[s] + b_hh` (b_hh (3H,) or None), then the gates of `gru_forward_step`.
+    acts, xs, ghs (T, 1, 3H); ghn (T, 1, H); hs (T + 1, 1, H)."""
+    cdef Py_ssize_t T = acts.shape[0], H = hs.shape[2], s, j
+    cdef float[::1] b = None if b_hh is None else b_hh
+    shapes = {"acts": ((acts.shape[0], acts.shape[1], acts.shape[2]), (T, 1, 3 * H)),
+              "xs": ((xs.shape[0], xs.shape[1], xs.shape[2]), (T, 1, 3 * H)),
+              "ghs": ((ghs.shape[0], ghs.shape[1], ghs.shape[2]), (T, 1, 3 * H)),
+              "ghn": ((ghn.shape[0], ghn.shape[1], ghn.shape[2]), (T, 1, H)),
+              "hs": ((hs.shape[0], hs.shape[1], hs.shape[2]), (T + 1, 1, H)),
+              "w_hh": ((w_hh.shape[0], w_hh.shape[1]), (3 * H, H))}
+    for name, (got, expected) in shapes.items():
+        if got != expected:
+            raise ValueError(f"gru_run: '{name}' must have shape {expected}, got {got}")
+    if b is not None and b.shape[0] != 3 * H:
+        raise ValueError(f"gru_run: 'b_hh' must have shape {(3 * H,)}, got {(b.shape[0],)}")
+    with nogil:
+        for s in range(T):
+            cg_matvec(&w_hh[0, 0], &hs[s, 0, 0], &ghs[s, 0, 0], 3 * H, H)
+            if b is not None:
+                for j in range(3 * H):
+                    ghs[s, 0, j] += b[j]
+            cg_gru_row(&acts[s, 0, 0], &xs[s, 0, 0], &ghs[s, 0, 0], &hs[s, 0, 0], &ghn[s, 0, 0],
+                       &hs[s + 1, 0, 0], H)

@@ -227,18 +227,26 @@ def _gru_fwd(x, h0, w_ih, w_hh, b_ih=None, b_hh=None, *, lengths=None, reverse=F
     ghn = np.empty((T, B, H), dtype=dt)
     ghs = np.empty((T, B, 3 * H), dtype=dt)
     hs[0] = h0
+    if dt == np.float32 and B == 1 and mask is None:
+        rnn_cell.gru_run(acts, xs, ghs, ghn, hs, np.ascontiguousarray(w_hh, dtype=dt),
+                         None if b_hh is None else np.ascontiguousarray(b_hh, dtype=dt))
+    else:
+        _gru_steps(w_hh.astype(dt, copy=False), b_hh, xs, hs, acts, ghs, ghn, mask)
+    saved = (x, w_ih, w_hh, hs, acts, ghn, mask, index, reverse, b_ih is not None)
+    out = _outputs(hs, mask, index, reverse).astype(x.dtype, copy=False)
+    return (out, hs[T].astype(x.dtype)), saved
+
+
+def _gru_steps(w_hh, b_hh, xs, hs, acts, ghs, ghn, mask):
+    recurrent = _recurrent_product(w_hh, hs, ghs)
     step = rnn_cell.gru_forward_step
-    recurrent = _recurrent_product(w_hh.astype(dt, copy=False), hs, ghs)
-    for s in range(T):
+    for s in range(xs.shape[0]):
         recurrent(s)
         gh = ghs[s]
         if b_hh is not None:
             gh += b_hh
         step(acts[s], xs[s], gh, hs[s], ghn[s], hs[s + 1])
         _freeze(hs[s + 1], hs[s], None if mask is None else ~mask[s][:, None])
-    saved = (x, w_ih, w_hh, hs, acts, ghn, mask, index, reverse, b_ih is not None)
-    out = _outputs(hs, mask, index, reverse).astype(x.dtype, copy=False)
-    return (out, hs[T].astype(x.dtype)), saved
 
 
 def _gru_bwd(ctx, dy, dhn):
