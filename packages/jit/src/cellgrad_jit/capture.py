@@ -104,6 +104,13 @@ class _Recorder(observe.Observer):
             data = t.asnumpy()
             if data.shape == a.shape and np.shares_memory(data, a):
                 return self.values[id(t)]
+        # A converted copy of an input or op result (gather's indices as intp): the same
+        # numbers in the same shape are taken for that value, not for a constant of this run.
+        for t in self.keep:
+            v = self.values[id(t)]
+            if v.kind in ("input", "node") and tuple(t.shape) == a.shape and \
+                    a.dtype.kind in "iub" and np.array_equal(t.asnumpy(), a):
+                return v
         return a.copy()
 
 

@@ -564,6 +564,76 @@ def _recurrent(op_type, order, **extra):
     return convert
 
 
+def _int64(b, v):
+    """An index input as int64 (what ONNX's Gather/CumSum take)."""
+    if isinstance(v, Value):
+        name = b.value(v)
+        return name if v.dtype.np_dtype == np.int64 else b.emit("Cast", [name], to=7)
+    return b.const(np.asarray(v, np.int64))
+
+
+def _gather(b, node):
+    return b.emit("Gather", [_args(b, node)[0], _int64(b, node.attrs["indices"])], [b.out()],
+                  axis=int(node.attrs["axis"]))
+
+
+def _cumsum(b, node):
+    axis = node.attrs["axis"] if "axis" in node.attrs else node.inputs[1]
+    return b.emit("CumSum", [b.value(node.inputs[0]), _int64(b, axis)], [b.out()])
+
+
+def _flip(b, node):
+    axis = node.attrs["axis"]
+    axes = [int(axis)] if isinstance(axis, (int, np.integer)) else [int(i) for i in axis]
+    low = np.iinfo(np.int64).min
+    return b.emit("Slice", [b.value(node.inputs[0]), b.ints([-1] * len(axes)),
+                            b.ints([low] * len(axes)), b.ints(axes), b.ints([-1] * len(axes))],
+                  [b.out()])
+
+
+def _arg(op_type):
+    def convert(b, node):
+        x = b.value(node.inputs[0])
+        axis, keep = node.attrs.get("axis"), int(bool(node.attrs.get("keepdims", False)))
+        if axis is None:
+            x, axis = b.emit("Reshape", [x, b.ints([-1])]), 0
+        y = b.emit(op_type, [x], axis=int(axis), keepdims=keep if node.attrs.get("axis")
+                   is not None else 0)
+        if node.attrs.get("axis") is None and keep:
+            y = b.emit("Reshape", [y, b.ints([1] * len(node.inputs[0].shape))])
+        return b.emit("Cast", [y], [b.out()], to=_onnx_type(node.outputs[0].dtype.np_dtype))
+    return convert
+
+
+def _masked_fill(b, node):
+    x, mask, value = node.inputs[:3]
+    return b.emit("Where", [b.value(mask), b.value(value, x), b.value(x)], [b.out()])
+
+
+def _pad(b, node):
+    a = node.attrs
+    modes = {"constant": "constant", "reflect": "reflect", "replicate": "edge"}
+    if a["mode"] not in modes:
+        b.fail(f"padding mode {a['mode']!r}")
+    if any(p < 0 for pair in a["pads"] for p in pair):
+        b.fail("negative padding (cropping)")
+    pads = [int(p[0]) for p in a["pads"]] + [int(p[1]) for p in a["pads"]]
+    inputs = [b.value(node.inputs[0]), b.ints(pads)]
+    if a["mode"] == "constant" and a.get("value") is not None:
+        inputs.append(b.const(np.asarray(a["value"], node.outputs[0].dtype.np_dtype)))
+    return b.emit("Pad", inputs, [b.out()], mode=modes[a["mode"]])
+
+
+def _topk(b, node):
+    a = node.attrs
+    values, indices = b.emit("TopK", [b.value(node.inputs[0]), b.ints([int(a["k"])])],
+                             [b.out(0), b.fresh("indices")], axis=int(a.get("axis", -1)),
+                             largest=int(bool(a.get("largest", True))),
+                             sorted=int(bool(a.get("sorted", True))))
+    b.emit("Cast", [indices], [b.out(1)], to=_onnx_type(node.outputs[1].dtype.np_dtype))
+    return values
+
+
 def _identity(b, node):
     return b.emit("Identity", _args(b, node)[:1], [b.out()])
 
@@ -596,6 +666,8 @@ CONVERTERS = {
     "tile": _shape_op("Tile", "multiples"), "clamp": _clamp, "where": _where,
     "embedding": _embedding, "identity": _identity,
     "scaled_dot_product_attention": _attention,
+    "gather": _gather, "cumsum": _cumsum, "flip": _flip, "argmax": _arg("ArgMax"),
+    "argmin": _arg("ArgMin"), "masked_fill": _masked_fill, "pad": _pad, "topk": _topk,
     # cellgrad's gates: LSTM i, f, g, o; GRU r, z, n (ONNX: i, o, f, c and z, r, h)
     "lstm_layer": _recurrent("LSTM", (0, 3, 1, 2)),
     "gru_layer": _recurrent("GRU", (1, 0, 2), linear_before_reset=1),
