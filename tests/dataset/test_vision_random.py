@@ -209,3 +209,41 @@ def test_pil_in_pil_out_and_eager_numpy():
     assert isinstance(arr, np.ndarray) and arr.shape == (12, 16, 3)
     t = V.ToTensor()(V.ToPIL()(IMG))
     assert t.shape == (3, 24, 32) and t.dtype == np.float32 and t.max() <= 1.0
+
+
+_CTOR = {
+    "Resize": (8,), "CenterCrop": (4,), "Crop": ((0, 0), (2, 2)), "Pad": (1,),
+    "PadToSize": ((20, 20),), "Rotate": (10,), "Affine": (10, [0, 0], 1.0, 0.0),
+    "ResizedCrop": (0, 0, 2, 2, (4, 4)), "FiveCrop": (2,), "TenCrop": (2,), "RandomCrop": (2,),
+    "RandomResizedCrop": (4,), "RandomResize": (4,), "RandomRotation": (10,),
+    "RandomAffine": (10,), "Normalize": ([1.0] * 3, [1.0] * 3),
+    "NormalizePad": ([1.0] * 3, [1.0] * 3), "ConvertColor": (V.ConvertMode.COLOR_RGB2GRAY,),
+    "Posterize": (3,), "Solarize": (100,), "AdjustBrightness": (1.2,), "AdjustContrast": (1.2,),
+    "AdjustSaturation": (1.2,), "AdjustHue": (0.1,), "AdjustGamma": (1.2,),
+    "AdjustSharpness": (1.2,), "GaussianBlur": (3,), "CutOut": (2,), "Erase": (0, 0, 1, 1),
+    "RandomAdjustSharpness": (2.0,), "UniformAugment": ([V.Invert()], 1),
+    "RandomSelectSubpolicy": ([[(V.Invert(), 1.0)]],),
+    "Perspective": ([[0, 0], [1, 0], [1, 1], [0, 1]], [[0, 0], [1, 0], [1, 1], [0, 1]]),
+}
+_NOT_IMAGE_OPS = {"Decode", "MixUpBatch", "CutMixBatch", "MixUp", "ToPIL", "ToNumpy",
+                  "RandomCropDecodeResize", "LinearTransformation", "Rescale", "ToType"}
+
+
+def test_every_image_transform_names_itself_on_bad_input():
+    bad = [np.zeros(5, np.uint8), np.array([["a", "b"], ["c", "d"]]),
+           np.zeros((2, 3, 4, 3), np.uint8)]
+    checked = 0
+    for name in V.__all__:
+        cls = getattr(V, name)
+        if not isinstance(cls, type) or name in _NOT_IMAGE_OPS or issubclass(cls, (int, str)):
+            continue
+        op = cls(*_CTOR.get(name, ()))
+        for x in bad:
+            if x.ndim == 4 and name in ("HsvToRgb", "RgbToHsv"):
+                continue  # they take batches <N,H,W,3>
+            with pytest.raises((RuntimeError, TypeError)) as info:
+                op(x)
+            assert str(info.value).startswith(f"{name}: "), (name, str(info.value))
+            assert str(x.shape) in str(info.value) or str(x.dtype) in str(info.value)
+        checked += 1
+    assert checked > 60

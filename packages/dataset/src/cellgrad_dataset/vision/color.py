@@ -104,7 +104,7 @@ class Rescale(ImageOperation):
         self.rescale, self.shift = float(rescale), float(shift)
 
     def _apply(self, img):
-        img = np.asarray(img)
+        img = check_image("Rescale", img, range(0, 33))
         return img.astype(np.float32) * np.float32(self.rescale) + np.float32(self.shift)
 
     _apply_batch = _apply  # elementwise: a block of rows is rescaled as each row
@@ -161,7 +161,7 @@ class ToType(ImageOperation):
         self._np = to_nptype("ToType", "data_type", data_type)
 
     def _apply(self, img):
-        return np.asarray(img).astype(self._np)
+        return check_image("ToType", img, range(0, 33)).astype(self._np)
 
 
 class Grayscale(ImageOperation):
@@ -181,7 +181,7 @@ class Grayscale(ImageOperation):
         return gray
 
     def _apply(self, img):
-        return np.asarray(self._pil(Image.fromarray(check_image("Grayscale", img))))
+        return np.asarray(self._pil(Image.fromarray(_uint8_rgb("Grayscale", img, (2, 3)))))
 
 
 # Each canonical ConvertMode name is OpenCV's code of the same name.
@@ -352,6 +352,9 @@ class AdjustGamma(ImageOperation):
 
     def _apply(self, img):
         img = check_image("AdjustGamma", img)
+        if img.dtype != np.uint8 and img.dtype.kind != "f":
+            raise pipeline_error("AdjustGamma", f"the image must be uint8 or float, got dtype "
+                                                f"{img.dtype}.")
         channels = 1 if img.ndim == 2 else img.shape[2]
         if channels not in (1, 3):
             raise pipeline_error("AdjustGamma", f"channel of input image should be 1 or 3, but "

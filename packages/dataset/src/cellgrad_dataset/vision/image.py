@@ -33,12 +33,19 @@ class ImageOperation(TensorOperation):
             if not isinstance(value, (np.ndarray, Image.Image)):
                 raise TypeError(f"{type(self).__name__}: input should be NumPy or PIL image, "
                                 f"got {type(value)}.")
-        if len(input_tensor_list) == 1 and is_pil(input_tensor_list[0]):
-            if hasattr(self, "_pil"):
-                return self._pil(input_tensor_list[0])
-            if type(self).__name__ in PIL_RESULT:
-                return _to_pil(self._apply(np.asarray(input_tensor_list[0])))
-        return self._apply(*(np.asarray(v) for v in input_tensor_list))
+        try:
+            if len(input_tensor_list) == 1 and is_pil(input_tensor_list[0]):
+                if hasattr(self, "_pil"):
+                    return self._pil(input_tensor_list[0])
+                if type(self).__name__ in PIL_RESULT:
+                    return _to_pil(self._apply(np.asarray(input_tensor_list[0])))
+            return self._apply(*(np.asarray(v) for v in input_tensor_list))
+        except RuntimeError as exc:
+            name = type(self).__name__
+            if str(exc).startswith(name):
+                raise
+            # a transform built from others (RandomColor, UniformAugment, ...) names itself
+            raise RuntimeError(f"{name}: {exc}") from exc
 
 
 # The transforms that MindSpore 2.10 runs in Python on a PIL image, returning PIL images
@@ -62,6 +69,9 @@ def _to_pil(out):
 def check_image(op, img, ranks=(2, 3)):
     """`img` as an <H,W> or <H,W,C> array, or the RuntimeError MindSpore raises."""
     img = np.asarray(img)
+    if img.dtype.kind not in "biuf":
+        raise pipeline_error(op, f"the image must hold numbers, got dtype {img.dtype} and shape "
+                                 f"{img.shape}.")
     if img.ndim not in ranks:
         want = " or ".join({2: "<H,W>", 3: "<H,W,C>"}.get(r, f"rank {r}") for r in ranks)
         raise pipeline_error(op, f"image shape should be {want}, but got rank: {img.ndim} "
