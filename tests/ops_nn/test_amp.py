@@ -326,3 +326,13 @@ def test_to_float_casts_inputs_and_parameters_and_checks_its_dtype():
                                          r"mstype.float32, mstype.float16 or mstype.bfloat16, "
                                          r"but got type: .* and value: Int32."):
         nn.Dense(2, 2).to_float(ms.int32)
+
+
+@pytest.mark.parametrize("dtype", [ms.float16, ms.float32])
+def test_relu_backward_selects_so_a_dead_units_overflow_is_not_an_overflow(dtype):
+    """MindSpore 2.10's ReluGrad: vjp of relu at [-1, 2, 0] with [inf, inf, nan] is [0, inf, 0]
+    (a product would give nan and make a loss-scaled step skip)."""
+    x = Tensor(np.array([-1.0, 2.0, 0.0]), dtype)
+    (g,) = ms.vjp(lambda a: ops.relu(a), x)[1](Tensor(np.array([np.inf, np.inf, np.nan]), dtype))
+    assert g.dtype == dtype
+    np.testing.assert_array_equal(g.asnumpy(), [0, np.inf, 0])

@@ -32,7 +32,9 @@ _relu_fwd.save = SAVE_OUTPUT
 
 def _relu_bwd(ctx, g):
     (out,) = ctx.saved
-    return g * (out > 0)
+    # a select, as MindSpore's ReluGrad: an inf/nan gradient where the unit is off gives 0, not
+    # nan (a loss-scaled step is not skipped for it); no float16 multiply (emulated by numpy)
+    return ctx.xp.where(out > 0, g, 0)
 
 
 def _relu6_fwd(x):
