@@ -67,6 +67,8 @@ def _op_name(op):
 
 
 def _as_outputs(out):
+    if type(out) is np.ndarray:
+        return (out,)
     values = tuple(out) if isinstance(out, tuple) else (out,)
     return tuple(v if isinstance(v, np.ndarray) else np.asarray(v) for v in values)
 
@@ -837,7 +839,7 @@ class _MapRows:
         return [self.one(r, f"row {start + j}") for j, r in enumerate(rows)]
 
     def one(self, row, where):
-        values = tuple(row[i] for i in self.take)
+        values = tuple([row[i] for i in self.take])
         for op in self.operations:
             try:
                 out = op(*values)
@@ -849,6 +851,8 @@ class _MapRows:
         if len(values) != len(self.outputs):
             raise RuntimeError(f"For 'map', the operations returned {len(values)} columns but "
                                f"the output columns are {self.outputs} ({where}).")
+        if not self.keep:
+            return values
         kept = [row[i] for i in self.keep]
         return tuple(kept[:self.insert_at]) + values + tuple(kept[self.insert_at:])
 

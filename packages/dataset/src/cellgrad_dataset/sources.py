@@ -185,7 +185,7 @@ class NumpySlicesDataset(_RandomAccess):
                             num_shards, shard_id, sampler)
 
     def _row(self, i):
-        return tuple(c[i] for c in self._columns)
+        return tuple([c[i] for c in self._columns])
 
     def _block_capable(self):
         return not any(self._ragged)
