@@ -11,6 +11,7 @@ from cellgrad.testing import gradcheck
 from cellgrad_nn.attention.kernel import attention
 
 RNG = np.random.default_rng(3)
+GRADCHECKED = {"scaled_dot_product_attention"}  # test_nn_op_registry: gradchecked below
 
 
 def T(a, dtype=np.float64):

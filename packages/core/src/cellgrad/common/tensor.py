@@ -228,20 +228,23 @@ class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
     def prod(self, axis=None, keep_dims=False):
         return F.prod(self, axis, keep_dims)
 
-    def max(self, axis=None, keepdims=False, *, initial=None, where=True,
-            return_indices=False):
-        # as MindSpore's: axes in a tuple reduce as amax, else ops.max (first index's gradient)
-        if isinstance(axis, (list, tuple)):
-            return F.amax(self, axis, keepdims, initial=initial, where=where)
-        values, indices = F.max(self, axis, keepdims, initial=initial, where=where)
-        return (values, indices) if return_indices else values
+    def max(self, *args, **kwargs):
+        """MindSpore's two overloads: `max(dim, keepdim=False)` (a positional int, or `dim=`)
+        gives (values, indices); `max(axis=None, keepdims=False, *, initial, where,
+        return_indices)` gives the values."""
+        return self._extreme(F.max, F.amax, args, kwargs)
 
-    def min(self, axis=None, keepdims=False, *, initial=None, where=True,
-            return_indices=False):
-        if isinstance(axis, (list, tuple)):
-            return F.amin(self, axis, keepdims, initial=initial, where=where)
-        values, indices = F.min(self, axis, keepdims, initial=initial, where=where)
-        return (values, indices) if return_indices else values
+    def min(self, *args, **kwargs):
+        """As `max`: `min(dim, keepdim=False)` gives (values, indices)."""
+        return self._extreme(F.min, F.amin, args, kwargs)
+
+    def _extreme(self, reduce, reduce_axes, args, kwargs):
+        if "dim" in kwargs or "keepdim" in kwargs or (
+                args and isinstance(args[0], int) and not isinstance(args[0], bool)
+                and not set(kwargs) & {"axis", "keepdims", "initial", "where",
+                                       "return_indices"}):
+            return _dim_overload(self, reduce, *args, **kwargs)
+        return _axis_overload(self, reduce, reduce_axes, *args, **kwargs)
 
     def argmax(self, axis=None, keepdims=False):
         return F.argmax(self, axis, keepdims)
@@ -365,3 +368,16 @@ def _install():
 
 
 _install()
+
+
+def _dim_overload(t, reduce, dim, keepdim=False):
+    return reduce(t, dim, keepdim)
+
+
+def _axis_overload(t, reduce, reduce_axes, axis=None, keepdims=False, *, initial=None,
+                   where=True, return_indices=False):
+    # as MindSpore's: axes in a tuple reduce as amax, else ops.max (first index's gradient)
+    if isinstance(axis, (list, tuple)):
+        return reduce_axes(t, axis, keepdims, initial=initial, where=where)
+    values, indices = reduce(t, axis, keepdims, initial=initial, where=where)
+    return (values, indices) if return_indices else values
