@@ -349,3 +349,17 @@ def test_num_parallel_workers_is_checked_as_mindspore(mnist):
         ds.TextFileDataset(os.path.join(mnist, "*"), num_parallel_workers=1.5)
     with pytest.raises(RuntimeError, match=r"For 'CSVDataset', .*-idx3-ubyte is not UTF-8 text"):
         ds.CSVDataset(os.path.join(mnist, "train-images*"))
+
+
+def test_mnist_gzipped_files_are_named_with_a_hint(tmp_path):
+    import gzip
+
+    folder = rf.mnist(str(tmp_path / "gz"))
+    for name in ("train-images-idx3-ubyte", "train-labels-idx1-ubyte"):
+        path = os.path.join(folder, name)
+        with open(path, "rb") as f, gzip.open(path + ".gz", "wb") as g:
+            g.write(f.read())
+        os.remove(path)
+    with pytest.raises(RuntimeError, match=r"train-images-idx3-ubyte\.gz has IDX magic number "
+                                           r"\d+, expected 2051 .* decompress it first"):
+        ds.MnistDataset(folder, "train")

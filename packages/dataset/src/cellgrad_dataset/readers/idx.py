@@ -33,11 +33,17 @@ def _header(path, ndim, owner, kind):
     return int(values[0]), [int(v) for v in values[1:]], size - len(head)
 
 
+def _gz_hint(path):
+    return " It looks gzip-compressed: decompress it first, MindSpore reads raw IDX files." \
+        if path.endswith(".gz") else ""
+
+
 def _read_pair(images_path, labels_path, owner):
     magic, dims, data_len = _header(images_path, 3, owner, "image")
     if magic != IMAGE_MAGIC:
         raise data_error(owner, f"the image file {images_path} has IDX magic number {magic}, "
-                                f"expected {IMAGE_MAGIC} (uint8 images of 3 dimensions).")
+                                f"expected {IMAGE_MAGIC} (uint8 images of 3 dimensions)."
+                                f"{_gz_hint(images_path)}")
     n, rows, cols = dims
     if (rows, cols) != (SIDE, SIDE):
         raise data_error(owner, f"the images of {images_path} are {rows}x{cols}, expected "
@@ -49,7 +55,8 @@ def _read_pair(images_path, labels_path, owner):
     magic, (n_labels,), data_len = _header(labels_path, 1, owner, "label")
     if magic != LABEL_MAGIC:
         raise data_error(owner, f"the label file {labels_path} has IDX magic number {magic}, "
-                                f"expected {LABEL_MAGIC} (uint8 labels of 1 dimension).")
+                                f"expected {LABEL_MAGIC} (uint8 labels of 1 dimension)."
+                                f"{_gz_hint(labels_path)}")
     if data_len != n_labels:
         raise data_error(owner, f"the label file {labels_path} is truncated or has extra bytes: "
                                 f"its header says {n_labels} labels but it holds {data_len} "
