@@ -232,3 +232,29 @@ def test_config_setters_getters_and_their_effects():
         ds.config.set_multiprocessing_start_method("forkserver")
     with pytest.raises(TypeError, match="size isn't of type int."):
         ds.config.set_prefetch_size("4")
+
+
+def test_shuffle_buffer_draws_as_mindspore():
+    # MindSpore's shuffle buffer: output k is drawn from the first buffer_size + k rows (seen
+    # with MindSpore 2.10 over 40 seeds: the first of shuffle(2) is 0 or 1, the second 0..2)
+    for seed in range(30):
+        ds.config.set_seed(seed + 1)
+        got = [int(r[0]) for r in ds.NumpySlicesDataset({"x": np.arange(10)}, shuffle=False)
+               .shuffle(2).create_tuple_iterator(output_numpy=True)]
+        assert sorted(got) == list(range(10))
+        assert all(v < 2 + k for k, v in enumerate(got))
+    ds.config._state["seed"] = None
+    it = ds.NumpySlicesDataset({"x": np.arange(30)}, shuffle=False).shuffle(30) \
+        .create_tuple_iterator(output_numpy=True, num_epochs=2)
+    assert [int(r[0]) for r in it] != [int(r[0]) for r in it]  # a new order each epoch
+
+
+def test_flat_map_concatenates_the_datasets_func_returns():
+    d = ds.NumpySlicesDataset([[0, 1], [2, 3]], shuffle=False)
+    f = d.flat_map(lambda a: ds.NumpySlicesDataset(a, shuffle=False).repeat(2))
+    assert [r[0] for r in numpy_rows(f)] == [0, 1, 0, 1, 2, 3, 2, 3]
+    assert f.get_col_names() == ["column_0"] and f.get_dataset_size() == 8
+    with pytest.raises(TypeError, match="func must be a function."):
+        d.flat_map(3)
+    with pytest.raises(TypeError, match="flat_map must return a Dataset object."):
+        d.flat_map(lambda a: 3)

@@ -192,6 +192,21 @@ class Dataset:
         return MapDataset(self, operations, input_columns, output_columns, num_parallel_workers,
                           **kwargs)
 
+    def flat_map(self, func):
+        """Mirrors `Dataset.flat_map`: `func(*row)` returns a dataset for each row (called now,
+        as MindSpore does); the result is those datasets one after another."""
+        if not callable(func):
+            raise TypeError("func must be a function.")
+        parts = []
+        for row in self._rows(0):
+            part = func(*row)
+            if not isinstance(part, Dataset):
+                raise TypeError("flat_map must return a Dataset object.")
+            parts.append(part)
+        if not parts:
+            raise RuntimeError("For 'flat_map', the dataset has no rows to map.")
+        return parts[0] if len(parts) == 1 else ConcatDataset(parts)
+
     def filter(self, predicate, input_columns=None, num_parallel_workers=None):
         """Mirrors `Dataset.filter`: keep the rows for which `predicate` is true."""
         return FilterDataset(self, predicate, input_columns, num_parallel_workers)
