@@ -208,3 +208,14 @@ def test_mindspore_dynamic_batch_file_runs_at_another_batch():
     y = nn.GraphCell(graph)(ms.Tensor(data["x"]))
     assert y.shape == (5, 4)
     np.testing.assert_allclose(y.asnumpy(), data["y_graph"], rtol=1e-5, atol=1e-5)
+
+
+def test_mindspore_file_with_two_inputs_ids_casts_and_ext_ops():
+    path, data = fixture("two_inputs")
+    graph = ms.load(path)
+    assert [v.dtype for v in graph.inputs] == [ms.int32, ms.float32]
+    ops_used = {n.op for n in graph.nodes}
+    assert {"Gather", "Cast", "Stack", "Split", "Tile", "SumExt"} <= ops_used
+    y = nn.GraphCell(graph)(ms.Tensor(data["ids"]), ms.Tensor(data["x"]))
+    np.testing.assert_allclose(y.asnumpy(), data["y_graph"], rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(y.asnumpy(), data["y"], rtol=1e-5, atol=1e-5)

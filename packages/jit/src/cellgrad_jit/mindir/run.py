@@ -25,6 +25,22 @@ def _tuple_get_item(t, i):
     return t[i]
 
 
+# MindSpore's TypeId numbers, as Cast and the Ext reductions take a dtype
+_TYPE_IDS = {30: "bool_", 32: "int8", 33: "int16", 34: "int32", 35: "int64", 37: "uint8",
+             38: "uint16", 39: "uint32", 40: "uint64", 42: "float16", 43: "float32",
+             44: "float64", 45: "bfloat16", 51: "complex64", 52: "complex128"}
+
+
+def _dtype(type_id):
+    if type_id is None:
+        return None
+    name = _TYPE_IDS.get(type_id)
+    if name is None:
+        raise UnsupportedOpError(f"load: the MindSpore type id {type_id} is not one cellgrad "
+                                 f"knows.")
+    return getattr(ms, name)
+
+
 # Graph plumbing: MindSpore's side-effect tokens, tuples and scalar ops the graph compiler adds.
 _PLUMBING = {
     "Load": lambda param, *monad: param,
@@ -36,19 +52,30 @@ _PLUMBING = {
     "Adds": lambda x, y: ops.add(x, y),
     "Subs": lambda x, y: ops.sub(x, y),
     "Divs": lambda x, y: ops.div(x, y),
-    # MindSpore 2.x's "Ext" primitives (mint/Tensor methods): numpy's matmul semantics
+    "Cast": lambda x, type_id: ops.cast(x, _dtype(type_id)),
+    # MindSpore 2.x's "Ext" primitives (mint/Tensor methods)
     "MatMulExt": lambda x, y: ops.matmul(x, y),
     "BatchMatMulExt": lambda x, y: ops.bmm(x, y),
+    "SumExt": lambda x, dim=None, keepdim=False, type_id=None: ops.sum(
+        x, dim, keepdim, dtype=_dtype(type_id)),
+    "MeanExt": lambda x, dim=None, keepdim=False, type_id=None: ops.mean(
+        x if type_id is None else ops.cast(x, _dtype(type_id)), dim, keepdim),
 }
 
-# cellgrad primitives that MINDIR nodes may name (MindSpore's names, MindSpore's semantics)
-_OPS = (
+# cellgrad primitives that MINDIR nodes may name (MindSpore's names, MindSpore's semantics):
+# those of this list that cellgrad provides
+_OPS = tuple(name for name in (
     "Conv2D BiasAdd MatMul BatchMatMul ReLU ReLU6 Sigmoid Tanh Exp Log Sqrt Rsqrt Abs Neg Erf "
     "GeLU FastGeLU Softmax LogSoftmax Add Sub Mul RealDiv Div Maximum Minimum Pow Square "
-    "Reshape Flatten Transpose ExpandDims Squeeze Concat Stack MaxPool AvgPool BatchNorm "
-    "LayerNorm ReduceMean ReduceSum ReduceMax Gather Tile BroadcastTo Select Equal Less Greater "
-    "HSwish HSigmoid Elu Softplus Sin Cos Floor AdaptiveAvgPool2D StridedSlice"
-).split()
+    "Reshape Flatten Transpose ExpandDims Squeeze Concat Stack Split MaxPool AvgPool BatchNorm "
+    "LayerNorm ReduceMean ReduceSum ReduceMax ReduceMin ReduceProd ReduceAll ReduceAny Gather "
+    "GatherD Tile BroadcastTo Select Equal NotEqual Less LessEqual Greater GreaterEqual "
+    "LogicalAnd LogicalOr LogicalNot HSwish HSigmoid Elu Softplus Softsign Sin Cos Tan Atan2 "
+    "Floor Ceil Round Sign Reciprocal Mod FloorDiv AdaptiveAvgPool2D AdaptiveMaxPool2D "
+    "StridedSlice Slice ZerosLike OnesLike OneHot ArgMaxWithValue ArgMinWithValue Argmax "
+    "Argmin TopK Sort CumSum Pad MirrorPad ResizeNearestNeighbor ResizeBilinear "
+    "Conv2DTranspose Conv3D MaxPool3D AvgPool3D SiLU Mish SeLU CeLU Erfc Expm1 Log1p"
+).split() if hasattr(ops, name))
 
 PRIMITIVES = frozenset(_OPS) | frozenset(_PLUMBING)
 
