@@ -186,6 +186,31 @@ class Optimizer(Cell):
         self.use_parallel = False
         self.grad_centralization = False
         self.hyper_map, self.map_, self.assignadd = HyperMap(), Map(), AssignAdd()
+        self._target, self._is_device = "CPU", False
+
+    @property
+    def target(self):
+        """Mirrors `Optimizer.target`: where parameters are updated ('CPU' here)."""
+        return self._target
+
+    @target.setter
+    def target(self, value):
+        raise NotImplementedError  # as MindSpore's base: optimizers that can move override it
+
+    def _set_base_target(self, value):
+        """Mirrors `Optimizer._set_base_target` (the setter optimizers written for MindSpore
+        call): only 'CPU' is possible on a CPU."""
+        if not isinstance(value, str):
+            raise TypeError(f"For 'Optimizer', the property 'target' must be string, but got "
+                            f"{type(value)}")
+        if value not in ("CPU", "Ascend", "GPU"):
+            raise ValueError(f"For 'Optimizer', the property 'target' must be one of ['CPU', "
+                             f"'Ascend' ,'GPU'], but got {value}")
+        if value != "CPU":
+            raise ValueError("For 'Optimizer', the property 'target' cannot be set to 'GPU' or "
+                             "'Ascend' in the 'CPU' environment.")
+        self._is_device = False
+        self._target = value
 
     def _is_dynamic_lr_or_weight_decay(self):
         return self.dynamic_lr or self.dynamic_weight_decay
