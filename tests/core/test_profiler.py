@@ -17,13 +17,28 @@ import cellgrad as ms
 from cellgrad import nn, observe, ops
 
 
+class Linear(nn.Cell):  # the core's own Cells: tests/core runs without cellgrad-ops-nn
+    def __init__(self, n_in, n_out):
+        super().__init__()
+        self.weight = ms.Parameter(ms.Tensor(np.full((n_in, n_out), 0.5, np.float32)), "w")
+        self.bias = ms.Parameter(ms.Tensor(np.zeros(n_out, np.float32)), "b")
+
+    def construct(self, x):
+        return ops.matmul(x, self.weight) + self.bias
+
+
+class Tanh(nn.Cell):
+    def construct(self, x):
+        return ops.tanh(x)
+
+
 class Net(nn.Cell):
     def __init__(self):
         super().__init__()
-        self.fc1, self.relu, self.fc2 = nn.Dense(3, 4), nn.ReLU(), nn.Dense(4, 2)
+        self.fc1, self.act, self.fc2 = Linear(3, 4), Tanh(), Linear(4, 2)
 
     def construct(self, x):
-        return self.fc2(self.relu(self.fc1(x)))
+        return self.fc2(self.act(self.fc1(x)))
 
 
 def _run(net, x):
@@ -101,8 +116,8 @@ def test_analyse_writes_mindspores_layout(tmp_path):
     assert lines[0] == ("op_side,op_type,op_name,full_op_name,op_occurrences,op_total_time(ms),"
                         "op_avg_time(ms),total_proportion,subgraph,pid")
     rows = {r.split(",")[1]: r.split(",") for r in lines[1:]}
-    assert set(rows) == {"dense", "relu", "sum"}
-    assert rows["dense"][4] == "8" and rows["relu"][4] == "4"  # 2 steps x (forward + grad)
+    assert set(rows) == {"matmul", "add", "tanh", "sum"}
+    assert rows["matmul"][4] == "8" and rows["tanh"][4] == "4"  # 2 steps x (forward + grad)
     assert abs(sum(float(r[7]) for r in rows.values()) - 1) < 1e-4
 
 
@@ -121,7 +136,7 @@ def test_trace_is_valid_nested_and_backward_has_its_own_track(tmp_path):
     assert ts == sorted(ts)  # monotonic
     assert {e["tid"] for e in spans if e["cat"] == "backward"} == {2}
     assert [e["name"] for e in spans if e["cat"] == "backward"] == \
-        ["sum", "dense", "relu", "dense"] * 2
+        ["sum", "add", "matmul", "tanh", "add", "matmul"] * 2
     assert all(e["tid"] == 1 for e in spans if e["cat"] in ("op", "cell"))
     assert [e["name"] for e in spans if e["cat"] == "step"] == \
         ["ProfilerStep#0", "ProfilerStep#1", "ProfilerStep#2"]
@@ -137,12 +152,13 @@ def test_trace_is_valid_nested_and_backward_has_its_own_track(tmp_path):
             e["parent"] = stack[-1]["name"] if stack else None
             stack.append(e)
     ops_ = [e for e in spans if e["cat"] == "op"]
-    assert {e["parent"] for e in ops_ if e["name"] == "dense"} == {"fc1: Dense", "fc2: Dense"}
-    assert {e["parent"] for e in ops_ if e["name"] == "relu"} == {"relu: ReLU"}
-    assert {e["parent"] for e in spans if e["name"] in ("fc1: Dense", "fc2: Dense")} == {"Net"}
+    fcs = {"fc1: Linear", "fc2: Linear"}
+    assert {e["parent"] for e in ops_ if e["name"] in ("matmul", "add")} == fcs
+    assert {e["parent"] for e in ops_ if e["name"] == "tanh"} == {"act: Tanh"}
+    assert {e["parent"] for e in spans if e["name"] in fcs} == {"Net"}
     assert {e["parent"] for e in ops_ if e["name"] == "sum"} == {None}
-    fc1 = next(e for e in ops_ if e["parent"] == "fc1: Dense")
-    assert fc1["args"]["input_shapes"] == [[4, 3], [4, 3], [4]]
+    fc1 = next(e for e in ops_ if e["parent"] == "fc1: Linear")
+    assert fc1["name"] == "matmul" and fc1["args"]["input_shapes"] == [[4, 3], [3, 4]]
     assert fc1["args"]["output_bytes"] == 4 * 4 * 4
 
 
@@ -151,10 +167,10 @@ def test_summary_table_counts_times_shapes_and_bytes(tmp_path):
     with ms.Profiler(output_path=str(tmp_path)) as prof:
         _run(net, x)
     rows = {(r.kind, r.key): r for r in prof.key_averages()}
-    assert rows[("cell", "Net")].count == 2 and rows[("cell", "Net/fc1 (Dense)")].count == 2
-    relu = rows[("op", "relu")]
-    assert relu.count == 2 and relu.cpu_memory_usage == 2 * 64 and relu.input_shapes == [[[4, 4]]]
-    assert rows[("backward", "dense")].count == 2
+    assert rows[("cell", "Net")].count == 2 and rows[("cell", "Net/fc1 (Linear)")].count == 2
+    tanh = rows[("op", "tanh")]
+    assert tanh.count == 2 and tanh.cpu_memory_usage == 2 * 64 and tanh.input_shapes == [[[4, 4]]]
+    assert rows[("backward", "matmul")].count == 2
     net_row = rows[("cell", "Net")]
     assert 0 < net_row.self_cpu_time_total < net_row.cpu_time_total
     assert net_row.cpu_time == pytest.approx(net_row.cpu_time_total / 2)
