@@ -55,3 +55,32 @@ def test_model_takes_a_training_step(ms, name):
     assert np.isfinite(loss)
     moved = [not np.array_equal(b, p.asnumpy()) for b, p in zip(before, net.trainable_params())]
     assert sum(moved) > len(moved) // 2
+
+
+def test_import_mindcv_whole_and_run_its_data_pipeline(ms, tmp_path):
+    """`import mindcv` (its data, optim and loss modules included) and mindcv's own
+    create_dataset -> create_transforms -> create_loader over an image folder."""
+    import mindcv
+    from mindcv.data import create_dataset, create_loader, create_transforms
+    from mindcv.optim import create_optimizer
+    from PIL import Image
+
+    rng = np.random.default_rng(0)
+    for c in ("cat", "dog"):
+        (tmp_path / "train" / c).mkdir(parents=True)
+        for i in range(3):
+            img = (rng.random((40, 48, 3)) * 255).astype(np.uint8)
+            Image.fromarray(img).save(tmp_path / "train" / c / f"{i}.jpg")
+    data = create_dataset(name="", root=str(tmp_path), split="train", shuffle=False,
+                          num_parallel_workers=1)
+    assert data.get_dataset_size() == 6
+    loader = create_loader(data, batch_size=4, is_training=False, num_classes=2,
+                           transform=create_transforms(dataset_name="", image_resize=32,
+                                                       is_training=False),
+                           num_parallel_workers=1, drop_remainder=False)
+    batches = [(x.shape, x.dtype, y.asnumpy().tolist()) for x, y in loader]
+    assert batches == [((4, 3, 32, 32), ms.float32, [0, 0, 0, 1]),
+                       ((2, 3, 32, 32), ms.float32, [1, 1])]
+    net = mindcv.models.create_model("mobilenet_v1_025", num_classes=2)
+    opt = create_optimizer(net.trainable_params(), "adan", lr=0.01)
+    assert opt.target == "CPU"
