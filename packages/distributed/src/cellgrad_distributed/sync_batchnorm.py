@@ -43,9 +43,10 @@ class SyncBatchNorm(_BatchNorm):
         training = self.training if self.use_batch_statistics is None \
             else self.use_batch_statistics
         if not training or self.group is None:
-            return batch_norm_checked("SyncBatchNorm", x, self.moving_mean,
-                                      self.moving_variance, self.gamma, self.beta, training,
-                                      1.0 - self.momentum, self.eps)[0]
+            # the moving statistics update in place: never the copy a to_float cell's read gives
+            return batch_norm_checked("SyncBatchNorm", x, self._params["moving_mean"],
+                                      self._params["moving_variance"], self.gamma, self.beta,
+                                      training, 1.0 - self.momentum, self.eps)[0]
         return self._synchronised(x)
 
     def _synchronised(self, x):
@@ -63,8 +64,8 @@ class SyncBatchNorm(_BatchNorm):
         mean = total[:c] / count
         var = np.maximum(total[c:2 * c] / count - mean * mean, 0.0)
         keep = self.momentum  # MindSpore's momentum is the fraction of the moving value kept
-        for stat, new in ((self.moving_mean, mean),
-                          (self.moving_variance, var * (count / max(count - 1, 1)))):
+        for stat, new in ((self._params["moving_mean"], mean),
+                          (self._params["moving_variance"], var * (count / max(count - 1, 1)))):
             moving = stat._data
             moving *= keep
             moving += (new * (1.0 - keep)).astype(moving.dtype)
