@@ -258,3 +258,14 @@ def test_flat_map_concatenates_the_datasets_func_returns():
         d.flat_map(3)
     with pytest.raises(TypeError, match="flat_map must return a Dataset object."):
         d.flat_map(lambda a: 3)
+
+
+def test_generator_column_types_are_checked_not_cast():
+    ok = ds.GeneratorDataset(lambda: iter([(np.float32(1), np.int32(2))]), ["a", "b"],
+                             column_types=[ms.float32, ms.int32])
+    assert [str(t) for t in ok.output_types()] == ["float32", "int32"]
+    bad = ds.GeneratorDataset(lambda: iter([(1, 2.5)]), ["a", "b"],
+                              column_types=[ms.float32, ms.int32])
+    with pytest.raises(RuntimeError, match=r"should be same with specified column_types, but "
+                                           r"the type of returned data: int64 \(row 0\)"):
+        numpy_rows(bad)

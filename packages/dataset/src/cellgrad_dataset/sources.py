@@ -274,8 +274,14 @@ class GeneratorDataset(_RandomAccess):
                                f"but column_names {self._names} name {len(self._names)} "
                                f"columns.")
         values = tuple(_as_value(v) for v in values)
-        if self._types is not None:
-            values = tuple(v.astype(_np_type(t), copy=False) for v, t in zip(values, self._types))
+        if self._types is not None:  # as MindSpore: a check, not a cast
+            for v, t in zip(values, self._types):
+                want = np.dtype(_np_type(t))
+                if v.dtype != want:
+                    raise RuntimeError(
+                        f"Invalid Python function, type of returned data in 'GeneratorDataset' "
+                        f"should be same with specified column_types, but the type of returned "
+                        f"data: {v.dtype} (row {where}), specified column type: {want}")
         return values
 
     def _block_capable(self):
