@@ -333,3 +333,12 @@ def test_batch_one_sequence_in_the_kernel_matches_the_step_loop(op, bias):
     kernel, loop = (ms.grad(loss, 0)(ws[1], n) for n in (None, np.array([6])))
     assert np.abs(kernel.asnumpy()).max() > 1e-3
     np.testing.assert_allclose(kernel.asnumpy(), loop.asnumpy(), atol=1e-5)
+
+
+def test_warnings_mindspore_logs(capsys):
+    nn.GRU(3, 4, 1, dropout=0.5)
+    assert "non-zero dropout expects num_layers greater than 1" in capsys.readouterr().err
+    nn.LSTMCell(3, 4)
+    assert "LSTMCell has been changed from 'single LSTM layer'" in capsys.readouterr().err
+    nn.LSTM(3, 4, 2, dropout=0.5)
+    assert capsys.readouterr().err == ""

@@ -4,6 +4,7 @@ import math
 from functools import wraps
 
 from cellgrad import Parameter
+from cellgrad import log as logger
 from cellgrad.common.initializer import Uniform, initializer
 from cellgrad.dtype import float16, float32
 from cellgrad.nn import Cell
@@ -86,6 +87,8 @@ def _check_lstmcell_init(func):
 
     @wraps(func)
     def wrapper(*args, **kwargs):
+        logger.warning("LSTMCell has been changed from 'single LSTM layer' to 'single LSTM cell', "
+                       "if you still need use single LSTM layer, please use `nn.LSTM` instead.")
         if len(args) > 4 or "batch_size" in kwargs or "dropout" in kwargs or \
                 "bidirectional" in kwargs:
             raise ValueError("The arguments of `nn.LSTMCell` from old MindSpore version(<1.6) "

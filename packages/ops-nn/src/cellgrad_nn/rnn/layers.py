@@ -10,6 +10,7 @@ import numpy as np
 from cellgrad._core._buffer import make_tensor
 
 from cellgrad import Parameter, ParameterTuple, Tensor, ops
+from cellgrad import log as logger
 from cellgrad.dtype import float32, int32, int64
 from cellgrad.nn import Cell
 from cellgrad.plugins import apply
@@ -90,6 +91,10 @@ class _RNNBase(Cell):
             raise ValueError(f"For '{name}', the 'dropout' must be a number in range [0, 1) "
                              f"representing the probability of an element being zeroed, but "
                              f"got {dropout}.")
+        if dropout > 0 and num_layers == 1:
+            logger.warning(f"dropout option adds dropout after all but last recurrent layer, "
+                           f"so non-zero dropout expects num_layers greater than 1, but got "
+                           f"dropout={dropout} and num_layers={num_layers}")
         self.rnn = _RUNNERS[mode]()
         self.hidden_size, self.batch_first, self.num_layers = hidden_size, batch_first, num_layers
         self.input_size = input_size
