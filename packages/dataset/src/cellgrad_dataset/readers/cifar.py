@@ -4,7 +4,8 @@ A record is the label byte(s) followed by a 32x32 RGB image stored channel by ch
 rows come out HWC. MindSpore takes the sorted `.bin` files of `dataset_dir` whose names
 match the usage and reads a fixed number of records from each: 10000 per CIFAR-10 file, and
 50000 (train) or 10000 (test) per CIFAR-100 file; bytes past them are ignored. The files are
-memory-mapped, so building the dataset reads nothing but the directory.
+memory-mapped, so building the dataset reads nothing but the directory. A missing or
+truncated file raises RuntimeError when the rows or their number are first needed.
 """
 
 import os
@@ -36,10 +37,15 @@ class _Cifar(FileSource):
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
                  shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
         super().__init__()
-        owner = type(self).__name__
         check_workers(num_parallel_workers)
         dataset_dir = check_dir(dataset_dir)
         usage = check_usage(usage)
+        self._names = ["image", *self.label_names]
+        self._start(lambda: self._scan(dataset_dir, usage), shuffle, num_samples, num_shards,
+                    shard_id, sampler)
+
+    def _scan(self, dataset_dir, usage):
+        owner = type(self).__name__
         files = sorted(os.path.join(dataset_dir, f) for f in os.listdir(dataset_dir)
                        if os.path.splitext(f)[1] == ".bin")
         if not files:
@@ -57,8 +63,7 @@ class _Cifar(FileSource):
                                         f"records of {record} bytes, expected {count}.")
             self._files.append(np.asarray(np.memmap(path, np.uint8, "r", 0, (count, record))))
         self._starts = np.cumsum([0] + [len(f) for f in self._files])
-        self._names = ["image", *self.label_names]
-        self._start(int(self._starts[-1]), shuffle, num_samples, num_shards, shard_id, sampler)
+        return int(self._starts[-1])
 
     def _row(self, i):
         k = int(np.searchsorted(self._starts, i, side="right")) - 1

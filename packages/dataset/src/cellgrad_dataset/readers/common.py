@@ -37,12 +37,34 @@ def check_type(name, value, types):
 class FileSource(_RandomAccess):
     """A random-access source read from files; subclasses set `_names` and implement `_row`."""
 
+    _error = None  # a RuntimeError about the files, raised when the rows are first needed
+
     def _start(self, n, shuffle, num_samples, num_shards, shard_id, sampler=None):
-        """Hands the row count and the user's sampling arguments to the engine."""
+        """Hands the row count and the user's sampling arguments to the engine.
+
+        `n` is the row count, or a function reading the files and returning it: a
+        RuntimeError it raises (a bad file) is raised again by `get_dataset_size` and by
+        iteration, which is when MindSpore reports it, and not when the dataset is built.
+        """
         self._check_sampling(shuffle, num_shards, shard_id, sampler)
+        if callable(n):
+            try:
+                n = n()
+            except RuntimeError as err:
+                self._error, n, sampler = err, 0, None
         extra = {} if sampler is None else {"sampler": sampler}
         self._init_sampling(type(self).__name__, n, shuffle, num_samples, num_shards, shard_id,
                             **extra)
+
+    def _size(self):
+        if self._error is not None:
+            raise self._error
+        return super()._size()
+
+    def _indices(self, epoch):
+        if self._error is not None:
+            raise self._error
+        return super()._indices(epoch)
 
     def _check_sampling(self, shuffle, num_shards, shard_id, sampler=None):
         """MindSpore's checks of how the sampling arguments combine (RuntimeErrors)."""

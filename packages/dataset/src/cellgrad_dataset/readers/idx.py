@@ -74,17 +74,22 @@ def _read_pair(images_path, labels_path, owner):
 class MnistDataset(FileSource):
     """Mirrors `mindspore.dataset.MnistDataset`: columns image (uint8, 28x28x1), label (uint32).
 
-    Unlike MindSpore, which checks the files when the dataset size is first needed, a missing
-    or malformed file raises RuntimeError when the dataset is built.
+    A missing or malformed file raises RuntimeError when the rows or their number are first
+    needed, as in MindSpore.
     """
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
                  shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
         super().__init__()
-        owner = type(self).__name__
         check_workers(num_parallel_workers)
         dataset_dir = check_dir(dataset_dir)
-        prefix = _PREFIX[check_usage(usage)]
+        usage = check_usage(usage)
+        self._names = ["image", "label"]
+        self._start(lambda: self._scan(dataset_dir, usage), shuffle, num_samples, num_shards,
+                    shard_id, sampler)
+
+    def _scan(self, dataset_dir, usage):
+        owner, prefix = type(self).__name__, _PREFIX[usage]
         names = sorted(os.listdir(dataset_dir))
         images = [os.path.join(dataset_dir, f) for f in names
                   if f"{prefix}-images" in f and "idx3-ubyte" in f]
@@ -100,8 +105,7 @@ class MnistDataset(FileSource):
         pairs = [_read_pair(i, lab, owner) for i, lab in zip(images, labels)]
         self._images = pairs[0][0] if len(pairs) == 1 else np.concatenate([p[0] for p in pairs])
         self._labels = np.concatenate([p[1] for p in pairs])
-        self._names = ["image", "label"]
-        self._start(len(self._labels), shuffle, num_samples, num_shards, shard_id, sampler)
+        return len(self._labels)
 
     def _row(self, i):
         return np.array(self._images[i]), self._labels[i, ...]

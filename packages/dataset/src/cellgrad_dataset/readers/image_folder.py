@@ -48,16 +48,15 @@ class ImageFolderDataset(FileSource):
     """Mirrors `mindspore.dataset.ImageFolderDataset`: columns image, label (int32).
 
     image is the file's bytes (uint8, 1-D) or, with `decode=True`, its RGB pixels (uint8 HWC).
-    Unlike MindSpore (which fails on first use), a folder with no images raises RuntimeError
-    when the dataset is built. `decrypt`, as MindSpore's, takes a file's path and returns its
-    decrypted bytes.
+    A folder with no images raises RuntimeError when the rows or their number are first
+    needed (MindSpore counts 0 rows and fails on the first one). `decrypt`, as MindSpore's,
+    takes a file's path and returns its decrypted bytes.
     """
 
     def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None,
                  sampler=None, extensions=None, class_indexing=None, decode=False,
                  num_shards=None, shard_id=None, cache=None, decrypt=None):
         super().__init__()
-        owner = type(self).__name__
         check_workers(num_parallel_workers)
         check_type("extensions", extensions, (list,))
         check_type("class_indexing", class_indexing, (dict,))
@@ -70,6 +69,12 @@ class ImageFolderDataset(FileSource):
         if class_indexing is None:
             class_indexing = {name: i for i, name in enumerate(classes)}
         self._class_indexing = dict(class_indexing)
+        self._decode, self._decrypt = decode, decrypt
+        self._names = ["image", "label"]
+        self._start(lambda: self._scan(dataset_dir, classes, class_indexing, extensions),
+                    shuffle, num_samples, num_shards, shard_id, sampler)
+
+    def _scan(self, dataset_dir, classes, class_indexing, extensions):
         paths, labels = [], []
         for name in classes:
             if name not in class_indexing:
@@ -81,13 +86,12 @@ class ImageFolderDataset(FileSource):
                 paths.append(os.path.join(folder, entry))
                 labels.append(class_indexing[name])
         if not paths:
-            raise data_error(owner, f"no image found in the class folders of {dataset_dir} "
-                                    f"(classes {list(class_indexing)}, extensions "
-                                    f"{extensions}).")
+            raise data_error(type(self).__name__, f"no image found in the class folders of "
+                                                  f"{dataset_dir} (classes "
+                                                  f"{list(class_indexing)}, extensions "
+                                                  f"{extensions}).")
         self._paths, self._labels = paths, np.array(labels, np.int32)
-        self._decode, self._decrypt = decode, decrypt
-        self._names = ["image", "label"]
-        self._start(len(paths), shuffle, num_samples, num_shards, shard_id, sampler)
+        return len(paths)
 
     def get_class_indexing(self):
         """Mirrors `ImageFolderDataset.get_class_indexing`: class folder name -> label."""
