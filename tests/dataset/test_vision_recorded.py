@@ -251,3 +251,24 @@ def test_pil_in_pil_out_where_mindspore_returns_pil():
     assert all(isinstance(c, Image.Image) for c in V.FiveCrop(3)(PIL_IMG))
     for op in (V.HWC2CHW(), V.Normalize([1.0] * 3, [1.0] * 3), V.Rescale(1.0, 0.0)):
         assert isinstance(op(PIL_IMG), np.ndarray), type(op).__name__
+
+
+def test_py_transforms_util_helpers():
+    import random
+
+    from cellgrad.dataset.vision import py_transforms_util as util
+    from cellgrad.dataset.vision.transforms import is_pil
+
+    assert is_pil(PIL_IMG) and not is_pil(IMG)
+    with pytest.raises(TypeError, match="img should be PIL image. Got <class 'numpy.ndarray'>"):
+        util.crop(IMG, 0, 0, 2, 2)
+    np.testing.assert_array_equal(np.asarray(util.center_crop(PIL_IMG, (21, 30))),
+                                  REF["pil_center_crop"])
+    random.seed(4)
+    a = np.asarray(util.random_crop(PIL_IMG, 10, None, False, 0, "constant"))
+    random.seed(4)
+    b = np.asarray(util.random_crop(PIL_IMG, 10, None, False, 0, "constant"))
+    np.testing.assert_array_equal(a, b)
+    assert util.pad(PIL_IMG, (1, 2, 3, 4), 0, "edge").size == (68, 54)
+    assert util.rotate(PIL_IMG, 90, Inter.NEAREST, True, None, 0).size == (48, 64)
+    np.testing.assert_array_equal(util.to_tensor(PIL_IMG, np.float32), REF["to_tensor"])

@@ -6,7 +6,13 @@ crops, flips, colour conversions match MindSpore 2.10 exactly), PIL images throu
 `dataset.config.set_seed` / `ms.set_seed`.
 """
 
-from cellgrad_dataset.vision import c_transforms, py_transforms, transforms, utils  # noqa: F401
+from cellgrad_dataset.vision import (  # noqa: F401
+    c_transforms,
+    py_transforms,
+    py_transforms_util,
+    transforms,
+    utils,
+)
 from cellgrad_dataset.vision.decode import (
     encode_jpeg,
     encode_png,

@@ -61,6 +61,7 @@ from cellgrad_dataset.vision.geometry import (
     VerticalFlip,
 )
 from cellgrad_dataset.vision.image import ImageOperation as ImageTensorOperation
+from cellgrad_dataset.vision.image import is_pil  # noqa: F401 - real code imports it here
 from cellgrad_dataset.vision.random_color import (
     RandomAdjustSharpness,
     RandomAutoContrast,
