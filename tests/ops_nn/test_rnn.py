@@ -1,6 +1,10 @@
 """nn.RNN / nn.LSTM / nn.GRU and the cells: each layer op gradchecked in float64, the layers
 and cells against PyTorch (same weights), padded batches, dropout, dtypes and bad input."""
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -335,10 +339,15 @@ def test_batch_one_sequence_in_the_kernel_matches_the_step_loop(op, bias):
     np.testing.assert_allclose(kernel.asnumpy(), loop.asnumpy(), atol=1e-5)
 
 
-def test_warnings_mindspore_logs(capsys):
-    nn.GRU(3, 4, 1, dropout=0.5)
-    assert "non-zero dropout expects num_layers greater than 1" in capsys.readouterr().err
-    nn.LSTMCell(3, 4)
-    assert "LSTMCell has been changed from 'single LSTM layer'" in capsys.readouterr().err
-    nn.LSTM(3, 4, 2, dropout=0.5)
-    assert capsys.readouterr().err == ""
+def test_warnings_mindspore_logs():
+    # a fresh process: cellgrad.log binds its handler to the stderr of its first use
+    code = ("from cellgrad import nn; nn.GRU(3, 4, 1, dropout=0.5); nn.LSTM(3, 4, 2, "
+            "dropout=0.5); print('-'); nn.LSTMCell(3, 4)")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, env={**os.environ, "GLOG_v": "2"})
+    assert run.returncode == 0, run.stderr
+    lines = run.stderr.splitlines()
+    assert len(lines) == 2, lines
+    assert "[WARNING]" in lines[0] and "non-zero dropout expects num_layers greater than 1, " \
+        "but got dropout=0.5 and num_layers=1" in lines[0]
+    assert "LSTMCell has been changed from 'single LSTM layer' to 'single LSTM cell'" in lines[1]
