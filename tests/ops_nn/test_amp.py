@@ -336,3 +336,25 @@ def test_relu_backward_selects_so_a_dead_units_overflow_is_not_an_overflow(dtype
     (g,) = ms.vjp(lambda a: ops.relu(a), x)[1](Tensor(np.array([np.inf, np.inf, np.nan]), dtype))
     assert g.dtype == dtype
     np.testing.assert_array_equal(g.asnumpy(), [0, np.inf, 0])
+
+
+def test_an_o1_network_deep_copies():
+    import copy
+
+    class Blk(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Dense(2, 2, weight_init="ones", bias_init="zeros")
+            self.mm = ops.MatMul()
+
+        def construct(self, x):
+            return self.mm(self.fc(x), x)
+
+    net = copy.deepcopy(amp.auto_mixed_precision(Blk(), "O1"))
+    assert type(net.fc).__name__ == "Dense" and isinstance(net.mm, P.MatMul)
+    x = Tensor(np.full((2, 2), 1 / 3, np.float32))
+    out = net(x)
+    third = np.float16(1 / 3)
+    expected = np.float16(np.float16(third + third) * third * 2)  # fc and mm in float16
+    assert out.dtype == ms.float32
+    np.testing.assert_array_equal(out.asnumpy(), np.full((2, 2), expected, np.float32))

@@ -14,7 +14,6 @@ As in MindSpore, O2/O3 change `network` in place and return it wrapped in `_Outp
 """
 
 import copy
-import types
 
 from cellgrad import log as logger
 from cellgrad import nn
@@ -211,7 +210,7 @@ def _cast_white_list(cell, white_list, dtype, forced, top=True):
     white = tuple(white_list) + _cells_of_primitives(white_list)
     if top and isinstance(cell, white) and not _precision_set_by_user(cell):
         _run_in(cell, dtype)
-        cell.__dict__["construct"] = types.MethodType(_output_to_float32(cell), cell)
+        _output_to_float32(cell)
         return
     for name, value in list(vars(cell).items()):
         if isinstance(value, Primitive) and not isinstance(value, P.Cast) \
@@ -222,7 +221,7 @@ def _cast_white_list(cell, white_list, dtype, forced, top=True):
             continue
         if not forced and isinstance(child, white):
             _run_in(child, dtype)
-            child.__dict__["construct"] = types.MethodType(_output_to_float32(child), child)
+            _output_to_float32(child)
         else:
             _cast_white_list(child, white_list, dtype, forced, top=False)
 
@@ -241,34 +240,41 @@ def _run_in(cell, dtype):
             _run_in(child, dtype)
 
 
-def _output_to_float32(cell):
-    construct = cell.construct
-
-    def cast_output(self, *args, **kwargs):
-        return F.mixed_precision_cast(float32, construct(*args, **kwargs))
-
-    return cast_output
-
-
+_OUTPUT_CLASSES = {}
 _CAST_CLASSES = {}
+
+
+def _output_to_float32(cell):
+    """Give `cell` a subclass of its class whose construct casts the output to float32 (the
+    same name, isinstance still holds; copies and deepcopies keep it)."""
+    cls = type(cell)
+    if cls in _OUTPUT_CLASSES.values():
+        return
+    sub = _OUTPUT_CLASSES.get(cls)
+    if sub is None:
+        def construct(self, *args, **kwargs):
+            return F.mixed_precision_cast(float32, cls.construct(self, *args, **kwargs))
+
+        sub = _OUTPUT_CLASSES[cls] = type(cls.__name__, (cls,), {
+            "construct": construct, "__module__": cls.__module__,
+            "__qualname__": cls.__qualname__})
+    object.__setattr__(cell, "__class__", sub)
 
 
 def _cast_primitive(prim, dtype):
     """A copy of `prim` whose call casts its float inputs to `dtype` and its output to float32
-    (an instance of a subclass of its class, so isinstance checks still hold)."""
+    (an instance of a subclass of its class, so isinstance checks and copies still hold)."""
     cls = type(prim)
-    sub = _CAST_CLASSES.get(cls)
+    sub = _CAST_CLASSES.get((cls, dtype))
     if sub is None:
         def __call__(self, *args, **kwargs):
-            low = self._amp_cast
-            args = F.mixed_precision_cast(low, args)
-            kwargs = {k: F.mixed_precision_cast(low, v) for k, v in kwargs.items()}
+            args = F.mixed_precision_cast(dtype, args)
+            kwargs = {k: F.mixed_precision_cast(dtype, v) for k, v in kwargs.items()}
             return F.mixed_precision_cast(float32, cls.__call__(self, *args, **kwargs))
 
-        sub = type(cls.__name__, (cls,), {"__call__": __call__, "__module__": cls.__module__,
-                                          "__qualname__": cls.__qualname__})
-        _CAST_CLASSES[cls] = sub
+        sub = _CAST_CLASSES[(cls, dtype)] = type(cls.__name__, (cls,), {
+            "__call__": __call__, "_amp_cast": dtype, "__module__": cls.__module__,
+            "__qualname__": cls.__qualname__})
     new = copy.copy(prim)
-    new.__class__ = sub
-    new._amp_cast = dtype
+    object.__setattr__(new, "__class__", sub)
     return new
