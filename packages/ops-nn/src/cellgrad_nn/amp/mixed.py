@@ -11,6 +11,10 @@
   which run in float32 and hand float16 on (`_OutputTo16`); the network's output is float32
   (`_OutputTo32`). 'O3': everything in the low dtype, the output cast to float32.
 As in MindSpore, O2/O3 change `network` in place and return it wrapped in `_OutputTo32`.
+MindSpore's O1 returns a rewritten copy (classes `NetOpt`, `DenseOpt`, ...); cellgrad changes
+the network in place and returns it, the cast cells and primitives becoming same-named
+subclasses of their classes. 'auto' (a per-operator policy of MindSpore's PyNative executor) is
+not implemented: a NotImplementedError says so.
 """
 
 import copy
