@@ -352,3 +352,54 @@ def test_recordings_in_the_same_millisecond_get_their_own_run_directories(tmp_pa
         runs.append(prof.run_dir)
         prof.analyse()
     assert len(set(runs)) == 5 and sorted(runs) == sorted(glob.glob(str(tmp_path / "*_ms")))
+
+
+class _FullDisk:
+    """A stream whose writes fail as on a full disk after `room` successful ones."""
+
+    def __init__(self, stream, room):
+        self.stream, self.room, self.closed = stream, room, False
+
+    def write(self, text):
+        if self.room == 0:
+            self.stream.write(text[:10])  # a torn line
+            raise OSError(28, "No space left on device")
+        self.room -= 1
+        return self.stream.write(text)
+
+    def flush(self):
+        self.stream.flush()
+
+    def close(self):
+        self.closed = True
+        self.stream.close()
+
+
+def test_a_full_disk_while_recording_keeps_the_spans_and_the_ops_running(tmp_path, caplog):
+    x = ms.Tensor(np.ones(3, np.float32))
+    prof = ms.Profiler(output_path=str(tmp_path))
+    recorder = prof._recorder
+    recorder._stream = _FullDisk(recorder._stream, room=1)
+    for _ in range(300):  # past the first flush (256 spans)
+        ops.exp(x)
+    for _ in range(300):
+        ops.neg(x)
+    run_dir = prof.run_dir
+    prof.analyse()
+    assert "No space left on device" in caplog.text and "kept in memory" in caplog.text
+    spans = [e for e in _trace(run_dir)["traceEvents"] if e["ph"] == "X"]
+    assert [e["name"] for e in spans] == ["exp"] * 300 + ["neg"] * 300
+    ts = [e["ts"] for e in spans]
+    assert ts == sorted(ts)
+
+
+def test_analyse_names_itself_when_its_files_cannot_be_written(tmp_path):
+    prof = ms.Profiler(output_path=str(tmp_path))
+    ops.exp(ms.Tensor(np.ones(3, np.float32)))
+    out = os.path.join(prof.run_dir, "ASCEND_PROFILER_OUTPUT")
+    os.rmdir(out)
+    with open(out, "w"):  # a file where the directory should be
+        pass
+    with pytest.raises(OSError, match=r"For 'Profiler.analyse\(\)', the files of .* cannot be "
+                                      r"written"):
+        prof.analyse()

@@ -59,15 +59,17 @@ def span_of(event):
             args.get("output_bytes", 0), args.get("scope", ""))
 
 
-def read_stream(path):
-    """The spans of a streamed FRAMEWORK/trace_events.json, complete or cut short."""
+def read_stream(path, limit=None):
+    """The spans of a streamed FRAMEWORK/trace_events.json (the first `limit`), complete or
+    cut short: reading stops at the line being written when the run died."""
     with open(path, encoding="utf-8") as f:
-        lines = f.read().splitlines()
+        lines = f.read().splitlines()[1:]
     spans = []
-    for line in lines[1:]:
-        if not line.endswith(","):  # the line being written when the run died
+    for line in lines[:limit]:
+        try:
+            spans.append(span_of(json.loads(line[:-1])))
+        except ValueError:
             break
-        spans.append(span_of(json.loads(line[:-1])))
     return spans
 
 

@@ -209,7 +209,8 @@ class Profiler:
     def analyse(self, offline_path=None, pretty=False, step_list=None, mode="sync") -> None:
         """Mirrors `mindspore.Profiler.analyse`: write the files of the recording into its run
         directory (module docstring). Called while recording (not from `on_trace_ready`), it
-        stops the profiler first, as `Profiler(); train(); analyse()` code expects."""
+        stops the profiler first, as `Profiler(); train(); analyse()` code expects. `mode`
+        "async" is accepted and analyses in this process too (it takes a moment)."""
         if offline_path:
             logger.warning("The parameter 'offline_path' for Profiler.analyse() is deprecated, "
                            "please use Profiler.offline_analyse() instead.")
@@ -223,9 +224,13 @@ class Profiler:
         if self._recorder is None:
             logger.warning(f"{self._name}.analyse(): nothing was recorded.")
             return
-        run_dir = self._run_dir
+        run_dir, recorder = self._run_dir, self._recorder
         self._discard()
-        self._analysed = report.write_outputs(run_dir, self._metadata, pretty)
+        try:
+            self._analysed = report.write_outputs(run_dir, self._metadata, pretty, recorder)
+        except OSError as exc:
+            raise type(exc)(exc.errno, f"For '{self._name}.analyse()', the files of "
+                                       f"{run_dir!r} cannot be written: {exc.strerror}") from exc
 
     @classmethod
     def offline_analyse(cls, path: str, pretty=False, step_list=None,

@@ -12,6 +12,7 @@ long the run, and a run that dies midway leaves the spans recorded so far readab
 import threading
 import time
 
+from cellgrad import log as logger
 from cellgrad._core._buffer import TensorBuffer
 from cellgrad.observe import Observer
 from cellgrad.profiler import events
@@ -43,6 +44,8 @@ class Recorder(Observer):
         self.stream_path = stream_path
         self.origin_ns = origin_ns      # perf_counter time of the trace's ts 0
         self.stats = events.Stats()
+        self.unwritten = []             # spans a failed write could not stream
+        self.written = 0                # spans streamed whole (a failed write may leave part)
         self._stack = []                # open frames: [key, kind, name, tid, shapes, scope,
         self._backward = 0              #               child_ns, start_ns]
         self._pending = []
@@ -131,15 +134,28 @@ class Recorder(Observer):
     # ---- the stream ----
 
     def flush(self):
-        """Sum the spans closed since the last flush into `stats` and write them out."""
+        """Sum the spans closed since the last flush into `stats` and write them out.
+
+        A failed write (a full disk) must not fail the op being dispatched: the spans are
+        kept in `unwritten` (as `(origin_ns, span)`) for `analyse()`, with one warning.
+        """
         if self._pending and not self._stream.closed:
             origin, add = self.origin_ns, self.stats.add
             lines = []
             for span in self._pending:
                 add(span)
                 lines.append(events.event_line(span, origin))
-            self._stream.write(",\n".join(lines) + ",\n")
-            self._stream.flush()
+            if self.unwritten:
+                self.unwritten.extend((origin, s) for s in self._pending)
+            else:
+                try:
+                    self._stream.write(",\n".join(lines) + ",\n")
+                    self._stream.flush()
+                    self.written += len(lines)
+                except OSError as exc:
+                    logger.warning(f"Profiler: writing {self.stream_path} failed ({exc}); the "
+                                   f"rest of this recording is kept in memory for analyse().")
+                    self.unwritten.extend((origin, s) for s in self._pending)
         self._pending.clear()
         self._last_flush = _now()
 
@@ -147,5 +163,8 @@ class Recorder(Observer):
         """Flush and close the stream (spans still open are dropped)."""
         self.flush()
         if not self._stream.closed:
-            self._stream.close()
+            try:
+                self._stream.close()
+            except OSError:  # the buffered tail of a failed write: the spans are in unwritten
+                pass
         self._stack.clear()

@@ -116,12 +116,17 @@ def write_atomic(path, text):
     os.replace(tmp, path)
 
 
-def write_outputs(run_dir, metadata, pretty=False):
-    """Write the files of the recording streamed into `run_dir` (see `Profiler`); returns
-    its statistics."""
+def write_outputs(run_dir, metadata, pretty=False, recorder=None):
+    """Write the files of the recording streamed into `run_dir` (see `Profiler`); a closed
+    `Recorder` adds the spans its stream could not take. Returns the run's statistics."""
     out = os.path.join(run_dir, "ASCEND_PROFILER_OUTPUT")
     framework = os.path.join(run_dir, "FRAMEWORK")
-    spans = events.read_stream(os.path.join(framework, "trace_events.json"))
+    torn = recorder is not None and recorder.unwritten
+    spans = events.read_stream(os.path.join(framework, "trace_events.json"),
+                               recorder.written if torn else None)
+    if torn:
+        spans += [s[:3] + (s[3] - origin, s[4] - origin) + s[5:]
+                  for origin, s in recorder.unwritten]
     stats = events.stats_of(spans)
     os.makedirs(out, exist_ok=True)
     write_atomic(os.path.join(out, "trace_view.json"), trace_json(spans, pretty))
