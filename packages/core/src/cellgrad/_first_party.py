@@ -84,6 +84,7 @@ _METRICS = """
 _TRAIN = """
     Model Callback RunContext LossMonitor TimeMonitor History LambdaCallback ModelCheckpoint
     CheckpointConfig EarlyStopping ReduceLROnPlateau SummaryRecord SummaryCollector
+    DatasetHelper connect_network_with_dataset
 """ + _METRICS
 _COMMUNICATION = """
     init release get_rank get_group_size get_local_rank get_local_rank_size

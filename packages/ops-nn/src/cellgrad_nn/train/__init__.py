@@ -17,6 +17,8 @@ _WHERE = {"Model": "model", "data_sink": "data_sink", "ModelCheckpoint": "checkp
           "CheckpointConfig": "checkpoint",
           "EarlyStopping": "plateau", "ReduceLROnPlateau": "plateau", "ProgressBar": "progress",
           "SummaryRecord": "summary_record", "SummaryCollector": "summary_collector",
+          "DatasetHelper": "dataset_helper",
+          "connect_network_with_dataset": "dataset_helper",
           **{n: "callbacks" for n in _CALLBACKS}, **{n: "metrics" for n in _METRICS},
           **{n: "loss_scale_manager" for n in _LOSS_SCALE}}
 
