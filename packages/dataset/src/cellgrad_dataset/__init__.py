@@ -35,6 +35,7 @@ _EXPORTS = {
     "GeneratorDataset": "cellgrad_dataset.sources:GeneratorDataset",
     "NumpySlicesDataset": "cellgrad_dataset.sources:NumpySlicesDataset",
     "PaddedDataset": "cellgrad_dataset.sources:PaddedDataset",
+    "Schema": "cellgrad_dataset.schema:Schema",
     "BuiltinSampler": "cellgrad_dataset.samplers:BuiltinSampler",
     "DistributedSampler": "cellgrad_dataset.samplers:DistributedSampler",
     "IterSampler": "cellgrad_dataset.samplers:IterSampler",

@@ -223,9 +223,12 @@ class GeneratorDataset(_RandomAccess):
         super().__init__()
         if column_names is None and schema is None:
             raise ValueError("Neither columns_names nor schema are provided.")
-        if column_names is None:
-            column_names = schema.get_col_names() if hasattr(schema, "get_col_names") else \
-                [c["name"] for c in schema.columns]
+        if schema is not None:
+            from cellgrad_dataset.schema import Schema
+
+            schema = schema if isinstance(schema, Schema) else Schema(schema)
+            column_names = schema.get_col_names()
+            column_types = [c["type"] for c in schema.columns]
         self._names = [column_names] if isinstance(column_names, str) else list(column_names)
         self._types = None if column_types is None else list(column_types)
         self._workers = _check_workers(num_parallel_workers)
