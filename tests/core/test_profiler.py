@@ -403,3 +403,24 @@ def test_analyse_names_itself_when_its_files_cannot_be_written(tmp_path):
     with pytest.raises(OSError, match=r"For 'Profiler.analyse\(\)', the files of .* cannot be "
                                       r"written"):
         prof.analyse()
+
+
+def test_step_list_keeps_the_spans_of_those_steps(tmp_path):
+    x = ms.Tensor(np.ones(3, np.float32))
+    prof = ms.Profiler(output_path=str(tmp_path))
+    for op in (ops.neg, ops.exp, ops.sin, ops.cos):
+        op(x)
+        prof.step()
+    run_dir = prof.run_dir
+    with pytest.raises(TypeError, match="'step_list' must be a list of int"):
+        prof.analyse(step_list="1")
+    prof.analyse(step_list=[1, 2])
+    spans = [e for e in _trace(run_dir)["traceEvents"] if e["ph"] == "X"]
+    assert [e["name"] for e in spans] == ["ProfilerStep#1", "exp", "ProfilerStep#2", "sin"]
+
+
+def test_a_schedule_never_stepped_still_stops_watching_at_the_end_of_the_with_block(tmp_path):
+    with ms.Profiler(output_path=str(tmp_path), schedule=ms.profiler.schedule(
+            wait=0, active=2)) as prof:
+        ops.neg(ms.Tensor(np.ones(3, np.float32)))
+    assert observe.observers() == [] and not prof._has_started

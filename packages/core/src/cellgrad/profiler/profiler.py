@@ -209,14 +209,19 @@ class Profiler:
     def analyse(self, offline_path=None, pretty=False, step_list=None, mode="sync") -> None:
         """Mirrors `mindspore.Profiler.analyse`: write the files of the recording into its run
         directory (module docstring). Called while recording (not from `on_trace_ready`), it
-        stops the profiler first, as `Profiler(); train(); analyse()` code expects. `mode`
-        "async" is accepted and analyses in this process too (it takes a moment)."""
+        stops the profiler first, as `Profiler(); train(); analyse()` code expects.
+        `step_list` keeps only the spans of those steps (`ProfilerStep#N`); `mode` "async" is
+        accepted and analyses in this process too (it takes a moment)."""
         if offline_path:
             logger.warning("The parameter 'offline_path' for Profiler.analyse() is deprecated, "
                            "please use Profiler.offline_analyse() instead.")
         if mode not in ("sync", "async"):
             raise ValueError(f"For '{self._name}.analyse()', 'mode' must be one of "
                              f"['sync', 'async'], but got {mode!r}.")
+        if step_list is not None and (not isinstance(step_list, (list, tuple)) or any(
+                isinstance(n, bool) or not isinstance(n, int) for n in step_list)):
+            raise TypeError(f"For '{self._name}.analyse()', 'step_list' must be a list of int, "
+                            f"but got {step_list!r}.")
         if self._has_started and not self._in_trace_ready:  # MindSpore's common use:
             self._end_step()                                  # Profiler() ... analyse()
             self._has_started = False
@@ -227,7 +232,8 @@ class Profiler:
         run_dir, recorder = self._run_dir, self._recorder
         self._discard()
         try:
-            self._analysed = report.write_outputs(run_dir, self._metadata, pretty, recorder)
+            self._analysed = report.write_outputs(run_dir, self._metadata, pretty, recorder,
+                                                  step_list)
         except OSError as exc:
             raise type(exc)(exc.errno, f"For '{self._name}.analyse()', the files of "
                                        f"{run_dir!r} cannot be written: {exc.strerror}") from exc
@@ -243,7 +249,7 @@ class Profiler:
             raise ValueError(f"For 'Profiler.offline_analyse', invalid path: {path}. Expected a "
                              f"*_ascend_ms directory or a parent directory of them.")
         for run in runs:
-            report.write_outputs(run, report.read_metadata(run), pretty)
+            report.write_outputs(run, report.read_metadata(run), pretty, None, step_list)
 
     def add_metadata(self, key: str, value: str):
         """Mirrors `mindspore.Profiler.add_metadata`: written to profiler_metadata.json."""
@@ -288,7 +294,11 @@ class Profiler:
 
     def __exit__(self, exc_type, exc_value, traceback) -> None:
         if self._has_started:
-            self.stop()
+            if self._schedule_no_use_step and not self._is_profile:
+                self._has_started = False  # stop() would only warn: never leave it watching
+                self._pause()
+            else:
+                self.stop()
 
     def __del__(self):
         try:

@@ -116,9 +116,10 @@ def write_atomic(path, text):
     os.replace(tmp, path)
 
 
-def write_outputs(run_dir, metadata, pretty=False, recorder=None):
+def write_outputs(run_dir, metadata, pretty=False, recorder=None, step_list=None):
     """Write the files of the recording streamed into `run_dir` (see `Profiler`); a closed
-    `Recorder` adds the spans its stream could not take. Returns the run's statistics."""
+    `Recorder` adds the spans its stream could not take; `step_list` keeps only the spans of
+    those steps. Returns the run's statistics."""
     out = os.path.join(run_dir, "ASCEND_PROFILER_OUTPUT")
     framework = os.path.join(run_dir, "FRAMEWORK")
     torn = recorder is not None and recorder.unwritten
@@ -127,6 +128,8 @@ def write_outputs(run_dir, metadata, pretty=False, recorder=None):
     if torn:
         spans += [s[:3] + (s[3] - origin, s[4] - origin) + s[5:]
                   for origin, s in recorder.unwritten]
+    if step_list is not None:
+        spans = _of_steps(spans, step_list)
     stats = events.stats_of(spans)
     os.makedirs(out, exist_ok=True)
     write_atomic(os.path.join(out, "trace_view.json"), trace_json(spans, pretty))
@@ -137,6 +140,14 @@ def write_outputs(run_dir, metadata, pretty=False, recorder=None):
     write_atomic(os.path.join(framework, "cpu_op_type_info_0.csv"), types)
     write_atomic(os.path.join(run_dir, "profiler_metadata.json"), json.dumps(metadata, indent=4))
     return stats
+
+
+def _of_steps(spans, step_list):
+    """The spans that start within the steps `step_list` (`ProfilerStep#N` spans)."""
+    wanted = {f"ProfilerStep#{n}" for n in step_list}
+    steps = [(s[3], s[4]) for s in spans if s[0] == "step" and s[1] in wanted]
+    return [s for s in spans if (s[0] == "step" and s[1] in wanted) or (
+        s[0] != "step" and any(start <= s[3] < end for start, end in steps))]
 
 
 def read_metadata(run_dir):
