@@ -276,7 +276,7 @@ def test_text_file_lines(tmp_path):
     assert isinstance(text, np.ndarray) and text.dtype.kind == "U"  # not a Tensor
     (tmp_path / "e.txt").write_text("\n\n")
     with pytest.raises(RuntimeError, match=r"For 'TextFileDataset', no rows found in .*e\.txt"):
-        ds.TextFileDataset(str(tmp_path / "e*"), shuffle=False)
+        list(ds.TextFileDataset(str(tmp_path / "e*"), shuffle=False))
     with pytest.raises(ValueError, match="patterns did not match any files"):
         ds.TextFileDataset(str(tmp_path / "none.txt"))
     with pytest.raises(TypeError, match="shuffle must be of boolean or enum of 'Shuffle'"):
@@ -296,13 +296,13 @@ def test_csv_types_and_errors(tmp_path):
     bad.write_text("x,y\n1,2\nnope,3\n")
     with pytest.raises(RuntimeError, match=r"For 'CSVDataset', line 3 of .*b\.csv: 'nope' is "
                                            r"not a valid int"):
-        ds.CSVDataset(str(bad), column_defaults=[0, 0])
+        list(ds.CSVDataset(str(bad), column_defaults=[0, 0]))
     bad.write_text("x,y\n1,2\n3\n")
     with pytest.raises(RuntimeError, match=r"line 3 of .*b\.csv has 1 fields, expected 2"):
-        ds.CSVDataset(str(bad))
+        list(ds.CSVDataset(str(bad)))
     bad.write_text('x,y\n"1,2\n')
     with pytest.raises(RuntimeError, match=r"cannot parse the CSV file .*b\.csv"):
-        ds.CSVDataset(str(bad))
+        ds.CSVDataset(str(bad)).get_col_names()
     with pytest.raises(TypeError, match="column type in column_defaults is invalid"):
         ds.CSVDataset(str(path), column_defaults=[np.int32(0)])
     with pytest.raises(ValueError, match="field_delim is invalid"):
@@ -355,7 +355,7 @@ def test_num_parallel_workers_is_checked_as_mindspore(mnist):
     with pytest.raises(TypeError, match="Argument num_parallel_workers"):
         ds.TextFileDataset(os.path.join(mnist, "*"), num_parallel_workers=1.5)
     with pytest.raises(RuntimeError, match=r"For 'CSVDataset', .*-idx3-ubyte is not UTF-8 text"):
-        ds.CSVDataset(os.path.join(mnist, "train-images*"))
+        ds.CSVDataset(os.path.join(mnist, "train-images*")).get_dataset_size()
 
 
 def test_mnist_gzipped_files_are_named_with_a_hint(tmp_path):

@@ -77,17 +77,27 @@ def stream_order(counts, workers, num_shards, shard_id):
 class _LineSource(FileSource):
     """Rows read from every file at build time; each epoch's order is MindSpore's stream."""
 
-    def _setup(self, files, rows_per_file, num_samples, shuffle, num_shards, shard_id):
-        if not any(rows_per_file):
-            raise data_error(type(self).__name__, f"no rows found in {files}.")
+    def _setup(self, read, num_samples, shuffle, num_shards, shard_id):
+        """`read()` returns the files and their rows; a RuntimeError it raises (a malformed
+        file) is raised again when the rows or their number are first needed."""
         self._check_sampling(None, num_shards, shard_id)
         self._mode = shuffle_mode(shuffle)
+        self._shards = (num_shards or 1, shard_id or 0)
+        self._start(lambda: self._load(read), False, num_samples, None, None)
+
+    def _load(self, read):
+        files, rows_per_file = read()
+        if not any(rows_per_file):
+            raise data_error(type(self).__name__, f"no rows found in {files}.")
         self._counts = [len(r) for r in rows_per_file]
         self._offsets = np.cumsum([0] + self._counts[:-1])
         self._data = [row for rows in rows_per_file for row in rows]
-        self._shards = (num_shards or 1, shard_id or 0)
-        per_shard = -(-len(self._data) // self._shards[0])
-        self._start(per_shard, False, num_samples, None, None)
+        return -(-len(self._data) // self._shards[0])
+
+    def get_col_names(self):
+        if self._names is None:  # the header could not be read
+            raise self._error
+        return super().get_col_names()
 
     def _indices(self, epoch):
         """Shuffle.FILES permutes the files, INFILE the rows of each file, GLOBAL both and
@@ -123,12 +133,13 @@ class TextFileDataset(_LineSource):
         super().__init__()
         self._workers = check_workers(num_parallel_workers) or config.get_num_parallel_workers()
         files = find_files(dataset_files)
-        rows_per_file = []
-        for path in files:
-            text = read_text(path, type(self).__name__)
-            rows_per_file.append([(np.array(line),) for line in text.split("\n") if line])
         self._names = ["text"]
-        self._setup(files, rows_per_file, num_samples, shuffle, num_shards, shard_id)
+        self._setup(lambda: (files, [self._lines(path) for path in files]), num_samples,
+                    shuffle, num_shards, shard_id)
+
+    def _lines(self, path):
+        text = read_text(path, type(self).__name__)
+        return [(np.array(line),) for line in text.split("\n") if line]
 
 
 _INT = re.compile(r"\s*[+-]?\d+")
@@ -175,12 +186,16 @@ class CSVDataset(_LineSource):
         if any(type(d) not in (int, float, str, bool) for d in defaults):
             raise TypeError("column type in column_defaults is invalid.")
         files = find_files(dataset_files)
-        owner = type(self).__name__
-        names = list(column_names) if column_names is not None else None
+        self._names = list(column_names) if column_names is not None else None
+        self._setup(lambda: self._read_all(files, field_delim, defaults), num_samples, shuffle,
+                    num_shards, shard_id)
+
+    def _read_all(self, files, delim, defaults):
+        owner, names = type(self).__name__, self._names
         rows_per_file = []
         for path in files:
-            lines = self._read(path, field_delim, owner)
-            if column_names is None:
+            lines = self._read(path, delim, owner)
+            if self._names is None:  # every file starts with the header
                 header = lines.pop(0)[1] if lines else []
                 if names is None:
                     names = header
@@ -197,7 +212,7 @@ class CSVDataset(_LineSource):
             raise data_error(owner, f"{len(defaults)} column_defaults given for "
                                     f"{len(names)} columns {names}.")
         self._names = names
-        self._setup(files, rows_per_file, num_samples, shuffle, num_shards, shard_id)
+        return files, rows_per_file
 
     @staticmethod
     def _read(path, delim, owner):
