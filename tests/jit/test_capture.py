@@ -77,7 +77,10 @@ def test_eval_mode_is_used_for_the_trace():
     assert "dropout" not in ops_seen
     norm = [n for n in g.nodes if n.op == "nn_normalize"][0]
     assert norm.attrs["training"] is False
-    assert net.training is True
+    assert net.training is True and net[2].training is True
+    net[2].set_train(False)  # a frozen BatchNorm in a training network stays frozen
+    capture(net, ms.Tensor(np.ones((3, 4), np.float32)))
+    assert net.training is True and net[1].training is True and net[2].training is False
 
 
 def test_none_batch_placeholder_marks_the_batch_dynamic():

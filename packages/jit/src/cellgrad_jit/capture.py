@@ -183,15 +183,17 @@ def _trace(net, traced, name, dynamic_batch):
         graph.inputs.append(v)
         rec.values[id(t)] = v
         rec.keep.append(t)
-    was_training = getattr(net, "training", False)
-    if isinstance(net, ms.nn.Cell):
+    # each Cell's own phase, restored after (a frozen BatchNorm in a training net stays frozen)
+    phases = [(c, c.training) for _, c in net.cells_and_names()] \
+        if isinstance(net, ms.nn.Cell) else []
+    if phases:
         net.set_train(False)
     try:
         with observe.add_observer(rec):
             out = net(*traced)
     finally:
-        if isinstance(net, ms.nn.Cell) and was_training:
-            net.set_train(True)
+        for cell, training in phases:  # parents first: a child's own phase wins
+            cell.set_train(training)
     graph.outputs_tuple = isinstance(out, (tuple, list))
     for r in _flatten(out):
         if not isinstance(r, ms.Tensor):
