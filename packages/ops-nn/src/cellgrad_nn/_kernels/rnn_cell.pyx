@@ -83,6 +83,24 @@ cdef extern from *:
             cg_st##S(h + j, n + z * (cg_ld##S(hp + j, k) - n), k);                           \
         }                                                                                    \
     }                                                                                        \
+    ATTR static void cg_lstm_back_row##S(const float *a, const float *tc, const float *cp,     \
+                                         const float *dy, float *dh, float *dc, float *d,    \
+                                         long H) {                                           \
+        const cg_v##S one = (cg_v##S){0} + 1.0f;                                             \
+        for (long j = 0; j < H; j += L) {                                                    \
+            long k = H - j < L ? H - j : L;                                                  \
+            cg_v##S i = cg_ld##S(a + j, k), f = cg_ld##S(a + H + j, k);                      \
+            cg_v##S g = cg_ld##S(a + 2 * H + j, k), o = cg_ld##S(a + 3 * H + j, k);          \
+            cg_v##S t = cg_ld##S(tc + j, k);                                                 \
+            cg_v##S dhh = cg_ld##S(dh + j, k) + cg_ld##S(dy + j, k);                         \
+            cg_v##S dcc = cg_ld##S(dc + j, k) + dhh * o * (one - t * t);                     \
+            cg_st##S(d + j, dcc * g * i * (one - i), k);                                     \
+            cg_st##S(d + H + j, dcc * cg_ld##S(cp + j, k) * f * (one - f), k);               \
+            cg_st##S(d + 2 * H + j, dcc * i * (one - g * g), k);                             \
+            cg_st##S(d + 3 * H + j, dhh * t * o * (one - o), k);                             \
+            cg_st##S(dc + j, dcc * f, k);                                                    \
+        }                                                                                    \
+    }                                                                                        \
     ATTR static inline float cg_hsum##S(cg_v##S v) {                                        \
         float t = 0;                                                                         \
         for (int q = 0; q < L; q++) t += v[q];                                               \
@@ -138,6 +156,11 @@ cdef extern from *:
         if (cg_use_avx2()) cg_lstm_row_8(a, xs, cp, c, tc, h, H);
         else cg_lstm_row_4(a, xs, cp, c, tc, h, H);
     }
+    static void cg_lstm_back_row(const float *a, const float *tc, const float *cp,
+                                 const float *dy, float *dh, float *dc, float *d, long H) {
+        if (cg_use_avx2()) cg_lstm_back_row_8(a, tc, cp, dy, dh, dc, d, H);
+        else cg_lstm_back_row_4(a, tc, cp, dy, dh, dc, d, H);
+    }
     /* out (G) = w (G, H) @ x (H): a batch of one needs no BLAS call per step */
     static void cg_matvec(const float *w, const float *x, float *out, long G, long H) {
         if (cg_use_avx2()) cg_matvec_8(w, x, out, G, H);
@@ -154,6 +177,8 @@ cdef extern from *:
     void cg_gru_row(float *a, const float *xs, const float *gh, const float *hp, float *ghn,
                     float *h, long H) noexcept nogil
     void cg_matvec(const float *w, const float *x, float *out, long G, long H) noexcept nogil
+    void cg_lstm_back_row(const float *a, const float *tc, const float *cp, const float *dy,
+                          float *dh, float *dc, float *d, long H) noexcept nogil
 
 
 cdef inline double _sigmoid(double x) noexcept nogil:
@@ -352,3 +377,42 @@ def gru_run(float[:, :, ::1] acts, float[:, :, ::1] xs, float[:, :, ::1] ghs,
                     ghs[s, 0, j] += b[j]
             cg_gru_row(&acts[s, 0, 0], &xs[s, 0, 0], &ghs[s, 0, 0], &hs[s, 0, 0], &ghn[s, 0, 0],
                        &hs[s + 1, 0, 0], H)
+
+
+cdef class LSTMBackSteps:
+    """The float32 LSTM backward gates step by step over whole buffers taken once (the
+    forward's acts, tcs, cs; the output gradients dys (T, B, H) in step order; the gate
+    gradients dg (T, B, 4H) written) with the running gradients dh, dc (B, H)."""
+
+    cdef float[:, :, ::1] acts, tcs, cs, dys, dg
+    cdef float[:, ::1] dh, dc
+    cdef Py_ssize_t T, B, H
+
+    def __init__(self, float[:, :, ::1] acts, float[:, :, ::1] tcs, float[:, :, ::1] cs,
+                 float[:, :, ::1] dys, float[:, :, ::1] dg, float[:, ::1] dh,
+                 float[:, ::1] dc):
+        T, B, H = tcs.shape[0], tcs.shape[1], tcs.shape[2]
+        for name, got, shape in (
+                ("acts", (acts.shape[0], acts.shape[1], acts.shape[2]), (T, B, 4 * H)),
+                ("cs", (cs.shape[0], cs.shape[1], cs.shape[2]), (T + 1, B, H)),
+                ("dys", (dys.shape[0], dys.shape[1], dys.shape[2]), (T, B, H)),
+                ("dg", (dg.shape[0], dg.shape[1], dg.shape[2]), (T, B, 4 * H)),
+                ("dh", (dh.shape[0], dh.shape[1]), (B, H)),
+                ("dc", (dc.shape[0], dc.shape[1]), (B, H))):
+            if got != shape:
+                raise ValueError(f"LSTMBackSteps: '{name}' must have shape {shape}, got {got}")
+        self.acts, self.tcs, self.cs, self.dys, self.dg = acts, tcs, cs, dys, dg
+        self.dh, self.dc = dh, dc
+        self.T, self.B, self.H = T, B, H
+
+    def backward(self, Py_ssize_t s):
+        """dg[s] from dh + dys[s] and dc; dc becomes c[s]'s gradient (the caller sets
+        dh = dg[s] @ W_hh)."""
+        cdef Py_ssize_t b
+        if not 0 <= s < self.T:
+            raise IndexError(f"LSTMBackSteps.backward: step {s} is outside [0, {self.T})")
+        with nogil:
+            for b in range(self.B):
+                cg_lstm_back_row(&self.acts[s, b, 0], &self.tcs[s, b, 0], &self.cs[s, b, 0],
+                                 &self.dys[s, b, 0], &self.dh[b, 0], &self.dc[b, 0],
+                                 &self.dg[s, b, 0], self.H)

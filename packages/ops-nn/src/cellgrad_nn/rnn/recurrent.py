@@ -194,8 +194,21 @@ def _lstm_bwd(ctx, dy, dhn, dcn):
     dg = np.empty(acts.shape, dtype=dt)
     dh = np.array(dhn, dtype=dt)
     dc = np.array(dcn, dtype=dt)
+    if mask is None and dt == np.float32:
+        gates = rnn_cell.LSTMBackSteps(acts, tcs, cs, dys, dg, dh, dc).backward
+        for s in range(T - 1, -1, -1):
+            gates(s)  # adds dys[s] into the gates' dh itself
+            np.matmul(dg[s], w_hh, out=dh)
+    else:
+        _lstm_back_steps(w_hh, acts, tcs, cs, dys, dg, dh, dc, mask)
+    dx, dw_ih, db = _input_grads(ctx, dg, x, w_ih, index, reverse, has_bias, 3)
+    dw_hh = _hidden_grads(dg, hs)
+    return (dx, dh, dc, dw_ih, dw_hh) + ((db, db) if has_bias else (None, None))
+
+
+def _lstm_back_steps(w_hh, acts, tcs, cs, dys, dg, dh, dc, mask):
     step = rnn_cell.lstm_backward_step
-    for s in range(T - 1, -1, -1):
+    for s in range(dys.shape[0] - 1, -1, -1):
         dh += dys[s]
         if mask is not None:
             m = mask[s][:, None]
@@ -207,9 +220,6 @@ def _lstm_bwd(ctx, dy, dhn, dcn):
         if mask is not None:
             dh += keep_h
             dc += keep_c
-    dx, dw_ih, db = _input_grads(ctx, dg, x, w_ih, index, reverse, has_bias, 3)
-    dw_hh = _hidden_grads(dg, hs)
-    return (dx, dh, dc, dw_ih, dw_hh) + ((db, db) if has_bias else (None, None))
 
 
 # ---- GRU: r, z, n gates; n = tanh(W_in x + b_in + r (W_hn h + b_hn)); h' = n + z (h - n) ----
