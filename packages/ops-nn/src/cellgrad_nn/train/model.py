@@ -25,11 +25,18 @@ class Model:
         if not isinstance(network, nn.Cell):
             raise TypeError(f"For 'Model', network must be a Cell, but got "
                             f"{type(network).__name__}.")
-        self._amp_config = {k: kwargs.pop(k) for k in ("loss_scale_manager",
-                                                        "keep_batchnorm_fp32") if k in kwargs}
+        for arg in kwargs:  # boost_config_dict/acc_level configure boost_level's algorithms
+            if arg not in ("loss_scale_manager", "keep_batchnorm_fp32", "boost_config_dict",
+                           "acc_level"):
+                raise ValueError(f"The argument in 'kwargs' should be 'loss_scale_manager' or "
+                                 f"'keep_batchnorm_fp32' or 'boost_config_dict' or 'acc_level', "
+                                 f"but got '{arg}'.")
+        self._amp_config = {k: kwargs[k] for k in ("loss_scale_manager", "keep_batchnorm_fp32")
+                            if k in kwargs}
         self._loss_scale_manager = self._amp_config.get("loss_scale_manager")
-        if kwargs:
-            raise TypeError(f"For 'Model', unsupported keyword arguments {sorted(kwargs)}.")
+        if self._loss_scale_manager is not None and optimizer is None:
+            raise ValueError("The argument 'optimizer' can not be None when set "
+                             "'loss_scale_manager'.")
         if eval_indexes is not None and (not isinstance(eval_indexes, list)
                                          or len(eval_indexes) != 3):
             raise ValueError(f"For 'Model', eval_indexes must be a list of 3 ints (loss, "
