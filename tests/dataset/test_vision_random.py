@@ -114,8 +114,16 @@ def test_random_color_adjust_ranges_and_effect():
 
 
 def test_random_affine_translate_range_and_identity():
-    op = V.RandomAffine(degrees=0, translate=(0.25, 0.0))
+    # MindSpore 2.x: two values are the (min, max) horizontal shift (checked: (-0.1, -0.1)
+    # moves a 10-pixel image one pixel left, not up)
+    op = V.RandomAffine(degrees=0, translate=(-0.25, 0.25))
     assert op.translate == (-0.25, 0.25, 0.0, 0.0) and op.shear == (0.0, 0.0, 0.0, 0.0)
+    img = np.zeros((10, 10, 3), np.uint8)
+    img[4:6, 4:6] = 255
+    moved = V.RandomAffine(0, translate=(-0.1, -0.1))(img)
+    assert np.argwhere(moved[..., 0] == 255)[0].tolist() == [4, 3]
+    from cellgrad.dataset.vision import py_transforms
+    assert py_transforms.RandomAffine(0, translate=(0.1, 0.2)).translate == (-0.1, 0.1, -0.2, 0.2)
     assert V.RandomAffine(10, shear=5).shear == (-5, 5, 0.0, 0.0)
     np.testing.assert_array_equal(V.RandomAffine(0)(IMG), IMG)
     shifted = draws(op, 50)

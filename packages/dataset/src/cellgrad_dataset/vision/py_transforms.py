@@ -29,8 +29,8 @@ from cellgrad_dataset.vision.random_color import (
     RandomLighting,
     RandomSharpness,
 )
+from cellgrad_dataset.vision.random_geometry import RandomAffine as _RandomAffine
 from cellgrad_dataset.vision.random_geometry import (
-    RandomAffine,
     RandomCrop,
     RandomHorizontalFlip,
     RandomPerspective,
@@ -39,6 +39,18 @@ from cellgrad_dataset.vision.random_geometry import (
     RandomVerticalFlip,
 )
 from cellgrad_dataset.vision.utils import Border, Inter
+
+
+class RandomAffine(_RandomAffine):
+    """Mirrors 1.x `py_transforms.RandomAffine`, whose `translate` was (tx, ty): shifts ~
+    U(-tx, tx) * width and U(-ty, ty) * height."""
+
+    def __init__(self, degrees, translate=None, scale=None, shear=None, resample=Inter.NEAREST,
+                 fill_value=0):
+        if translate is not None:
+            tx, ty = translate
+            translate = (-tx, tx, -ty, ty)
+        super().__init__(degrees, translate, scale, shear, resample, fill_value)
 
 
 class Decode(_Decode):

@@ -212,15 +212,19 @@ class RandomRotation(ImageOperation, RandomDraws):
 
 
 class RandomAffine(ImageOperation, RandomDraws):
-    """Mirrors `mindspore.dataset.vision.RandomAffine`: rotation ~ U(degrees), translation ~
-    U(translate) times the image size, scale ~ U(scale), shear ~ U(shear) degrees (x, then
-    y)."""
+    """Mirrors `mindspore.dataset.vision.RandomAffine`: rotation ~ U(degrees); translation ~
+    U(translate) times the image size, `translate` (x_min, x_max) or (x_min, x_max, y_min,
+    y_max); scale ~ U(scale); shear ~ U(shear) degrees (x, then y)."""
 
     def __init__(self, degrees, translate=None, scale=None, shear=None, resample=Inter.NEAREST,
                  fill_value=0):
         self.degrees = _range("RandomAffine", "degrees", degrees)
         t = (0.0, 0.0, 0.0, 0.0) if translate is None else tuple(translate)
-        self.translate = (-t[0], t[0], -t[1], t[1]) if len(t) == 2 else t
+        # MindSpore 2.x: two values are (min, max) of the horizontal shift (checked)
+        self.translate = (t[0], t[1], 0.0, 0.0) if len(t) == 2 else t
+        if not (self.translate[0] <= self.translate[1] and self.translate[2] <= self.translate[3]):
+            raise ValueError(f"For 'RandomAffine', translate must be (min, max) pairs, but got "
+                             f"{translate!r}.")
         self.scale_ = (1.0, 1.0) if scale is None else tuple(scale)
         if shear is None:
             shear = (0.0, 0.0, 0.0, 0.0)
