@@ -88,6 +88,12 @@ def test_signatures_and_enums_are_mindspores():
                                                             "Level2"]
     assert [e.value for e in ms.profiler.ExportType] == ["db", "text"]
     assert ms.profiler.ProfilerActivity.CPU.value == "CPU"
+    config = ms.profiler._ExperimentalConfig  # MindSpore exports this private name
+    assert list(inspect.signature(config).parameters) == [
+        "profiler_level", "aic_metrics", "l2_cache", "mstx", "data_simplification",
+        "export_type", "mstx_domain_include", "mstx_domain_exclude", "sys_io",
+        "sys_interconnection", "host_sys"]
+    assert config().profiler_level is ms.profiler.ProfilerLevel.Level0
 
 
 def test_schedule_steps_as_mindspore():
@@ -323,7 +329,8 @@ def test_an_exception_inside_the_with_block_stops_and_keeps_what_ran(tmp_path):
 def test_profile_hands_each_recording_to_on_trace_ready(tmp_path):
     seen = []
     x = ms.Tensor(np.ones(3, np.float32))
-    with ms.profiler.profile(on_trace_ready=lambda p: seen.append(
+    config = ms.profiler._ExperimentalConfig(profiler_level=ms.profiler.ProfilerLevel.Level1)
+    with ms.profiler.profile(experimental_config=config, on_trace_ready=lambda p: seen.append(
             sorted(r.key for r in p.key_averages()))) as prof:
         ops.neg(x)
         prof.step()

@@ -11,6 +11,7 @@ from cellgrad.profiler.constant import (
     ProfilerActivity,
     ProfilerLevel,
 )
+from cellgrad.profiler.experimental_config import _ExperimentalConfig
 from cellgrad.profiler.profiler import Profile as profile
 from cellgrad.profiler.profiler import Profiler, tensorboard_trace_handler
 from cellgrad.profiler.scheduling import ProfilerAction
@@ -18,7 +19,7 @@ from cellgrad.profiler.scheduling import Schedule as schedule
 
 __all__ = ["tensorboard_trace_handler", "schedule", "Profiler", "ProfilerLevel",
            "ProfilerActivity", "AicoreMetrics", "ExportType", "HostSystem", "ProfilerAction",
-           "profile"]
+           "profile", "_ExperimentalConfig"]
 
 # PEP 562: MindSpore's Ascend-only names say why they are missing (cellgrad._not_provided).
 from cellgrad._namespace import plugin_names as _plugin_names  # noqa: E402
