@@ -29,7 +29,10 @@ MODULE_PATHS = """
     common.dtype nn.layer nn.optim nn.optim.optimizer nn.optim.momentum nn.optim.adam
     nn.optim.sgd nn.loss nn.loss.loss nn.learning_rate_schedule nn.dynamic_lr nn.wrap
     nn.wrap.cell_wrapper nn.wrap.grad_reducer nn.wrap.loss_scale nn.metrics
+    mint.nn mint.nn.functional mint.optim mint.linalg mint.special
 """.split()
+# Public names a namespace has outside its `__all__` (MindSpore 2.10's mint omits these).
+EXTRA = {"mindspore.mint": "addcmul clip equal fix ge linspace ones trunc unique".split()}
 CLASSES = {"Tensor": "mindspore.Tensor", "Parameter": "mindspore.Parameter",
            "Cell": "mindspore.nn.Cell"}
 
@@ -41,7 +44,7 @@ def main():
     for ns in NAMESPACES + [f"mindspore.{p}" for p in MODULE_PATHS]:
         module = importlib.import_module(ns)
         names = {}
-        for name in sorted(_public(module, whole=ns in NAMESPACES)):
+        for name in sorted({*_public(module, whole=ns in NAMESPACES), *EXTRA.get(ns, ())}):
             obj = getattr(module, name, None)
             if inspect.ismodule(obj) or not (inspect.isclass(obj) or callable(obj)):
                 continue
