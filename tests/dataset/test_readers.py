@@ -257,14 +257,14 @@ def test_stream_order_matches_mindspores_worker_interleaving():
     names = [[f"f{f + 1}_{r}" for r in range(c)] for f, c in enumerate(counts)]
 
     def order(workers, shards=1, shard=0):
-        return [names[f][r] for f, r in stream_order(counts, workers, shards, shard)]
+        return [names[f][r] for f, r in zip(*stream_order(counts, workers, shards, shard))]
 
     assert order(1) == sum(names, [])
     assert order(2) == ["f1_0", "f2_0", "f1_1", "f4_0", "f1_2", "f4_1", "f3_0", "f3_1",
                         "f3_2", "f3_3"]
     assert order(2, 3, 2) == ["f4_0", "f1_0", "f4_1", "f1_1"]  # wraps to the first file
     assert order(1, 5, 4) == ["f4_0", "f4_1"] and len(order(8)) == 10
-    assert stream_order([3], 2, 5, 4) == [(0, 1)]  # 5 shards of 3 rows: one row each
+    assert [a.tolist() for a in stream_order([3], 2, 5, 4)] == [[0], [1]]  # 1 row a shard
 
 
 def test_text_file_lines(tmp_path):

@@ -29,7 +29,10 @@ def find_files(patterns):
     files, unmatched = [], []
     for pattern in patterns:
         matches = [m for m in glob.glob(pattern, recursive=True) if os.path.isfile(m)]
-        files.extend(matches) if matches else unmatched.append(pattern)
+        if matches:
+            files.extend(matches)
+        else:
+            unmatched.append(pattern)
     if unmatched:
         raise ValueError(f"The following patterns did not match any files: {unmatched}.")
     return sorted(files)
@@ -56,7 +59,7 @@ def shuffle_mode(shuffle):
 
 
 def stream_order(counts, workers, num_shards, shard_id):
-    """(file, row) pairs in the order MindSpore reads one shard, unshuffled."""
+    """The (file, row) index arrays of one shard's rows in MindSpore's unshuffled order."""
     total = sum(counts)
     per = -(-total // num_shards)
     start, end = shard_id * per, (shard_id + 1) * per
@@ -65,13 +68,23 @@ def stream_order(counts, workers, num_shards, shard_id):
         for f, count in enumerate(counts):
             lo, hi = max(start, before), min(end, before + count)
             if lo < hi:
-                blocks.append([(f, r) for r in range(lo - before, hi - before)])
+                blocks.append((f, lo - before, hi - before))
             before += count
-    streams = [[row for block in blocks[w::workers] for row in block] for w in range(workers)]
-    order, longest = [], max((len(s) for s in streams), default=0)
-    for k in range(longest):
-        order.extend(s[k] for s in streams if k < len(s))
-    return order
+    if not blocks:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    # Block j goes to reader j % workers; the output takes the k-th row of every reader's
+    # stream, readers in turn, before any (k+1)-th row: sort by (k, reader).
+    fill = [0] * workers
+    files, rows, ks, readers = [], [], [], []
+    for j, (f, lo, hi) in enumerate(blocks):
+        w = j % workers
+        files.append(np.full(hi - lo, f))
+        rows.append(np.arange(lo, hi))
+        ks.append(np.arange(fill[w], fill[w] + hi - lo))
+        readers.append(np.full(hi - lo, w))
+        fill[w] += hi - lo
+    order = np.lexsort((np.concatenate(readers), np.concatenate(ks)))
+    return np.concatenate(files)[order], np.concatenate(rows)[order]
 
 
 class _LineSource(FileSource):
@@ -102,15 +115,15 @@ class _LineSource(FileSource):
     def _indices(self, epoch):
         """Shuffle.FILES permutes the files, INFILE the rows of each file, GLOBAL both and
         then every row of the shard (for MindSpore's shuffle buffer)."""
-        mode, counts = self._mode, self._counts
+        mode, counts, offsets = self._mode, self._counts, self._offsets
         rng = epoch_rng(epoch, 0) if mode != "false" else None
         files = rng.permutation(len(counts)) if mode in ("global", "files") else \
             np.arange(len(counts))
-        rows = [rng.permutation(c) if mode in ("global", "infile") else np.arange(c)
-                for c in counts]
-        order = stream_order([counts[f] for f in files], self._workers, *self._shards)
-        ids = np.array([self._offsets[files[f]] + rows[files[f]][r] for f, r in order],
-                       np.int64)
+        file_ids, row_ids = stream_order([counts[f] for f in files], self._workers,
+                                         *self._shards)
+        ids = offsets[files[file_ids]] + row_ids
+        if mode in ("global", "infile"):  # the rows of each file permuted
+            ids = np.concatenate([o + rng.permutation(c) for o, c in zip(offsets, counts)])[ids]
         if mode == "global":
             ids = rng.permutation(ids)
         return ids[:self._size()]
