@@ -241,6 +241,43 @@ def test_module_paths_real_code_imports():
                                atol=1e-6)
 
 
+# Random transforms with degenerate ranges are deterministic: their parameter semantics
+# (signs, units, axes, the order of the colour adjustments) against MindSpore's.
+RANDOM_DEGENERATE = {
+    "rnd_affine": (V.RandomAffine, ((10, 10), (0.1, 0.1, -0.2, -0.2), (1.2, 1.2),
+                                    (5.0, 5.0, 3.0, 3.0))),
+    "rnd_rotation": (lambda: V.RandomRotation((30, 30), expand=True), ()),
+    "rnd_brightness": (lambda: V.RandomColorAdjust(brightness=(1.3, 1.3)), ()),
+    "rnd_contrast": (lambda: V.RandomColorAdjust(contrast=(0.7, 0.7)), ()),
+    "rnd_saturation": (lambda: V.RandomColorAdjust(saturation=(1.4, 1.4)), ()),
+    "rnd_sharpness": (V.RandomSharpness, ((2.0, 2.0),)),
+    "rnd_color": (V.RandomColor, ((1.5, 1.5),)),
+    "rnd_posterize": (V.RandomPosterize, ((3, 3),)),
+    "rnd_solarize": (V.RandomSolarize, ((100, 100),)),
+    "rnd_resized_crop": (V.RandomResizedCrop, ((20, 24), (1.0, 1.0), (4 / 3, 4 / 3))),
+    "rnd_crop_full": (V.RandomCrop, ((48, 64),)),
+    "rnd_hflip": (V.RandomHorizontalFlip, (1.0,)),
+    "rnd_vflip": (V.RandomVerticalFlip, (1.0,)),
+    "rnd_invert": (V.RandomInvert, (1.0,)),
+    "rnd_equalize": (V.RandomEqualize, (1.0,)),
+    "rnd_autocontrast": (lambda: V.RandomAutoContrast(prob=1.0), ()),
+    "rnd_adjust_sharpness": (V.RandomAdjustSharpness, (2.0, 1.0)),
+}
+
+
+@pytest.mark.parametrize("key", sorted(RANDOM_DEGENERATE))
+def test_random_transforms_parameter_semantics_match_mindspore(key):
+    make, args = RANDOM_DEGENERATE[key]
+    np.testing.assert_array_equal(make(*args)(IMG), REF[key])
+
+
+def test_random_hue_and_grayscale_match_mindspore():
+    out = V.RandomColorAdjust(hue=(0.1, 0.1))(IMG)
+    assert np.abs(out.astype(int) - REF["rnd_hue"]).max() <= 1  # OpenCV HSV_FULL rounding
+    np.testing.assert_array_equal(np.asarray(V.RandomGrayscale(1.0)(PIL_IMG)),
+                                  REF["rnd_grayscale"])
+
+
 def test_pil_in_pil_out_where_mindspore_returns_pil():
     """MindSpore 2.10 runs these on PIL images in Python and returns PIL images (checked);
     HWC2CHW, Normalize, Rescale return arrays."""

@@ -236,7 +236,7 @@ class Posterize(ImageOperation):
 
 class Solarize(ImageOperation):
     """Mirrors `mindspore.dataset.vision.Solarize`: invert the pixels >= threshold (or inside
-    a (min, max) threshold range)."""
+    a (min, max) threshold range; equal bounds: >= them)."""
 
     def __init__(self, threshold):
         low, high = (threshold, 255) if isinstance(threshold, numbers.Number) else threshold
@@ -248,7 +248,9 @@ class Solarize(ImageOperation):
     def _apply(self, img):
         img = _uint8_rgb("Solarize", img, (2, 3))
         low, high = self._range
-        return np.where((img >= low) & (img <= high), 255 - img, img).astype(np.uint8)
+        # as MindSpore's kernel: equal bounds invert everything at or above them
+        hot = img >= low if low == high else (img >= low) & (img <= high)
+        return np.where(hot, 255 - img, img).astype(np.uint8)
 
 
 def _via_pil(op, img, fn):
