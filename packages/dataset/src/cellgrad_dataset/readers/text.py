@@ -152,7 +152,10 @@ class TextFileDataset(_LineSource):
 
     def _lines(self, path):
         text = read_text(path, type(self).__name__)
-        return [(np.array(line),) for line in text.split("\n") if line]
+        return [line for line in text.split("\n") if line]
+
+    def _row(self, i):
+        return (np.array(self._data[i]),)
 
 
 _INT = re.compile(r"\s*[+-]?\d+")

@@ -27,6 +27,7 @@ _WHERE = {
                "ReflectionPad2d ReflectionPad3d ReplicationPad1d ReplicationPad2d "
                "ReplicationPad3d",
     "upsample": "Upsample",
+    "image_quality": "SSIM MSSSIM PSNR",
 }
 
 EXPORTS: dict = {f"nn.{name}": f"{module}:{name}"
