@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from cellgrad_dataset.transforms.randomness import RandomDraws
-from cellgrad_dataset.vision.color import (
+from cellgrad_dataset.vision.adjust import (
     AdjustBrightness,
     AdjustContrast,
     AdjustSaturation,
@@ -17,8 +17,8 @@ from cellgrad_dataset.vision.color import (
     Invert,
     Posterize,
     Solarize,
-    _uint8_rgb,
 )
+from cellgrad_dataset.vision.color import _uint8_rgb
 from cellgrad_dataset.vision.geometry import Rotate, affine_matrix
 from cellgrad_dataset.vision.image import ImageOperation, check_inter, fill_tuple, hw, warp_affine
 from cellgrad_dataset.vision.utils import AutoAugmentPolicy, Inter

@@ -1,22 +1,13 @@
 """`mindspore.dataset.vision.c_transforms` (MindSpore 1.x), still imported by real code: the
 C++-backed vision transforms under their 1.x names."""
 
+from cellgrad_dataset.vision.adjust import AdjustGamma, AutoContrast, Equalize, GaussianBlur, Invert
 from cellgrad_dataset.vision.augment import (
     AutoAugment,
     RandomSelectSubpolicy,
     UniformAugment,
 )
-from cellgrad_dataset.vision.color import (
-    AdjustGamma,
-    AutoContrast,
-    ConvertColor,
-    Equalize,
-    GaussianBlur,
-    Invert,
-    Normalize,
-    NormalizePad,
-    Rescale,
-)
+from cellgrad_dataset.vision.color import ConvertColor, Normalize, NormalizePad, Rescale
 from cellgrad_dataset.vision.decode import Decode
 from cellgrad_dataset.vision.erasing import CutMixBatch, CutOut, MixUpBatch
 from cellgrad_dataset.vision.geometry import (

@@ -3,19 +3,16 @@ Pillow-backed vision transforms under their 1.x names (`Cutout` was `CutOut`'s n
 They take PIL images (ToPIL first) and ToTensor makes CHW float arrays, as in 1.x."""
 
 from cellgrad_dataset.transforms.base import PyTensorOperation
-from cellgrad_dataset.vision.augment import UniformAugment
-from cellgrad_dataset.vision.color import (
+from cellgrad_dataset.vision.adjust import (
     AutoContrast,
     Equalize,
-    Grayscale,
     HsvToRgb,
     Invert,
     LinearTransformation,
     RgbToHsv,
-    ToPIL,
-    ToTensor,
-    ToType,
 )
+from cellgrad_dataset.vision.augment import UniformAugment
+from cellgrad_dataset.vision.color import Grayscale, ToPIL, ToTensor, ToType
 from cellgrad_dataset.vision.color import Normalize as _Normalize
 from cellgrad_dataset.vision.color import NormalizePad as _NormalizePad
 from cellgrad_dataset.vision.decode import Decode as _Decode

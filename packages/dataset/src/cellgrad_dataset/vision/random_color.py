@@ -7,7 +7,7 @@ import numbers
 import numpy as np
 
 from cellgrad_dataset.transforms.randomness import RandomDraws
-from cellgrad_dataset.vision.color import (
+from cellgrad_dataset.vision.adjust import (
     AdjustBrightness,
     AdjustContrast,
     AdjustHue,
@@ -15,12 +15,11 @@ from cellgrad_dataset.vision.color import (
     AdjustSharpness,
     AutoContrast,
     Equalize,
-    Grayscale,
     Invert,
     Posterize,
     Solarize,
-    _uint8_rgb,
 )
+from cellgrad_dataset.vision.color import Grayscale, _uint8_rgb
 from cellgrad_dataset.vision.image import ImageOperation, check_image
 from cellgrad_dataset.vision.random_geometry import _prob, _range
 

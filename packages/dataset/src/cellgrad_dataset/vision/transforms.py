@@ -1,6 +1,23 @@
 """`mindspore.dataset.vision.transforms`: the module 2.10 defines the vision transforms in."""
 
 from cellgrad_dataset.transforms.base import PyTensorOperation, TensorOperation
+from cellgrad_dataset.vision.adjust import (
+    AdjustBrightness,
+    AdjustContrast,
+    AdjustGamma,
+    AdjustHue,
+    AdjustSaturation,
+    AdjustSharpness,
+    AutoContrast,
+    Equalize,
+    GaussianBlur,
+    HsvToRgb,
+    Invert,
+    LinearTransformation,
+    Posterize,
+    RgbToHsv,
+    Solarize,
+)
 from cellgrad_dataset.vision.augment import (
     AutoAugment,
     RandAugment,
@@ -9,26 +26,11 @@ from cellgrad_dataset.vision.augment import (
     UniformAugment,
 )
 from cellgrad_dataset.vision.color import (
-    AdjustBrightness,
-    AdjustContrast,
-    AdjustGamma,
-    AdjustHue,
-    AdjustSaturation,
-    AdjustSharpness,
-    AutoContrast,
     ConvertColor,
-    Equalize,
-    GaussianBlur,
     Grayscale,
-    HsvToRgb,
-    Invert,
-    LinearTransformation,
     Normalize,
     NormalizePad,
-    Posterize,
     Rescale,
-    RgbToHsv,
-    Solarize,
     ToNumpy,
     ToPIL,
     ToTensor,
