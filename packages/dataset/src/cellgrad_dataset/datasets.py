@@ -800,7 +800,7 @@ class MapDataset(Dataset):
             for i, row in enumerate(rows):
                 yield apply.one(row, f"row {i}")
             return
-        from cellgrad_dataset.workers import ordered_map
+        from cellgrad_dataset.workers import ordered_map, pack_rows, unpack_rows
 
         chunk = _MAP_CHUNK
 
@@ -809,14 +809,14 @@ class MapDataset(Dataset):
                 part = list(itertools.islice(rows, chunk))
                 if not part:
                     return
-                yield seq * chunk, part
+                yield seq * chunk, pack_rows(part)
 
         for out in ordered_map(apply, tasks(), self._worker_count(), "map",
                                lambda seq: f"rows {seq * chunk}..{seq * chunk + chunk - 1} "
                                            f"(operations "
                                            f"{[_op_name(op) for op in self.operations]})",
                                self.max_rowsize):
-            yield from out
+            yield from unpack_rows(out)
 
     def _block_capable(self):
         return all(hasattr(op, "_apply_batch") for op in self.operations) and \
@@ -850,8 +850,11 @@ class _MapRows:
         self.keep, self.insert_at, self.take = keep, insert_at, take
 
     def __call__(self, task):
+        from cellgrad_dataset.workers import pack_rows, unpack_rows
+
         start, rows = task
-        return [self.one(r, f"row {start + j}") for j, r in enumerate(rows)]
+        return pack_rows([self.one(r, f"row {start + j}")
+                          for j, r in enumerate(unpack_rows(rows))])
 
     def one(self, row, where):
         values = tuple([row[i] for i in self.take])

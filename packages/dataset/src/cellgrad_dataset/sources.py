@@ -304,7 +304,7 @@ class GeneratorDataset(_RandomAccess):
         yield from super()._rows(epoch)
 
     def _parallel_rows(self, epoch):
-        from cellgrad_dataset.workers import ordered_map
+        from cellgrad_dataset.workers import ordered_map, unpack_rows
 
         ids = self._indices(epoch).tolist()
         chunk = max(1, min(64, len(ids) // (self._workers * 4) or 1))
@@ -313,9 +313,11 @@ class GeneratorDataset(_RandomAccess):
         for rows in ordered_map(read, tasks, self._workers, "GeneratorDataset",
                                 lambda seq: f"rows {seq * chunk}..{seq * chunk + chunk - 1}",
                                 self._max_rowsize):
-            yield from rows
+            yield from unpack_rows(rows)
 
     def _read_chunk(self, task):
+        from cellgrad_dataset.workers import pack_rows
+
         start, ids = task
         out = []
         for j, i in enumerate(ids):
@@ -324,7 +326,7 @@ class GeneratorDataset(_RandomAccess):
             except Exception as exc:
                 raise RuntimeError(f"row {start + j} (source index {i}): "
                                    f"{type(exc).__name__}: {exc}") from exc
-        return out
+        return pack_rows(out)
 
 
 def _np_type(t):

@@ -26,6 +26,8 @@ import traceback
 import weakref
 from multiprocessing import connection, shared_memory
 
+import numpy as np
+
 from cellgrad_dataset import config
 
 _MAX_SLOTS = 8  # at most this many tasks in flight per worker (config.prefetch_size, capped)
@@ -35,6 +37,31 @@ CREATED = []  # names of every segment this process created (tests check they ar
 
 class WorkerError(RuntimeError):
     """An operation failed (or its worker process died) in a dataset worker process."""
+
+
+def pack_rows(rows):
+    """Rows (tuples of numpy values) as one stacked array per column when every row's value in
+    that column has one shape and dtype (pickling one array costs what pickling one row's
+    value costs), else the values as they are."""
+    if not rows:
+        return 0, []
+    columns = []
+    for i in range(len(rows[0])):
+        values = [r[i] for r in rows]
+        first = values[0]
+        if isinstance(first, (np.ndarray, np.generic)) and first.dtype != object and all(
+                isinstance(v, (np.ndarray, np.generic)) and v.shape == first.shape
+                and v.dtype == first.dtype for v in values):
+            columns.append(np.stack(values))
+        else:
+            columns.append(values)
+    return len(rows), columns
+
+
+def unpack_rows(packed):
+    """The rows `pack_rows` packed (values of stacked columns are views of them)."""
+    n, columns = packed
+    return [tuple(c[j] for c in columns) for j in range(n)]
 
 
 def _pack(obj, buf, off, limit):
