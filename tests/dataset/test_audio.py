@@ -39,6 +39,8 @@ CASES = {
     "resample": lambda: A.Resample(16000, 8000)(W),
     "resample_up": lambda: A.Resample(16000, 22050)(W[:400]),
     "dc_shift": lambda: A.DCShift(0.5, 0.02)(W),
+    "contrast": lambda: A.Contrast(60.0)(W),
+    "spectral_centroid": lambda: A.SpectralCentroid(16000, n_fft=128, hop_length=64)(W),
     "complex_norm": lambda: A.ComplexNorm(2.0)(CPLX),
     "angle": lambda: A.Angle()(CPLX),
     "magphase0": lambda: A.Magphase(1.0)(CPLX)[0],

@@ -1,7 +1,8 @@
 """`cellgrad.dataset.audio`, mirroring the part of `mindspore.dataset.audio` (2.10) real code
 uses: Spectrogram, MelScale, MelSpectrogram, AmplitudeToDB, Resample, the masks, DCShift,
-ComplexNorm/Angle/Magphase, ComputeDeltas, melscale_fbanks, create_dct and the enums
-(torchaudio's algorithms, which MindSpore's follow; outputs match it to float32 rounding)."""
+Contrast, SpectralCentroid, ComplexNorm/Angle/Magphase, ComputeDeltas, melscale_fbanks,
+create_dct and the enums (torchaudio's algorithms, which MindSpore's follow; outputs match
+it to float32 rounding)."""
 
 from cellgrad_dataset.audio import utils  # noqa: F401
 from cellgrad_dataset.audio.spectral import (
@@ -12,6 +13,7 @@ from cellgrad_dataset.audio.spectral import (
     Magphase,
     MelScale,
     MelSpectrogram,
+    SpectralCentroid,
     Spectrogram,
     create_dct,
     melscale_fbanks,
@@ -25,11 +27,18 @@ from cellgrad_dataset.audio.utils import (
     ScaleType,
     WindowType,
 )
-from cellgrad_dataset.audio.waveform import DCShift, FrequencyMasking, Resample, TimeMasking
+from cellgrad_dataset.audio.waveform import (
+    Contrast,
+    DCShift,
+    FrequencyMasking,
+    Resample,
+    TimeMasking,
+)
 
 __all__ = [
-    "AmplitudeToDB", "Angle", "BorderType", "ComplexNorm", "ComputeDeltas", "DCShift",
+    "AmplitudeToDB", "Angle", "BorderType", "ComplexNorm", "ComputeDeltas", "Contrast", "DCShift",
     "FrequencyMasking", "Magphase", "MelScale", "MelSpectrogram", "MelType", "NormMode",
-    "NormType", "Resample", "ResampleMethod", "ScaleType", "Spectrogram", "TimeMasking",
+    "NormType", "Resample", "ResampleMethod", "ScaleType", "SpectralCentroid", "Spectrogram",
+    "TimeMasking",
     "WindowType", "create_dct", "melscale_fbanks",
 ]

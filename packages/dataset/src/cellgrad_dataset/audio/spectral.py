@@ -257,3 +257,21 @@ class ComputeDeltas(TensorOperation):
         frames = np.lib.stride_tricks.sliding_window_view(padded, 2 * n + 1, axis=-1)
         out = frames @ np.arange(-n, n + 1, dtype=np.float64) / denom
         return out.astype(spec.dtype if spec.dtype.kind == "f" else np.float32)
+
+
+class SpectralCentroid(TensorOperation):
+    """Mirrors `mindspore.dataset.audio.SpectralCentroid`: the magnitude-weighted mean
+    frequency of each frame, <..., time> to <..., 1, frames>."""
+
+    def __init__(self, sample_rate, n_fft=400, win_length=None, hop_length=None, pad=0,
+                 window=WindowType.HANN):
+        self.sample_rate = sample_rate
+        self._spec = Spectrogram(n_fft, win_length, hop_length, pad, window, power=1.0)
+        self.n_fft, self.win_length = n_fft, self._spec.win_length
+        self.hop_length, self.pad, self.window = self._spec.hop_length, pad, WindowType(window)
+
+    def _apply(self, wave):
+        spec = self._spec(wave).astype(np.float64)
+        freqs = np.linspace(0, self.sample_rate // 2, 1 + self.n_fft // 2).reshape(-1, 1)
+        out = (freqs * spec).sum(axis=-2, keepdims=True) / spec.sum(axis=-2, keepdims=True)
+        return out.astype(np.float32)

@@ -148,3 +148,20 @@ class TimeMasking(_Masking):
     def __init__(self, iid_masks=False, time_mask_param=0, mask_start=0, mask_value=0.0):
         super().__init__(iid_masks, time_mask_param, mask_start, mask_value)
         self.time_mask_param = time_mask_param
+
+
+class Contrast(TensorOperation):
+    """Mirrors `mindspore.dataset.audio.Contrast` (sox's contrast effect):
+    sin(x * pi / 2 + amount / 750 * sin(x * 2 * pi))."""
+
+    def __init__(self, enhancement_amount=75.0):
+        if not 0 <= enhancement_amount <= 100:
+            raise ValueError(f"Input enhancement_amount is not within the required interval of "
+                             f"[0, 100], got {enhancement_amount}.")
+        self.enhancement_amount = enhancement_amount
+
+    def _apply(self, wave):
+        wave = _waveform("Contrast", wave)
+        x = wave.astype(np.float64) * (math.pi / 2)
+        out = np.sin(x + self.enhancement_amount / 750.0 * np.sin(x * 4))
+        return out.astype(wave.dtype if wave.dtype.kind == "f" else np.float32)
