@@ -351,3 +351,17 @@ def test_warnings_mindspore_logs():
     assert "[WARNING]" in lines[0] and "non-zero dropout expects num_layers greater than 1, " \
         "but got dropout=0.5 and num_layers=1" in lines[0]
     assert "LSTMCell has been changed from 'single LSTM layer' to 'single LSTM cell'" in lines[1]
+
+
+@pytest.mark.parametrize("kind", ["LSTM", "GRU", "RNN"])
+def test_batch_one_matches_pytorch(kind):
+    torch = pytest.importorskip("torch")
+    ours, theirs = _torch_pair(torch, kind, input_size=3, hidden_size=5, num_layers=2)
+    x = np.random.default_rng(4).uniform(-1, 1, (6, 1, 3)).astype(np.float32)
+    out = ours(Tensor(x))[0]
+    tx = torch.tensor(x.astype(np.float64), requires_grad=True)
+    tout = theirs(tx)[0]
+    np.testing.assert_allclose(out.asnumpy(), tout.detach().numpy(), atol=1e-5)
+    gx = ms.grad(lambda x: ours(x)[0].sum())(Tensor(x))
+    tout.sum().backward()
+    np.testing.assert_allclose(gx.asnumpy(), tx.grad.numpy(), atol=1e-5)

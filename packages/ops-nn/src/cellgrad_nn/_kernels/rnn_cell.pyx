@@ -1,7 +1,10 @@
-"""The elementwise part of one LSTM or GRU time step, forward and backward, in one pass.
+"""The elementwise part of LSTM and GRU time steps, forward and backward, in one pass each.
 
 numpy spends about ten passes (and as many calls) per step on the gates; at batch 1 the calls
-dominate and at batch 32 the passes do. The recurrent matrix product stays with numpy's BLAS.
+dominate and at batch 32 the passes do. The recurrent matrix product stays with numpy's BLAS,
+except at batch 1 where `LSTMSteps.run` and `gru_run` do whole float32 sequences here (a BLAS
+call per step costs more than its matrix-vector product). float32 runs on GCC vector
+extensions (AVX2 + FMA when the CPU has it); float64 (gradient checks) on plain loops.
 Gate orders are MindSpore's: LSTM i, f, g, o; GRU r, z, n.
 """
 

@@ -94,10 +94,10 @@ def _rnn_fwd(x, h0, w_ih, w_hh, b_ih=None, b_hh=None, *, relu, lengths=None, rev
     xs = _to_steps(_project(x, w_ih, b), index, reverse)
     hs = np.empty((T + 1,) + h0.shape, dtype=np.result_type(x, h0, w_hh))
     hs[0] = h0
-    whT = w_hh.T
+    recurrent = _recurrent_product(w_hh.astype(hs.dtype, copy=False), hs, hs[1:])
     for s in range(T):
         h = hs[s + 1]
-        np.matmul(hs[s], whT, out=h)
+        recurrent(s)
         h += xs[s]
         if relu:
             np.maximum(h, 0, out=h)
