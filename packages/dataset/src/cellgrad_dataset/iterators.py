@@ -91,9 +91,13 @@ class TupleIterator:
 
 
 def _converter(output_numpy, do_copy):
-    if output_numpy:
-        return (lambda v: np.array(v)) if do_copy else (lambda v: v)
+    if output_numpy:  # numpy scalars (rows of 1-D columns) become 0-d arrays, as MindSpore's
+        return (lambda v: np.array(v)) if do_copy else _ndarray
     return _copied_tensor if do_copy else _tensor
+
+
+def _ndarray(v):
+    return v if type(v) is np.ndarray else np.asarray(v)
 
 
 def _tensor(v):
