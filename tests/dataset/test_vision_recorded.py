@@ -231,7 +231,8 @@ def test_module_paths_real_code_imports():
 
     assert vc.Resize is V.Resize and vc.Inter is utils.Inter is V.Inter
     assert tc.TypeCast is T.TypeCast and tp.Compose is T.Compose
-    assert vp.Cutout is V.CutOut and vp.ToTensor is V.ToTensor
+    assert issubclass(vp.Cutout, V.CutOut) and not vp.Cutout(4).is_hwc  # 1.x: CHW images
+    assert vp.ToTensor is V.ToTensor
     assert utils.Border is V.Border and utils.ImageBatchFormat is V.ImageBatchFormat
     pil = vp.Decode()(_bytes("sample.jpg"))
     assert isinstance(pil, Image.Image) and pil.size == (64, 48)

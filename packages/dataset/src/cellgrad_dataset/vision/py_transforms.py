@@ -16,7 +16,7 @@ from cellgrad_dataset.vision.color import Grayscale, ToPIL, ToTensor, ToType
 from cellgrad_dataset.vision.color import Normalize as _Normalize
 from cellgrad_dataset.vision.color import NormalizePad as _NormalizePad
 from cellgrad_dataset.vision.decode import Decode as _Decode
-from cellgrad_dataset.vision.erasing import CutOut as Cutout
+from cellgrad_dataset.vision.erasing import CutOut as _CutOut
 from cellgrad_dataset.vision.erasing import MixUp, RandomErasing
 from cellgrad_dataset.vision.geometry import HWC2CHW, CenterCrop, FiveCrop, Pad, Resize, TenCrop
 from cellgrad_dataset.vision.random_color import (
@@ -48,6 +48,13 @@ class RandomAffine(_RandomAffine):
             tx, ty = translate
             translate = (-tx, tx, -ty, ty)
         super().__init__(degrees, translate, scale, shear, resample, fill_value)
+
+
+class Cutout(_CutOut):
+    """Mirrors 1.x `py_transforms.Cutout`: CutOut on a CHW image (after ToTensor)."""
+
+    def __init__(self, length, num_patches=1):
+        super().__init__(length, num_patches, is_hwc=False)
 
 
 class Decode(_Decode):
