@@ -110,12 +110,13 @@ THIN = {
     "ones_like": ("ops.ones_like", "input, *, dtype=None", {}),
     "zeros_like": ("ops.zeros_like", "input, *, dtype=None", {}),
     "einsum": ("ops.einsum", "equation, *operands", {}),
+    "nonzero": ("ops.nonzero", "input, *, as_tuple=False", {}),
 }
 
 
-def _make(name, target, params, renames):
-    module, _, attr = target.partition(".")
-    func = getattr(_ops if module == "ops" else _mnp, attr)
+def make(name, func, params, renames, namespace="mint", target=None):
+    """A function `name(<params>)` calling `func` with the arguments renamed by `renames`
+    (a name mapped to None is dropped); cellgrad-ops-nn builds `mint.nn.functional` with it."""
     signature = inspect.signature(eval(f"lambda {params}: None", {"mstype": _mstype}))  # noqa: S307
     variadic = [p.name for p in signature.parameters.values() if p.kind is p.VAR_POSITIONAL]
 
@@ -127,16 +128,22 @@ def _make(name, target, params, renames):
         call = {}
         for key, value in arguments.items():
             target_key = renames.get(key, key)
-            if target_key is None:
-                continue
-            call[target_key] = value
+            if target_key is not None:
+                call[target_key] = value
         return func(*call.values(), *positional) if variadic else func(**call)
 
     thin.__name__ = thin.__qualname__ = name
-    thin.__module__ = "cellgrad.mint"
+    thin.__module__ = f"cellgrad.{namespace}"
     thin.__signature__ = signature
-    thin.__doc__ = f"Mirrors `mindspore.mint.{name}` (`cellgrad.{target}` underneath)."
+    thin.__doc__ = f"Mirrors `mindspore.{namespace}.{name}`" + \
+        (f" (`cellgrad.{target}` underneath)." if target else ".")
     return thin
 
 
-FUNCTIONS = {name: _make(name, *entry) for name, entry in THIN.items()}
+def _target(target):
+    module, _, attr = target.partition(".")
+    return getattr(_ops if module == "ops" else _mnp, attr)
+
+
+FUNCTIONS = {name: make(name, _target(target), params, renames, target=target)
+             for name, (target, params, renames) in THIN.items()}

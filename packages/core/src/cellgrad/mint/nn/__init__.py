@@ -1,0 +1,5 @@
+"""`cellgrad.mint.nn`, mirroring `mindspore.mint.nn`: its layers come from cellgrad-ops-nn."""
+
+from cellgrad._namespace import plugin_names as _plugin_names
+
+__getattr__, __dir__ = _plugin_names(__name__)

@@ -1,0 +1,19 @@
+"""`mindspore.mint`'s names that need ops-nn: `mint.nn.functional`, the `mint.nn` layers and
+`mint.conv2d`/`mint.erf`. Read by `cellgrad_nn.plugin` without importing the modules below."""
+
+from cellgrad_nn.mint._table import FUNCTIONAL, WRITTEN
+
+OP_MODULES: tuple = ()
+
+# mint.nn layers whose constructor is nn's own (same parameters as MindSpore 2.10's mint.nn).
+_SAME_AS_NN = ("AdaptiveAvgPool1d AdaptiveAvgPool2d AdaptiveAvgPool3d AdaptiveMaxPool2d BCELoss "
+               "ConstantPad1d ConstantPad2d ConstantPad3d CosineEmbeddingLoss Flatten Identity "
+               "L1Loss Linear LogSigmoid MSELoss PixelShuffle ReLU ReflectionPad1d "
+               "ReflectionPad2d ReflectionPad3d ReplicationPad1d ReplicationPad2d "
+               "ReplicationPad3d Sigmoid SoftMarginLoss Tanh Upsample ZeroPad2d").split()
+
+EXPORTS: dict = {
+    **{f"mint.nn.functional.{name}": f"functional:{name}" for name in (*FUNCTIONAL, *WRITTEN)},
+    **{f"mint.nn.{name}": f"layers:{name}" for name in _SAME_AS_NN},
+    "mint.conv2d": "functional:conv2d",
+}

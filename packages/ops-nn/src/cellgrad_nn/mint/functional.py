@@ -1,0 +1,108 @@
+"""`cellgrad.mint.nn.functional`, mirroring `mindspore.mint.nn.functional` (exported there by
+cellgrad-ops-nn): the table of `_table.FUNCTIONAL` plus the functions below."""
+
+from cellgrad import ops
+from cellgrad.common import dtype as mstype
+from cellgrad.mint._thin import make
+
+from cellgrad_nn.mint._table import FUNCTIONAL
+
+_NAMESPACE = "mint.nn.functional"
+
+globals().update({name: make(name, getattr(ops, target), params, renames, _NAMESPACE,
+                             f"ops.{target}")
+                  for name, (target, params, renames) in FUNCTIONAL.items()})
+
+
+def _implicit_dim(input):
+    # torch's legacy choice when `dim` is None, which mint keeps
+    return 0 if input.ndim in (0, 1, 3) else 1
+
+
+def softmax(input, dim=None, dtype=None):
+    """Mirrors `mindspore.mint.nn.functional.softmax`."""
+    if dtype is not None:
+        input = input.astype(dtype)
+    return ops.softmax(input, _implicit_dim(input) if dim is None else dim)
+
+
+def log_softmax(input, dim=None, *, dtype=None):
+    """Mirrors `mindspore.mint.nn.functional.log_softmax`."""
+    if dtype is not None:
+        input = input.astype(dtype)
+    return ops.log_softmax(input, _implicit_dim(input) if dim is None else dim)
+
+
+def flatten(input, start_dim=0, end_dim=-1):
+    """Mirrors `mindspore.mint.nn.functional.flatten`."""
+    return ops.flatten(input, start_dim=start_dim, end_dim=end_dim)
+
+
+def one_hot(tensor, num_classes=-1):
+    """Mirrors `mindspore.mint.nn.functional.one_hot`: int64 rows of `num_classes` (the largest
+    index + 1 when -1)."""
+    if num_classes == -1:
+        num_classes = int(tensor.max()) + 1
+    return ops.one_hot(tensor, num_classes, 1, 0).astype(mstype.int64)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12):
+    """Mirrors `mindspore.mint.nn.functional.normalize`: input / max(||input||_p, eps)."""
+    norm = ops.norm(input, p, dim, keepdim=True)
+    return input / ops.clamp(norm, min=eps)
+
+
+def _conv(name, input, weight, bias, stride, padding, dilation, groups):
+    if isinstance(padding, str):
+        if padding not in ("same", "valid"):
+            raise ValueError(f"For 'mint.nn.functional.{name}', 'padding' must be 'same', 'valid' "
+                             f"or ints, but got {padding!r}.")
+        return getattr(ops, name)(input, weight, bias, stride, padding, 0, dilation, groups)
+    return getattr(ops, name)(input, weight, bias, stride, "pad", padding, dilation, groups)
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """Mirrors `mindspore.mint.nn.functional.conv1d` (padding: ints, 'same' or 'valid')."""
+    return _conv("conv1d", input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """Mirrors `mindspore.mint.nn.functional.conv2d` (padding: ints, 'same' or 'valid')."""
+    return _conv("conv2d", input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """Mirrors `mindspore.mint.nn.functional.conv3d` (padding: ints, 'same' or 'valid')."""
+    return _conv("conv3d", input, weight, bias, stride, padding, dilation, groups)
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True):
+    """Mirrors `mindspore.mint.nn.functional.avg_pool1d` (stride defaults to kernel_size)."""
+    return ops.avg_pool1d(input, kernel_size, kernel_size if stride is None else stride, padding,
+                          ceil_mode, count_include_pad)
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    """Mirrors `mindspore.mint.nn.functional.avg_pool2d` (stride defaults to kernel_size)."""
+    return ops.avg_pool2d(input, kernel_size, kernel_size if stride is None else stride, padding,
+                          ceil_mode, count_include_pad, divisor_override or 0)
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    """Mirrors `mindspore.mint.nn.functional.avg_pool3d` (stride defaults to kernel_size)."""
+    return ops.avg_pool3d(input, kernel_size, kernel_size if stride is None else stride, padding,
+                          ceil_mode, count_include_pad, divisor_override or 0)
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
+               momentum=0.1, eps=1e-05):
+    """Mirrors `mindspore.mint.nn.functional.batch_norm` (weight and bias default to 1 and 0)."""
+    channels = input.shape[1]
+    if weight is None:
+        weight = ops.ones((channels,), input.dtype)
+    if bias is None:
+        bias = ops.zeros((channels,), input.dtype)
+    return ops.batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
