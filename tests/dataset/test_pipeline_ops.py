@@ -200,7 +200,10 @@ def test_iterators_output_numpy_do_copy_columns_and_dicts():
     assert row["y"].shape == ()  # a 0-d array, not a numpy scalar, as MindSpore
     shared = next(d.create_tuple_iterator(output_numpy=True))[0]
     copied = next(d.create_tuple_iterator(output_numpy=True, do_copy=True))[0]
-    assert np.shares_memory(shared, x) and not np.shares_memory(copied, x)
+    assert shared.tolist() == copied.tolist() == [0, 1]
+    assert not np.shares_memory(shared, x) and not np.shares_memory(copied, x)
+    batch = next(d.batch(2).create_tuple_iterator())[0]  # a Tensor over the batch's array
+    assert batch.shape == (2, 2) and batch.asnumpy().tolist() == [[0, 1], [2, 3]]
     only_y = d.create_tuple_iterator(columns=["y"], output_numpy=True)
     assert only_y.get_col_names() == ["y"] and [r[0].tolist() for r in only_y] == [0, 1, 2]
     with pytest.raises(TypeError, match="Argument output_numpy with value 1"):
@@ -270,3 +273,27 @@ def test_generator_column_types_are_checked_not_cast():
     with pytest.raises(RuntimeError, match=r"should be same with specified column_types, but "
                                            r"the type of returned data: int64 \(row 0\)"):
         numpy_rows(bad)
+
+
+def test_operations_get_arrays_of_their_own():
+    x = np.arange(4, dtype=np.float32).reshape(2, 2)
+    seen = []
+
+    def inplace(v, s):
+        seen.append((type(v), type(s), s.shape))
+        v += 100  # writes into its input
+        return v, s
+
+    d = ds.NumpySlicesDataset({"v": x, "s": np.arange(2)}, shuffle=False)
+    d = d.map(inplace, input_columns=["v", "s"])
+    assert [r[0] for r in numpy_rows(d)] == [[100, 101], [102, 103]]
+    assert x.tolist() == [[0, 1], [2, 3]] and seen[0] == (np.ndarray, np.ndarray, ())
+    source = [np.zeros(2)]
+    g = ds.GeneratorDataset(lambda: iter([(source[0],)]), ["v"]).map(inplace_one)
+    numpy_rows(g)
+    assert source[0].tolist() == [0, 0]
+
+
+def inplace_one(v):
+    v += 1
+    return v

@@ -117,7 +117,9 @@ class _RandomAccess(Dataset):
 
 
 def _as_value(v):
-    return v if isinstance(v, np.ndarray) else np.asarray(v)
+    """A row's value as the pipeline's own array: a copy (as MindSpore copies rows into its
+    tensors), so an operation that writes into its input never changes the user's data."""
+    return np.array(v)
 
 
 def _column(values):
@@ -185,7 +187,9 @@ class NumpySlicesDataset(_RandomAccess):
                             num_shards, shard_id, sampler)
 
     def _row(self, i):
-        return tuple([c[i] for c in self._columns])
+        # copies (0-d arrays for scalar columns), as MindSpore's rows: operations get arrays
+        # of their own
+        return tuple([np.array(c[i]) for c in self._columns])
 
     def _block_capable(self):
         return not any(self._ragged)
