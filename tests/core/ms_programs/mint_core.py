@@ -1,6 +1,5 @@
-import numpy as np
-
 import mindspore as ms
+import numpy as np
 from mindspore import mint
 
 x = ms.Tensor(np.array([[1.0, 5.0, 3.0], [4.0, 2.0, 6.0]], np.float32))

@@ -262,11 +262,22 @@ def norm(input, p="fro", dim=None, keepdim=False, *, dtype=None):
         input = input.astype(dtype)
     if p == "nuc":
         return ops.norm(input, "nuc", dim, keepdim)
-    order = 2 if p == "fro" else p
-    if dim is None:
-        out = ops.norm(input.reshape(-1), order)
-        return out.reshape((1,) * input.ndim) if keepdim else out
-    return ops.norm(input, order, dim, keepdim)
+    return _vector_norm(input, 2 if p == "fro" else p, dim, keepdim)
+
+
+def _vector_norm(x, p, dim, keepdim):
+    if not isinstance(p, (int, float)) or isinstance(p, bool):
+        raise ValueError(f"For 'mint.norm', 'p' must be a number, 'fro' or 'nuc', but got {p!r}.")
+    magnitude = ops.abs(x)
+    if p == float("inf"):
+        return ops.amax(magnitude, dim, keepdim)
+    if p == float("-inf"):
+        return ops.amin(magnitude, dim, keepdim)
+    if p == 0:
+        return ops.sum(ops.ne(x, 0).astype(x.dtype), dim, keepdim)
+    if p == 2:
+        return ops.sqrt(ops.sum(x * x, dim, keepdim))
+    return ops.sum(magnitude ** p, dim, keepdim) ** (1.0 / p)
 
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
@@ -492,11 +503,11 @@ def cross(input, other, dim=None):
 def index_add(input, dim, index, source, *, alpha=1):
     """Mirrors `mindspore.mint.index_add`: adds alpha * source at `index` along `dim`."""
     source = source if alpha == 1 else source * alpha
-    onehot = ops.one_hot(index.astype(mstype.int64), input.shape[dim],
-                         Tensor(1, source.dtype), Tensor(0, source.dtype))  # (n, size)
-    moved = ops.moveaxis(source, dim, -1)
-    added = ops.matmul(moved, onehot)
-    return input + ops.moveaxis(added, -1, dim)
+    positions = ops.arange(input.shape[dim], dtype=mstype.int64)
+    onehot = ops.equal(ops.unsqueeze(index.astype(mstype.int64), 1),
+                       ops.unsqueeze(positions, 0)).astype(source.dtype)  # (n, size)
+    added = ops.matmul(ops.swapaxes(source, dim, -1), onehot)
+    return input + ops.swapaxes(added, dim, -1)
 
 
 def scatter_add(input, dim, index, src):
@@ -506,12 +517,7 @@ def scatter_add(input, dim, index, src):
 
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """Mirrors `mindspore.mint.cdist`: p-norm distances between the rows of x1 and x2."""
-    diff = ops.unsqueeze(x1, -2) - ops.unsqueeze(x2, -3)
-    if p == 0:
-        return ops.sum(ops.ne(diff, 0).astype(x1.dtype), -1)
-    if p == float("inf"):
-        return ops.amax(ops.abs(diff), -1)
-    return ops.norm(diff, p, -1)
+    return _vector_norm(ops.unsqueeze(x1, -2) - ops.unsqueeze(x2, -3), p, -1, False)
 
 
 def round(input, *, decimals=0):

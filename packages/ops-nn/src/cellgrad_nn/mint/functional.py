@@ -4,7 +4,6 @@ cellgrad-ops-nn): the table of `_table.FUNCTIONAL` plus the functions below."""
 from cellgrad import ops
 from cellgrad.common import dtype as mstype
 from cellgrad.mint._thin import make
-
 from cellgrad_nn.mint._table import FUNCTIONAL
 
 _NAMESPACE = "mint.nn.functional"
