@@ -1,5 +1,5 @@
 """Mirrors `mindspore.dataset.engine.datasets_vision`: the names of `cellgrad.dataset` at this
-path (where MindSpore defines MnistDataset, Cifar10Dataset, ImageFolderDataset, ...)."""
+path."""
 
 import cellgrad_dataset as _dataset
 
