@@ -1,5 +1,5 @@
-"""Mirrors `mindspore.dataset.engine.datasets_standard_format`: the names of `cellgrad.dataset` at this
-path."""
+"""Mirrors `mindspore.dataset.engine.datasets_standard_format`: the names of
+`cellgrad.dataset` at this path."""
 
 import cellgrad_dataset as _dataset
 
