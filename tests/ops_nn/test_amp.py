@@ -14,6 +14,15 @@ from cellgrad.ops import operations as P
 FIXTURE = pathlib.Path(__file__).parents[1] / "signatures" / "mindspore-2.10.json"
 
 
+@pytest.fixture(autouse=True)
+def _logger_made_here_is_dropped(monkeypatch):
+    """amp logs warnings; cellgrad.log's handler keeps the stderr of the test that logs first,
+    so a logger made during these tests is dropped after each (later tests read capsys)."""
+    from cellgrad import log
+
+    monkeypatch.setattr(log, "_logger", log._logger)
+
+
 class Net(nn.Cell):
     def __init__(self):
         super().__init__()
