@@ -5,7 +5,7 @@ Thin renames live in one table (`cellgrad.mint._thin`), the rest in `cellgrad.mi
 names that need cellgrad-ops-nn (`conv2d`, ...) are exported here by that package.
 """
 
-from cellgrad.mint import _thin, _written
+from cellgrad.mint import _thin, _written, linalg, special  # noqa: F401
 from cellgrad.mint._written import *  # noqa: F403
 
 globals().update(_thin.FUNCTIONS)

@@ -38,7 +38,7 @@ def erf(x: np.ndarray) -> np.ndarray:
     computed in float32 for float32 and float16 inputs)."""
     work = np.float64 if x.dtype == np.float64 else np.float32
     columns = _COLUMNS[np.dtype(work)]
-    a = np.abs(x).astype(work)
+    a = np.fmin(np.abs(x), 6.0).astype(work)  # erf is 1 from 6 on; inf and NaN must not index
     k = np.minimum((a * (1 / _PIECE)).astype(np.intp), len(_COEFFS) - 1)
     t = a - k.astype(work) * work(_PIECE)
     t *= work(2 / _PIECE)
@@ -56,6 +56,7 @@ def erf(x: np.ndarray) -> np.ndarray:
     y += columns[0].take(k)
     y = np.where(k == 0, y * a, y)
     y = np.where(a >= 6.0, work(1.0), y)
+    y = np.where(np.isnan(x), work(np.nan), y)
     return np.copysign(y, x).astype(x.dtype, copy=False)
 
 

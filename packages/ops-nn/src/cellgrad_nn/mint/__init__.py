@@ -3,7 +3,7 @@
 
 from cellgrad_nn.mint._table import FUNCTIONAL, WRITTEN
 
-OP_MODULES: tuple = ()
+OP_MODULES = ("special",)
 
 # mint.nn layers whose constructor is nn's own (same parameters as MindSpore 2.10's mint.nn).
 _SAME_AS_NN = ("AdaptiveAvgPool1d AdaptiveAvgPool2d AdaptiveAvgPool3d AdaptiveMaxPool2d BCELoss "
@@ -16,4 +16,9 @@ EXPORTS: dict = {
     **{f"mint.nn.functional.{name}": f"functional:{name}" for name in (*FUNCTIONAL, *WRITTEN)},
     **{f"mint.nn.{name}": f"layers:{name}" for name in _SAME_AS_NN},
     "mint.conv2d": "functional:conv2d",
+    "mint.erf": "special:erf",
+    "mint.erfc": "special:erfc",
+    "mint.erfinv": "special:erfinv",
+    "mint.special.erfc": "special:erfc",
+    "mint.special.log_softmax": "special:log_softmax",
 }

@@ -1,0 +1,55 @@
+"""`cellgrad.mint.linalg`, mirroring `mindspore.mint.linalg` (real tensors)."""
+
+from cellgrad import ops
+from cellgrad.mint._written import _vector_norm
+
+__all__ = ["inv", "matrix_norm", "norm", "vector_norm"]
+
+
+def inv(input):
+    """Mirrors `mindspore.mint.linalg.inv`."""
+    return ops.inverse(input)
+
+
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
+    """Mirrors `mindspore.mint.linalg.vector_norm`: over `dim`, or every element when None."""
+    if dtype is not None:
+        x = x.astype(dtype)
+    return _vector_norm(x, ord, dim, keepdim)
+
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
+    """Mirrors `mindspore.mint.linalg.matrix_norm`: 'fro', 'nuc', 1, -1, inf and -inf."""
+    if dtype is not None:
+        A = A.astype(dtype)
+    rows, cols = dim
+    if ord == "fro":
+        return ops.sqrt(ops.sum(A * A, tuple(dim), keepdim))
+    if ord == "nuc":
+        return ops.norm(A, "nuc", tuple(dim), keepdim)
+    if ord in (1, -1, float("inf"), float("-inf")):
+        summed, reduced = (rows, cols) if ord in (1, -1) else (cols, rows)
+        sums = ops.sum(ops.abs(A), summed, True)
+        out = (ops.amax if ord > 0 else ops.amin)(sums, reduced, True)
+        return out if keepdim else ops.squeeze(out, tuple(sorted({rows % A.ndim,
+                                                                  cols % A.ndim})))
+    raise ValueError(f"For 'mint.linalg.matrix_norm', 'ord' must be 'fro', 'nuc', 1, -1, inf "
+                     f"or -inf on cellgrad (2 and -2 need singular values), but got {ord!r}.")
+
+
+def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
+    """Mirrors `mindspore.mint.linalg.norm`: a vector norm for 1-D `dim`/inputs, a matrix norm
+    for 2-D ones; None is the 2-norm (Frobenius for matrices)."""
+    if dtype is not None:
+        A = A.astype(dtype)
+    if isinstance(dim, int):
+        dim = (dim,)
+    if (dim is not None and len(dim) == 2) or (dim is None and ord is not None and A.ndim == 2):
+        return matrix_norm(A, "fro" if ord is None else ord, dim or (-2, -1), keepdim)
+    if isinstance(ord, str):
+        raise ValueError(f"For 'mint.linalg.norm', ord={ord!r} needs a matrix (2 dims), but got "
+                         f"dim={dim} on shape {A.shape}.")
+    out = _vector_norm(A, 2 if ord is None else ord, None if dim is None else dim, keepdim)
+    if dim is None and keepdim:
+        return out.reshape((1,) * A.ndim)
+    return out
