@@ -297,3 +297,28 @@ def test_operations_get_arrays_of_their_own():
 def inplace_one(v):
     v += 1
     return v
+
+
+def test_the_last_of_ms_set_seed_and_dataset_set_seed_wins():
+    ms.set_seed(1)
+    ds.config.set_seed(2)
+    assert ds.config.get_seed() == 2
+    ms.set_seed(9)  # MindSpore's set_seed sets the dataset seed too
+    assert ds.config.get_seed() == 9
+    ds.config.set_seed(4)
+    assert ds.config.get_seed() == 4
+    ds.config._state["seed"] = None
+
+
+def test_config_load_reads_mindspores_keys(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text('{"seed": 17, "opConnectorSize": 8, "numParallelWorkers": 1, "other": 3}')
+    before = ds.config.get_prefetch_size()
+    try:
+        ds.config.load(str(path))
+        assert ds.config.get_seed() == 17 and ds.config.get_prefetch_size() == 8
+        assert ds.config.get_num_parallel_workers() == 1
+    finally:
+        ds.config._state.update(seed=None, num_parallel_workers=None, prefetch_size=before)
+    with pytest.raises(RuntimeError, match="cannot read the config file"):
+        ds.config.load(str(tmp_path / "missing.json"))

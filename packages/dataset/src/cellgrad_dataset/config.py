@@ -55,6 +55,7 @@ def set_seed(seed):
     if not 0 <= seed <= UINT32_MAX:
         raise ValueError("seed given is not within the required range [0, UINT32_MAX(4294967295)].")
     _state["seed"] = seed
+    _state["context_seed"] = context.get_seed()
 
 
 def get_seed():
@@ -64,8 +65,12 @@ def get_seed():
 
 
 def seed_or_none():
-    """The seed set by `set_seed` (or `ms.set_seed`), None when none was set."""
-    return _state["seed"] if _state["seed"] is not None else context.get_seed()
+    """The seed set last by `set_seed` or `ms.set_seed` (which sets the dataset seed too, as
+    MindSpore's), None when none was set."""
+    global_seed = context.get_seed()
+    if _state["seed"] is None or global_seed != _state.get("context_seed"):
+        return global_seed
+    return _state["seed"]
 
 
 def set_num_parallel_workers(num):
