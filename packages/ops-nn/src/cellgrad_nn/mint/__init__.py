@@ -12,9 +12,15 @@ _SAME_AS_NN = ("AdaptiveAvgPool1d AdaptiveAvgPool2d AdaptiveAvgPool3d AdaptiveMa
                "ReflectionPad2d ReflectionPad3d ReplicationPad1d ReplicationPad2d "
                "ReplicationPad3d Sigmoid SoftMarginLoss Tanh Upsample ZeroPad2d").split()
 
+# mint.nn cells with torch-style constructors (`cells.py`).
+_CELLS = ("GELU Softmax LogSoftmax SiLU ReLU6 ELU Hardtanh Threshold Hardshrink Hardsigmoid "
+          "Hardswish Mish SELU ZeroPad1d ZeroPad3d SmoothL1Loss BCEWithLogitsLoss Conv1d Conv2d "
+          "Conv3d BatchNorm1d BatchNorm2d BatchNorm3d GroupNorm PReLU").split()
+
 EXPORTS: dict = {
     **{f"mint.nn.functional.{name}": f"functional:{name}" for name in (*FUNCTIONAL, *WRITTEN)},
     **{f"mint.nn.{name}": f"layers:{name}" for name in _SAME_AS_NN},
+    **{f"mint.nn.{name}": f"cells:{name}" for name in _CELLS},
     "mint.conv2d": "functional:conv2d",
     "mint.erf": "special:erf",
     "mint.erfc": "special:erfc",
