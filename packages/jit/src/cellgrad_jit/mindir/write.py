@@ -442,6 +442,69 @@ def _squeeze(w, node):
                                 *_out(w, node)))
 
 
+# MindSpore's TypeId numbers (Cast's dtype input)
+_TYPE_IDS = {"bool": 30, "int8": 32, "int16": 33, "int32": 34, "int64": 35, "uint8": 37,
+             "uint16": 38, "uint32": 39, "uint64": 40, "float16": 42, "float32": 43,
+             "float64": 44}
+
+
+def _cast(w, node):
+    if node.attrs.get("bf16"):
+        w.fail("bfloat16")
+    type_id = _TYPE_IDS.get(np.dtype(node.attrs["np_dtype"]).name)
+    if type_id is None:
+        w.fail(f"the dtype {np.dtype(node.attrs['np_dtype'])}")
+    return _set(w, node, w.emit("Cast", [w.value(node.inputs[0]), w.const(type_id)],
+                                *_out(w, node)))
+
+
+def _silu(w, node):
+    x = w.value(node.inputs[0])
+    shape, dt = _out(w, node)
+    return _set(w, node, w.emit("Mul", [x, w.emit("Sigmoid", [x], shape, dt)], shape, dt))
+
+
+def _leaky_relu(w, node):
+    alpha = float(node.attrs["alpha"])
+    if not 0.0 <= alpha <= 1.0:
+        w.fail(f"alpha {alpha} outside [0, 1]")
+    x = w.value(node.inputs[0])
+    shape, dt = _out(w, node)
+    scaled = w.emit("Mul", [x, w.tensor_const(alpha, dt)], shape, dt)
+    return _set(w, node, w.emit("Maximum", [x, scaled], shape, dt))
+
+
+def _split(w, node):
+    x = node.inputs[0]
+    axis = int(node.attrs["axis"]) % len(x.shape)
+    sizes = {v.shape[axis] for v in node.outputs}
+    if len(sizes) != 1:
+        w.fail("sections of different sizes")
+    n = len(node.outputs)
+    shapes = [_shape(w, v) for v in node.outputs]
+    dts = [v.dtype.np_dtype for v in node.outputs]
+    parts = w.emit("Split", [w.value(x), w.const(axis), w.const(n)], shapes, dts)
+    for i in range(n):
+        _set(w, node, w.emit("TupleGetItem", [parts, w.const(i)], shapes[i], dts[i],
+                             kind=_PRIM), i)
+
+
+def _stack(w, node):
+    parts = [v for v in node.inputs if isinstance(v, Value)]
+    axis = int(node.attrs["axis"]) % len(node.outputs[0].shape)
+    tup = w.emit("MakeTuple", [w.value(v) for v in parts], [_shape(w, v) for v in parts],
+                 [v.dtype.np_dtype for v in parts], kind=_PRIM)
+    attrs = (("num", len(parts)), ("axis", axis), ("N", len(parts)))
+    return _set(w, node, w.emit("Stack", [tup], *_out(w, node), kind=_PRIM, attrs=attrs))
+
+
+def _tile(w, node):
+    reps = node.attrs["multiples"] if "multiples" in node.attrs else node.inputs[1]
+    reps = tuple(int(r) for r in reps)
+    return _set(w, node, w.emit("Tile", [w.value(node.inputs[0]), w.const(reps)],
+                                *_out(w, node)))
+
+
 def _gelu(w, node):
     if node.attrs.get("approximate", "none") == "tanh":
         return _unary("GeLU")(w, node)
@@ -461,6 +524,8 @@ def _reduce(op_type):
         axes = () if axis is None else (axis,) if isinstance(axis, int) else tuple(axis)
         keep = bool(node.attrs.get("keepdims", False))
         args = [w.value(x), w.const(tuple(int(i) for i in axes)), w.const(keep)]
+        if op_type == "ReduceSum":  # its skip_mode: False reduces every axis for ()
+            args.append(w.const(False))
         return _set(w, node, w.emit(op_type, args, *_out(w, node)))
     return rule
 
@@ -479,7 +544,9 @@ RULES = {
     "softmax": _softmax, "log_softmax": _log_softmax, "reshape": _reshape,
     "transpose": _transpose, "concat": _concat, "gelu": _gelu, "getitem": _getitem,
     "scaled_dot_product_attention": _attention, "expand_dims": _expand_dims,
-    "squeeze": _squeeze,
+    "squeeze": _squeeze, "cast": _cast, "pow": _binary("Pow"), "silu": _silu,
+    "leaky_relu": _leaky_relu, "split": _split, "stack": _stack, "tile": _tile,
+    "hardsigmoid": _unary("HSigmoid"),
     "mean": _reduce("ReduceMean"), "sum": _reduce("ReduceSum"), "amax": _reduce("ReduceMax"),
 }
 
