@@ -225,7 +225,6 @@ def test_every_mindir_rule_was_run_by_mindspore():
     """Each op the MINDIR writer handles appears in a file MindSpore 2.10 ran
     (mindspore_reads_ours.py): the writer never emits a form MindSpore was not shown."""
     import mindspore_reads_ours
-
     from cellgrad_jit import capture
     from cellgrad_jit.mindir.write import RULES
 
