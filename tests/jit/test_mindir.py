@@ -229,7 +229,7 @@ def test_every_mindir_rule_was_run_by_mindspore():
     from cellgrad_jit.mindir.write import RULES
 
     seen = set()
-    for net, x, traced in mindspore_reads_ours.cases().values():
+    for net, x, _ in mindspore_reads_ours.cases().values():
         seen |= {n.op for n in capture(net, ms.Tensor(x)).nodes}
     assert set(RULES) <= seen, sorted(set(RULES) - seen)
     assert set(RECORD) == set(mindspore_reads_ours.cases())
