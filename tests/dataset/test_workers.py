@@ -205,3 +205,23 @@ def test_spawn_workers_run_picklable_operations_and_name_the_fix_for_the_others(
             list(bad.create_tuple_iterator())
     finally:
         ds.config.set_multiprocessing_start_method("fork")
+
+
+def test_random_transforms_in_workers_repeat_under_a_seed():
+    from cellgrad.dataset import vision
+
+    images = np.arange(200 * 4 * 4, dtype=np.uint8).reshape(200, 4, 4, 1)
+
+    def run():
+        d = ds.NumpySlicesDataset({"image": images}, shuffle=False)
+        d = d.map(vision.RandomCrop(2), num_parallel_workers=2, python_multiprocessing=True)
+        return [r[0].tobytes() for r in d.create_tuple_iterator(output_numpy=True)]
+
+    ds.config.set_seed(21)
+    try:
+        first = run()
+        assert run() == first and len(set(first)) > 100
+        ds.config.set_seed(22)
+        assert run() != first
+    finally:
+        ds.config._state["seed"] = None

@@ -37,6 +37,9 @@ class TupleIterator:
             names = columns
         self._names = names
         self._dataset = dataset
+        from cellgrad_dataset.transforms import randomness
+
+        randomness.new_pass()  # random transforms repeat their draws in each new iterator
         self._num_epochs = num_epochs
         self._rows = None
         self._convert = _converter(output_numpy, do_copy)

@@ -92,7 +92,10 @@ def _unpack(data, lengths, buf, off):
     return pickle.loads(data, buffers=buffers)
 
 
-def _worker_main(fn, conn, shm_name, slot_bytes, slots):
+def _worker_main(fn, conn, shm_name, slot_bytes, slots, worker_id):
+    from cellgrad_dataset.transforms import randomness
+
+    randomness.set_worker(worker_id)  # random transforms: a stream of this worker's own
     shm = shared_memory.SharedMemory(name=shm_name) if shm_name else None
     buf = None if shm is None else shm.buf
     parent = os.getppid()
@@ -134,7 +137,7 @@ class WorkerPool:
         self.procs, self.conns, self.shms = [], [], []
         _LIVE.add(self)
         try:
-            for _ in range(workers):
+            for worker_id in range(1, workers + 1):
                 # `slots` input slots, then `slots` output slots (pages are only
                 # allocated when written)
                 shm = shared_memory.SharedMemory(create=True,
@@ -144,7 +147,7 @@ class WorkerPool:
                 parent_end, child_end = ctx.Pipe()
                 proc = ctx.Process(target=_worker_main,
                                    args=(fn, child_end, shm.name if self.shared else None,
-                                         self.slot_bytes, self.slots),
+                                         self.slot_bytes, self.slots, worker_id),
                                    daemon=True)
                 try:
                     proc.start()

@@ -35,7 +35,7 @@ class RandomDraws:
     _drawn_with = None
 
     def _rng(self):
-        seed = config.get_seed()
+        seed = config.seed_or_none()  # get_seed() is 5489 when no seed is set (MindSpore's)
         # a forked worker process re-seeds too: fresh entropy without a seed, and with one the
         # stream of the worker index the engine gave to set_worker
         key = (seed, _state["pass"], _state["worker"], os.getpid())
