@@ -1,6 +1,7 @@
 """Iterators over a dataset's epochs: rows as lists (tuple iterator) or dicts of Tensors."""
 
 import itertools
+import sys
 
 import numpy as np
 
@@ -37,9 +38,9 @@ class TupleIterator:
             names = columns
         self._names = names
         self._dataset = dataset
-        from cellgrad_dataset.transforms import randomness
-
-        randomness.new_pass()  # random transforms repeat their draws in each new iterator
+        randomness = sys.modules.get("cellgrad_dataset.transforms.randomness")
+        if randomness is not None:  # loaded iff a random transform exists
+            randomness.new_pass()  # random transforms repeat their draws in each new iterator
         self._num_epochs = num_epochs
         self._rows = None
         self._convert = _converter(output_numpy, do_copy)

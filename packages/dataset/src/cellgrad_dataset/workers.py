@@ -22,6 +22,7 @@ import atexit
 import multiprocessing
 import os
 import pickle
+import sys
 import traceback
 import weakref
 from multiprocessing import connection, shared_memory
@@ -93,9 +94,9 @@ def _unpack(data, lengths, buf, off):
 
 
 def _worker_main(fn, conn, shm_name, slot_bytes, slots, worker_id):
-    from cellgrad_dataset.transforms import randomness
-
-    randomness.set_worker(worker_id)  # random transforms: a stream of this worker's own
+    randomness = sys.modules.get("cellgrad_dataset.transforms.randomness")
+    if randomness is not None:  # random transforms: a stream of this worker's own
+        randomness.set_worker(worker_id)
     shm = shared_memory.SharedMemory(name=shm_name) if shm_name else None
     buf = None if shm is None else shm.buf
     parent = os.getppid()
