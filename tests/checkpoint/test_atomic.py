@@ -49,7 +49,7 @@ def test_an_exception_mid_save_leaves_the_old_file_and_no_temp(tmp_path, monkeyp
         if len(calls) == 2:
             raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(integrity.Sum64, "update", failing_update)
+    monkeypatch.setattr(integrity.DataHash, "update", failing_update)
     with pytest.raises(OSError, match="No space left"):
         ms.save_checkpoint(_net(2.0), str(path), format=format)
     assert path.read_bytes() == before
@@ -126,7 +126,7 @@ def test_a_failed_async_save_is_reported_by_the_next_call(tmp_path, monkeypatch)
     def broken(self, data, executor=None):
         raise OSError(5, "Input/output error")
 
-    monkeypatch.setattr(integrity.Sum64, "update", broken)
+    monkeypatch.setattr(integrity.DataHash, "update", broken)
     ms.save_checkpoint(_net(2.0), str(path), async_save=True)
     save._async_thread.join()  # the failure happens in the background
     monkeypatch.undo()
@@ -148,13 +148,13 @@ _CHILD = textwrap.dedent("""
 
     if sys.argv[2] == "named":
         atomic._can_use_unnamed = lambda directory: False
-    real_update = integrity.Sum64.update
+    real_update = integrity.DataHash.update
 
     def slow_update(self, data, executor=None):  # 4 MiB pieces, 20 ms each: a save takes 0.3 s
         time.sleep(0.02)
         real_update(self, data)  # summed here, not on the helper thread
 
-    integrity.Sum64.update = slow_update
+    integrity.DataHash.update = slow_update
     for fill in range(1000):
         big = np.full(12 * 2**20 // 4, fill, np.float32)
         print("saving", fill, flush=True)
@@ -255,13 +255,13 @@ def test_async_ckpt_thread_status_follows_the_background_save(tmp_path, monkeypa
     assert ms.async_ckpt_thread_status() is False
     assert ms.train.async_ckpt_thread_status is ms.async_ckpt_thread_status
     release = threading.Event()
-    real_update = integrity.Sum64.update
+    real_update = integrity.DataHash.update
 
     def held(self, data, executor=None):
         release.wait(10)
         real_update(self, data)
 
-    monkeypatch.setattr(integrity.Sum64, "update", held)
+    monkeypatch.setattr(integrity.DataHash, "update", held)
     ms.save_checkpoint(_net(4.0), str(tmp_path / "a.ckpt"), async_save=True)
     assert ms.async_ckpt_thread_status() is True
     assert save._async_thread.name == "asyn_save_ckpt"   # MindSpore's name, joined by name

@@ -19,7 +19,8 @@ memory, as a plain `open(path, "wb")` does by truncating. Otherwise the new file
 memory again, and memory the kernel has not used for a while can be slow to touch (on a VM
 whose free pages go back to the host: 192 MB written in 300-480 ms instead of 40 ms).
 
-`atomic_path` is the same for writers that need a file name (the safetensors package).
+Both formats are written this way (the safetensors package's own `serialize_file` would leave
+`.tmpXXXXXX` files behind when killed).
 """
 
 from __future__ import annotations
@@ -63,36 +64,6 @@ def atomic_write(path: str):
         if temp is not None:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(temp)
-
-
-@contextlib.contextmanager
-def atomic_path(path: str):
-    """`with atomic_path(path) as temp: write(temp)`: `temp` replaces `path` if the block
-    ends without an exception."""
-    directory = os.path.dirname(path) or "."
-    mode = _existing_mode(path)
-    _remove_stale(directory, os.path.basename(path))
-    _drop_cached(path)
-    temp = _temp_name(directory, os.path.basename(path))
-    try:
-        # created here so that the umask's default mode is known (the writer may replace it
-        # with a file of its own mode)
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        if mode is None:
-            mode = stat.S_IMODE(os.fstat(fd).st_mode)
-        os.close(fd)
-        yield temp
-        fd = os.open(temp, os.O_RDWR)
-        try:
-            _chmod(fd, mode)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(temp, path)
-        _fsync_directory(directory)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temp)
 
 
 class _EarlyWriteback:

@@ -4,7 +4,8 @@ Pass one (`ckpt_scan`) finds every record without reading tensor data; everythin
 before any large allocation: names, types, shapes against data lengths, chunk sequences,
 cellgrad's header and footer. Pass two reads each selected tensor's bytes straight into its
 final array (`readinto`; with a footer to check, in 4 MiB pieces that are checksummed while
-in cache, on as many threads as there are idle cores: `piece_reader`).
+in cache, on as many threads as there are idle cores: `piece_reader`). Files with the legacy
+footer (b"CGCKPTF1") are verified with the legacy `Sum64` the same way.
 
 What is verified: the structure always; with cellgrad's header and footer (files cellgrad
 writes), the length of the file and every entry's checksum; a CRC trailer when `crc_check`
@@ -22,7 +23,7 @@ from cellgrad_checkpoint.ckpt_scan import Scan
 from cellgrad_checkpoint.dtypes import FILE_DTYPES, INT4, STR
 from cellgrad_checkpoint.entry import Entry
 from cellgrad_checkpoint.errors import CheckpointError, WireError, warn
-from cellgrad_checkpoint.sources import FileSource, MemorySource
+from cellgrad_checkpoint.sources import FileSource, MemorySource, check_regular
 
 _SMALL_RECORD = 1 << 16
 
@@ -32,6 +33,7 @@ def read_ckpt(path: str, *, dec_key: Optional[bytes] = None, dec_mode: str = "AE
               select: Optional[Callable[[str], bool]] = None) -> Dict[str, Entry]:
     """The entries of a .ckpt file by name, in file order (a later duplicate replaces an
     earlier one in its place, adjacent records of one tag are one chunked tensor)."""
+    check_regular(path)
     with open(path, "rb", buffering=0) as f:
         source = FileSource(f)
         if source.size == 0:
@@ -68,8 +70,9 @@ class _Reader:
         self.body_end = source.size
         self.crc = None  # the CRC from the trailer
         self.footer = None  # (entry checksums, footer offset)
+        self.scheme = integrity.XXH3  # or integrity.LEGACY_SUM64, as the footer says
         self.executor = None  # the thread that checksums pieces while the next one is read
-        self.checks = []  # (record, non-data bytes, data Sum64) to compare with the footer
+        self.checks = []  # (record, non-data bytes, data hash) to compare with the footer
 
     def fail(self, problem, offset=None, entry=None):
         return CheckpointError(self.path, problem, offset=offset, entry=entry)
@@ -130,16 +133,25 @@ class _Reader:
         tail = integrity.parse_footer_tail(self.source.pread(at, integrity.FOOTER_TAIL))
         if tail is None:
             return
-        count, offset, self_sum = tail
+        count, offset, self_sum, magic = tail
         if offset > at or integrity.footer_size(count) != self.body_end - offset:
             raise self.fail("cellgrad's footer is damaged (its sizes do not add up)", at)
         start = self.body_end - integrity.FOOTER_TAIL - 8 * count
         if self.source.pread(offset, start - offset) != integrity.footer_key(count):
             raise self.fail("cellgrad's footer is damaged (its field key)", offset)
         sums = self.source.pread(start, 8 * count)
-        if not integrity.footer_checksums_ok(sums, count, offset, self_sum):
-            raise self.fail("cellgrad's footer is damaged (it does not match its checksum)", at)
+        head = self.source.pread(0, min(integrity.HEADER_SIZE, self.source.size))
+        if not integrity.footer_checksums_ok(sums, count, offset, self_sum, magic, head):
+            key = integrity.HEADER_KEY + bytes([integrity.HEADER_PAYLOAD])
+            if not head.startswith(key):
+                raise self.fail("the file ends with cellgrad's footer but its header is missing "
+                                "or damaged", 0)
+            if not head[len(key):].startswith(integrity.HEADER_MAGIC):
+                raise self.fail("cellgrad's header is damaged", 0)
+            raise self.fail("cellgrad's header or footer is damaged (they do not match the "
+                            "footer's hash)", at)
         self.footer = (np.frombuffer(sums, "<u8").tolist(), offset)
+        self.scheme = integrity.SCHEMES[magic]
         self.records_end = offset
 
     def _check_marks(self, scan):
@@ -166,8 +178,8 @@ class _Reader:
             if groups and groups[-1].name == record.tag:
                 first = groups[-1].records[0]
                 if (record.tensor_type, record.dims) != (first.tensor_type, first.dims):
-                    raise self.fail(f"a chunk declares {record.tensor_type} {record.dims}, the "
-                                    f"first chunk {first.tensor_type} {first.dims}",
+                    raise self.fail(f"a chunk declares {record.tensor_type} {_short(record.dims)}, "
+                                    f"the first chunk {first.tensor_type} {_short(first.dims)}",
                                     record.start, record.tag)
                 groups[-1].records.append(record)
             else:
@@ -192,7 +204,7 @@ class _Reader:
         if r.tensor_type != STR and r.tensor_type not in FILE_DTYPES:
             raise self.fail(f"unknown tensor_type {r.tensor_type!r}", r.start, r.tag)
         if any(d < 0 for d in r.dims):
-            raise self.fail(f"negative dimension in shape {r.dims}", r.start, r.tag)
+            raise self.fail(f"negative dimension in shape {_short(r.dims)}", r.start, r.tag)
 
     def _check_size(self, group):
         r = group.records[-1]
@@ -200,14 +212,14 @@ class _Reader:
         if r.tensor_type == STR:
             if r.dims != [0] or have % 4:
                 raise self.fail(f"a str entry needs dims [0] and a multiple of 4 bytes, got dims "
-                                f"{r.dims} and {have} bytes", r.start, r.tag)
+                                f"{_short(r.dims)} and {have} bytes", r.start, r.tag)
             return
         item = FILE_DTYPES[r.tensor_type].itemsize
         need = item * int(np.prod(r.dims, dtype=object)) if r.dims else item
         if r.dims == [0] and have == item:  # MindSpore reads dims [0] as a 0-d tensor
             need = item
         if have != need:
-            raise self.fail(f"the data is {have} bytes, but shape {tuple(r.dims)} of "
+            raise self.fail(f"the data is {have} bytes, but shape {_short(tuple(r.dims))} of "
                             f"{r.tensor_type} needs {need}", r.start, r.tag)
 
     def _entry(self, group):
@@ -221,7 +233,11 @@ class _Reader:
         shape = tuple(r.dims)
         if r.dims == [0] and group.dest.size:
             shape = ()
-        data = group.dest.view(FILE_DTYPES[r.tensor_type]).reshape(shape)
+        try:
+            data = group.dest.view(FILE_DTYPES[r.tensor_type]).reshape(shape)
+        except ValueError as e:  # a shape numpy cannot represent, e.g. (0, 2**62)
+            raise self.fail(f"shape {_short(r.dims)} cannot be an array ({e})", r.start,
+                            r.tag) from None
         return Entry(group.name, r.tensor_type, shape, data)
 
     # ---- pass two: the data, in file order ----
@@ -279,7 +295,8 @@ class _Reader:
                 self.source.readinto(r.data_start, dest)
             return
         digests = piece_reader.read_and_sum(
-            self.source, [(r.data_start, dest) for r, _, dest in large], helpers, verify)
+            self.source, [(r.data_start, dest) for r, _, dest in large], helpers,
+            self.scheme if verify else None)
         if verify:
             for (r, head, _), digest in zip(large, digests):
                 self._verify(r, head, digest)
@@ -295,13 +312,15 @@ class _Reader:
                 dest[:] = data
             crc = integrity.crc32(raw, crc) if whole else crc
             if verify:
-                self._verify(r, head, integrity.sum64(data))
+                data_hash = self.scheme.stream()
+                data_hash.update(data)
+                self._verify(r, head, data_hash.digest())
             return crc
         # a large record comes here only in a CRC pass (`_read_pieces` reads the others)
         before = self.source.pread(r.start, r.data_start - r.start)
         after = self.source.pread(data_end, r.end - data_end)
         crc = integrity.crc32(before, crc) if whole else crc
-        data_sum = integrity.Sum64()
+        data_sum = self.scheme.stream()
         for start in range(0, r.data_len, integrity.PIECE):
             n = min(integrity.PIECE, r.data_len - start)
             piece = dest[start:start + n] if dest is not None else scratch[:n]
@@ -318,6 +337,13 @@ class _Reader:
     def _verify(self, r, head, data_digest):
         checksums, _ = self.footer
         if r.index >= len(checksums) or \
-                integrity.entry_checksum(integrity.sum64(head), data_digest) != checksums[r.index]:
+                self.scheme.entry(self.scheme.head(head), data_digest) != checksums[r.index]:
             raise self.fail(f"the entry's bytes {r.start}..{r.end} do not match its checksum in "
                             f"cellgrad's footer: the file is corrupted", r.start, r.tag)
+
+
+def _short(dims) -> str:
+    """A shape for a message: a hostile file's million dimensions are not all printed."""
+    if len(dims) <= 8:
+        return str(dims)
+    return f"[{', '.join(map(str, dims[:4]))}, ... ({len(dims)} dimensions)]"

@@ -15,6 +15,7 @@ from cellgrad_checkpoint.errors import WireError
 
 _WINDOW = 1 << 16
 _MAX_TYPE_LEN = 64
+MAX_DIMS = 64  # numpy's limit on an array's dimensions (MindSpore's tensors allow 8)
 
 
 class Record:
@@ -171,12 +172,12 @@ def _tensor(w, record, pos, end):
         field, wire_type = key >> 3, key & 7
         if field == 1 and wire_type == wire.VARINT:
             dim, pos = w.varint(pos, end)
-            record.dims.append(wire.as_int64(dim))
+            _add_dim(record, dim, at)
         elif field == 1 and wire_type == wire.LEN:  # packed dims
             start, pos = _len_field(w, pos, end, at)
             while start < pos:
                 dim, start = w.varint(start, pos)
-                record.dims.append(wire.as_int64(dim))
+                _add_dim(record, dim, at)
         elif field in (2, 3) and wire_type != wire.LEN:
             raise WireError(f"field {field} of a tensor has wire type {wire_type}, expected 2", at)
         elif field == 2:
@@ -189,3 +190,10 @@ def _tensor(w, record, pos, end):
             record.data_start, record.data_len = start, pos - start
         else:
             pos = _skip(w, wire_type, pos, end, at)
+
+
+def _add_dim(record, dim, at):
+    if len(record.dims) == MAX_DIMS:
+        raise WireError(f"the tensor has more than {MAX_DIMS} dimensions, more than an array "
+                        f"can have", at)
+    record.dims.append(wire.as_int64(dim))

@@ -44,23 +44,24 @@ def write_ckpt(sink, entries: Iterable[Entry], *, marks: bool = True, crc: bool 
         if crc:
             state["crc"] = integrity.crc32(data, state["crc"])
 
+    header = integrity.header(total, len(records))
     if marks:
-        emit(integrity.header(total, len(records)))
-    sums = []
+        emit(header)
+    hashes = []
     with integrity.summing_thread(size if marks else 0) as executor:
         for head, data in records:
             emit(head)
-            data_sum = integrity.Sum64()
+            data_hash = integrity.DataHash()
             for start in range(0, len(data), integrity.PIECE):
                 piece = data[start:start + integrity.PIECE]
                 emit(piece)
                 if marks:
-                    data_sum.update(piece, executor)
-            sums.append((head, data_sum))
-        checksums = [integrity.entry_checksum(integrity.sum64(head), data_sum.digest())
-                     for head, data_sum in sums]
+                    data_hash.update(piece, executor)
+            hashes.append((head, data_hash))
+        checksums = [integrity.XXH3.entry(integrity.xxh3(head), data_hash.digest())
+                     for head, data_hash in hashes]
     if marks:
-        emit(integrity.footer(checksums, size - integrity.footer_size(len(records))))
+        emit(integrity.footer(checksums, size - integrity.footer_size(len(records)), header))
     if crc:
         sink.write(integrity.crc_trailer(state["crc"]))
     return total

@@ -1,21 +1,26 @@
-"""What makes damage detectable: cellgrad's header and footer, the checksum, MindSpore's CRC.
+"""What makes damage detectable: cellgrad's header and footer, the hash, MindSpore's CRC.
 
 Files cellgrad writes start with a header and end with a footer, both protobuf fields with
 numbers MindSpore does not use, so MindSpore's parser skips them (checked with MindSpore 2.10):
 
-    header  = field 52752: b"CGCKPTH1" | u64 body length | u64 number of entries
+    header  = field 52752: b"CGCKPTH1" | u64 file length | u64 number of entries
     entries ...
-    footer  = field 52753: u64 checksum per entry | u64 number of entries
-                           | u64 offset of the footer | u64 checksum of these | b"CGCKPTF1"
+    footer  = field 52753: u64 hash per entry | u64 number of entries
+                           | u64 offset of the footer | u64 hash of these | b"CGCKPTF2"
     [MindSpore's CRC trailer: b"crc_num" + CRC-32 of all preceding bytes, 10 bytes big-endian]
 
-The header says how long the body is, so a file cut anywhere (also between entries) is
-detected; the footer's per-entry checksums catch flipped bytes and name the entry.
+The header says how long the file is, so a file cut anywhere (also between entries) is
+detected; the footer's per-entry hashes catch changed bytes and name the entry; the footer's
+own hash covers the header's bytes too.
 
-The checksum (`Sum64`) is a 64-bit weighted sum of the data's little-endian 8-byte words plus
-the length: numpy computes it at memory speed (CRC-32 would cost more than reading the file).
-Any change of one word, so any flipped bit or byte, changes it; it is not a cryptographic hash
-(AES-GCM is the option against tampering).
+The hash (`DataHash`, footer b"CGCKPTF2") is XXH3-64 (the `xxhash` package) of each 4 MiB
+piece, taken while the piece is in cache, possibly on a helper thread (xxhash releases the
+GIL), and the entry's hash is XXH3-64 of the pieces' hashes in order plus the length: a
+change anywhere, reordered pieces or rows, is missed with probability 2^-64. It is not a
+cryptographic hash (AES-GCM is the option against tampering).
+
+Legacy: files written before it (footer b"CGCKPTF1") carry `Sum64`, a weighted 64-bit sum
+that some two-word changes cancel in; they are still read and verified with it.
 """
 
 from __future__ import annotations
@@ -25,15 +30,18 @@ import os
 import struct
 import zlib
 from concurrent.futures import ThreadPoolExecutor
+from typing import Callable, NamedTuple
 
 import numpy as np
+import xxhash
 
 from cellgrad_checkpoint import wire
 
 HEADER_FIELD = 52752
 FOOTER_FIELD = 52753
 HEADER_MAGIC = b"CGCKPTH1"
-FOOTER_MAGIC = b"CGCKPTF1"
+FOOTER_MAGIC = b"CGCKPTF2"  # entries hashed with `DataHash` (XXH3-64)
+LEGACY_FOOTER_MAGIC = b"CGCKPTF1"  # legacy: entries summed with `Sum64`
 HEADER_PAYLOAD = 24
 FOOTER_TAIL = 32  # the fixed part at the very end of the footer
 HEADER_KEY = wire.key(HEADER_FIELD, wire.LEN)
@@ -48,11 +56,74 @@ _LANE_WEIGHTS = np.arange(1, 2 * (_ROW_BYTES // 8), 2, dtype=np.uint64)  # odd
 _MASK = (1 << 64) - 1
 _LENGTH_MIX = 0x9E3779B97F4A7C15
 _HEAD_MIX = 0xFF51AFD7ED558CCD
-PIECE = 1 << 22  # 4 MiB: the checksum's unit, and the size data is written and read in
+PIECE = 1 << 22  # 4 MiB: the hash's unit, and the size data is written and read in
+_U64 = struct.Struct("<Q")
 
 
+def xxh3(data) -> int:
+    """XXH3-64 of a bytes-like object (the GIL is released from 64 KiB on)."""
+    return xxhash.xxh3_64_intdigest(data)
+
+
+def combine(piece_digests, nbytes: int) -> int:
+    """The hash of `nbytes` bytes from its 4 MiB pieces' XXH3-64 hashes, in order."""
+    return xxh3(struct.pack(f"<{len(piece_digests)}QQ", *piece_digests, nbytes))
+
+
+def data_hash(data) -> int:
+    """`DataHash` of a whole buffer."""
+    h = DataHash()
+    h.update(data)
+    return h.digest()
+
+
+class DataHash:
+    """The hash of a byte stream fed in 4 MiB pieces (only the last may be shorter): each
+    piece's XXH3-64, computed at once or (with `executor`) on another thread while the caller
+    goes on with the next piece, then `combine`d in order."""
+
+    __slots__ = ("_digests", "_nbytes")
+
+    def __init__(self):
+        self._digests = []
+        self._nbytes = 0
+
+    def update(self, data, executor=None) -> None:
+        view = memoryview(data).cast("B")
+        if self._nbytes % PIECE:
+            raise ValueError("DataHash: only the last piece may be shorter than PIECE")
+        for start in range(0, len(view), PIECE):
+            piece = view[start:start + PIECE]
+            self._digests.append(xxh3(piece) if executor is None
+                                 else executor.submit(xxh3, piece))
+        self._nbytes += len(view)
+
+    def digest(self) -> int:
+        return combine([d if isinstance(d, int) else d.result() for d in self._digests],
+                       self._nbytes)
+
+
+class Scheme(NamedTuple):
+    """How the entries of one footer version are hashed."""
+
+    piece: Callable  # (4 MiB piece, its index) -> the piece's value
+    data: Callable  # (the pieces' values in order, length) -> the data's hash
+    head: Callable  # an entry's non-data bytes -> their hash
+    entry: Callable  # (non-data hash, data hash) -> the entry's hash
+    stream: type  # the incremental form: update(data, executor), digest()
+
+
+def _entry_hash(head_digest: int, data_digest: int) -> int:
+    return xxh3(struct.pack("<QQ", head_digest, data_digest))
+
+
+XXH3 = Scheme(piece=lambda view, index: xxh3(view), data=combine, head=xxh3,
+              entry=_entry_hash, stream=DataHash)
+
+
+# ---- legacy (footer b"CGCKPTF1"): kept to verify files written before XXH3 ----
 class Sum64:
-    """The checksum of a byte stream fed in 4 MiB pieces (the last may be shorter).
+    """Legacy: the checksum of a byte stream fed in 4 MiB pieces (the last may be shorter).
 
     Each piece is a matrix of 8 KiB rows; its words are summed down the rows (numpy's fastest
     reduction), the 1024 column sums weighted by odd numbers, and the piece's total by
@@ -149,7 +220,7 @@ def _runnable():
 
 @contextlib.contextmanager
 def summing_thread(nbytes: int):
-    """A thread for `Sum64.update(..., executor)` when there are `nbytes` to sum and a core
+    """A thread for `DataHash.update(..., executor)` when there are `nbytes` to hash and a core
     idle right now (else None): the sums then overlap the writes of the next pieces. Measured
     on a 192 MiB save with the second core idle: 101 ms with it, 109 without, 99 for the same
     save without checksums."""
@@ -161,14 +232,21 @@ def summing_thread(nbytes: int):
 
 
 def sum64(data) -> int:
+    """Legacy: `Sum64` of a whole buffer."""
     s = Sum64()
     s.update(data)
     return s.digest()
 
 
 def entry_checksum(head_digest: int, data_digest: int) -> int:
-    """One entry's checksum from those of its non-data bytes and of its data."""
+    """Legacy: one entry's checksum from those of its non-data bytes and of its data."""
     return (head_digest * _HEAD_MIX + data_digest) & _MASK
+
+
+LEGACY_SUM64 = Scheme(piece=lambda view, index: share(view, index),
+                      data=lambda shares, nbytes: digest_of(sum(shares), nbytes), head=sum64,
+                      entry=entry_checksum, stream=Sum64)
+SCHEMES = {FOOTER_MAGIC: XXH3, LEGACY_FOOTER_MAGIC: LEGACY_SUM64}
 
 
 def header(body_len: int, entries: int) -> bytes:
@@ -186,11 +264,12 @@ def footer_key(entries: int) -> bytes:
     return FOOTER_KEY + wire.varint(8 * entries + FOOTER_TAIL)
 
 
-def footer(checksums, offset: int) -> bytes:
-    """The footer record for the entries' checksums; `offset` is where it starts."""
+def footer(checksums, offset: int, head: bytes) -> bytes:
+    """The footer record for the entries' hashes; `offset` is where it starts, `head` the
+    file's header record (its bytes are covered by the footer's own hash)."""
     body = struct.pack(f"<{len(checksums)}Q", *checksums) + struct.pack("<QQ", len(checksums),
                                                                          offset)
-    payload = body + struct.pack("<Q", sum64(body)) + FOOTER_MAGIC
+    payload = body + _U64.pack(xxh3(head + body)) + FOOTER_MAGIC
     return FOOTER_KEY + wire.varint(len(payload)) + payload
 
 
@@ -202,14 +281,20 @@ def parse_header(payload: bytes):
 
 
 def parse_footer_tail(tail: bytes):
-    """(entries, footer offset, self checksum) from the footer's last 32 bytes, or None."""
-    if len(tail) != FOOTER_TAIL or tail[24:] != FOOTER_MAGIC:
+    """(entries, footer offset, self hash, magic) from the footer's last 32 bytes, or None."""
+    if len(tail) != FOOTER_TAIL or tail[24:] not in SCHEMES:
         return None
-    return struct.unpack("<QQQ", tail[:24])
+    return struct.unpack("<QQQ", tail[:24]) + (tail[24:],)
 
 
-def footer_checksums_ok(checksum_bytes: bytes, entries: int, offset: int, self_sum: int) -> bool:
-    return sum64(checksum_bytes + struct.pack("<QQ", entries, offset)) == self_sum
+def footer_checksums_ok(checksum_bytes: bytes, entries: int, offset: int, self_sum: int,
+                        magic: bytes = FOOTER_MAGIC, head: bytes = b"") -> bool:
+    """Whether the footer's own hash matches (with the header's bytes `head`; the legacy
+    footer covers only its own fields)."""
+    body = checksum_bytes + struct.pack("<QQ", entries, offset)
+    if magic == LEGACY_FOOTER_MAGIC:
+        return sum64(body) == self_sum
+    return xxh3(head + body) == self_sum
 
 
 def crc_trailer(crc: int) -> bytes:

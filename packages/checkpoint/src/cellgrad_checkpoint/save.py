@@ -11,7 +11,7 @@ from typing import List
 from cellgrad import Parameter, Tensor
 from cellgrad.nn import Cell
 from cellgrad_checkpoint import crypto
-from cellgrad_checkpoint.atomic import atomic_path, atomic_write
+from cellgrad_checkpoint.atomic import atomic_write
 from cellgrad_checkpoint.ckpt_writer import write_ckpt
 from cellgrad_checkpoint.collect import collect
 from cellgrad_checkpoint.entry import Entry
@@ -59,8 +59,8 @@ def write_file(path: str, entries: List[Entry], format: str = "ckpt", crc: bool 
                marks: bool = True, enc_key=None, enc_mode="AES-GCM") -> None:
     """Write entries to `path` atomically, in either format."""
     if format == "safetensors":
-        with atomic_path(path) as temp:
-            write_safetensors(temp, entries, crc=crc, marks=marks)
+        with atomic_write(path) as f:
+            write_safetensors(f, entries, crc=crc, marks=marks)
         return
     with atomic_write(path) as f:
         if enc_key is None:

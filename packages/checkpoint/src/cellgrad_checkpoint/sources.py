@@ -3,8 +3,24 @@
 from __future__ import annotations
 
 import os
+import stat
 
-from cellgrad_checkpoint.errors import WireError
+from cellgrad_checkpoint.errors import CheckpointError, WireError
+
+
+def check_regular(path: str) -> None:
+    """Refuse anything but a regular file before opening it: opening a FIFO for reading
+    blocks until a writer appears, a device may never end."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as e:
+        raise CheckpointError(path, f"cannot stat the file ({e.strerror})") from None
+    if not stat.S_ISREG(mode):
+        kind = {stat.S_IFIFO: "a FIFO (named pipe)", stat.S_IFDIR: "a directory",
+                stat.S_IFCHR: "a character device", stat.S_IFBLK: "a block device",
+                stat.S_IFSOCK: "a socket"}.get(stat.S_IFMT(mode), "not a regular file")
+        raise CheckpointError(path, f"it is {kind}, not a regular file; a checkpoint must be "
+                                    f"a regular file")
 
 
 class FileSource:

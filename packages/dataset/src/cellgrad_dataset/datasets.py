@@ -312,7 +312,8 @@ class Dataset:
         self._init_step = _int_in(init_step, "init_step", 0, 2**63 - 1)
 
     def get_init_step(self):
-        return self._init_step
+        """Mirrors `Dataset.get_init_step`."""
+        return getattr(self, "_init_step", 0)
 
     def save(self, file_name, num_files=1, file_type='mindrecord'):
         """Mirrors `Dataset.save`: write one epoch to MindRecord files (`mindrecord._save`)."""
