@@ -19,10 +19,12 @@ FUZZ = settings(max_examples=120, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow])
 EXPECTED_ERRORS = (IndexError, ValueError, TypeError)
 
-SUPPORTED = ["bool", "int8", "int16", "int32", "int64", "uint8", "float16", "float32", "float64"]
-UNSUPPORTED = ["uint16", "uint32", "uint64", "complex64", "complex128", "U2", "datetime64[s]"]
+SUPPORTED = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+             "float16", "float32", "float64"]
+UNSUPPORTED = ["complex64", "complex128", "U2", "datetime64[s]"]
 MS_NAME = {"bool": "Bool", "int8": "Int8", "int16": "Int16", "int32": "Int32", "int64": "Int64",
-           "uint8": "UInt8", "float16": "Float16", "float32": "Float32", "float64": "Float64"}
+           "uint8": "UInt8", "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64",
+           "float16": "Float16", "float32": "Float32", "float64": "Float64"}
 shapes = hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=3)
 
 
@@ -268,10 +270,10 @@ def test_getitem_gradient_is_a_scatter_add(case):
 
 # ---- dtype promotion of binary ops (spec §15's rule, written independently) ----
 ALL_NAMES = SUPPORTED + ["bfloat16"]
-KIND = {"bool": 0, "uint8": 1, "int8": 1, "int16": 1, "int32": 1, "int64": 1,
-        "float16": 2, "bfloat16": 2, "float32": 2, "float64": 2}
-BITS = {"bool": 8, "uint8": 8, "int8": 8, "int16": 16, "int32": 32, "int64": 64,
-        "float16": 16, "bfloat16": 16, "float32": 32, "float64": 64}
+KIND = {"bool": 0, "uint8": 1, "uint16": 1, "uint32": 1, "uint64": 1, "int8": 1, "int16": 1,
+        "int32": 1, "int64": 1, "float16": 2, "bfloat16": 2, "float32": 2, "float64": 2}
+BITS = {"bool": 8, "uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64, "int8": 8, "int16": 16,
+        "int32": 32, "int64": 64, "float16": 16, "bfloat16": 16, "float32": 32, "float64": 64}
 
 
 def _promote(a, b):
@@ -279,10 +281,12 @@ def _promote(a, b):
         return a
     if KIND[a] != KIND[b]:
         return a if KIND[a] > KIND[b] else b
-    if BITS[a] == BITS[b]:  # float16 with bfloat16, uint8 with int8
-        return "float32" if KIND[a] == 2 else "int16"
-    if "uint8" in (a, b):
-        return b if a == "uint8" else a
+    if KIND[a] == 2 and BITS[a] == BITS[b]:  # float16 with bfloat16
+        return "float32"
+    ua, ub = a.startswith("uint"), b.startswith("uint")
+    if ua != ub:  # unsigned with signed: a signed type holding both (int64 at most)
+        u, s = (a, b) if ua else (b, a)
+        return s if BITS[s] > BITS[u] else f"int{min(2 * BITS[u], 64)}"
     return a if BITS[a] > BITS[b] else b
 
 

@@ -27,8 +27,9 @@ nancumsum nanmax nanmean nanmin nanstd nansum nanvar negative norm outer polyadd
 polymul polysub polyval positive power promote_types ptp rad2deg radians ravel_multi_index
 reciprocal remainder result_type rint searchsorted sign sin sinh sqrt square std subtract sum tan
 tanh tensordot trapz true_divide trunc unwrap var""".split()
-# mindspore.numpy.dtypes' names cellgrad has (uint16/32/64 and uint need dtypes it lacks)
-MS_DTYPE_NAMES = ["int_", "int8", "int16", "int32", "int64", "uint8", "float_", "float16",
+# mindspore.numpy.dtypes' names
+MS_DTYPE_NAMES = ["int_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                  "uint64", "uint", "float_", "float16",
                   "float32", "float64", "bool_", "inf", "PINF", "NINF", "nan", "pi",
                   "numeric_types"]
 
@@ -67,7 +68,7 @@ def test_dtype_names_are_mindspore_numpy_s():
     assert mnp.pi == np.pi and mnp.inf == mnp.PINF == np.inf and mnp.NINF == -np.inf
     assert np.isnan(mnp.nan)
     assert all(hasattr(mnp, n) for n in mnp.numeric_types)
-    assert not hasattr(mnp, "uint32")
+    assert mnp.uint is mnp.uint32 is ms.uint32
 
 
 # ---- values against numpy ----------------------------------------------------------------

@@ -47,6 +47,9 @@ from cellgrad.dtype import (
     int_,
     single,
     uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 from cellgrad.device_manager import get_current_device, set_deterministic, set_device
 from cellgrad.grad_mode import enable_grad, no_grad, set_grad_enabled
@@ -74,7 +77,7 @@ __all__ = [
     "get_auto_parallel_context", "reset_auto_parallel_context", "set_ps_context",
     "get_ps_context", "reset_ps_context",
     "bfloat16", "bool_", "float16", "float32", "float64", "int8", "int16", "int32", "int64",
-    "uint8", "half", "single", "double", "float_", "int_",
+    "uint8", "uint16", "uint32", "uint64", "half", "single", "double", "float_", "int_",
 ]
 
 # PEP 562: names that plugins provide (cellgrad.plugins); nothing loads until the first miss.

@@ -21,6 +21,9 @@ from cellgrad._core._buffer import (
     int64,
     promote_types,
     uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 
 __all__ = [
@@ -35,6 +38,9 @@ __all__ = [
     "int32",
     "int64",
     "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
     "half",
     "single",
     "double",

@@ -102,6 +102,10 @@ float16 = _add_dtype("Float16", "float16", KIND_FLOAT, 16, np.float16)
 bfloat16 = _add_dtype("BFloat16", "bfloat16", KIND_FLOAT, 16, np.float32)
 float32 = _add_dtype("Float32", "float32", KIND_FLOAT, 32, np.float32)
 float64 = _add_dtype("Float64", "float64", KIND_FLOAT, 64, np.float64)
+# Wider unsigned ints came later; appended so the codes above keep their values.
+uint16 = _add_dtype("UInt16", "uint16", KIND_INT, 16, np.uint16)
+uint32 = _add_dtype("UInt32", "uint32", KIND_INT, 32, np.uint32)
+uint64 = _add_dtype("UInt64", "uint64", KIND_INT, 64, np.uint64)
 for _alias in (np.longlong, np.intc, np.int_):
     _BY_NUM.setdefault(np.dtype(_alias).num, _BY_SHORT[np.dtype(_alias).name])
 ALL_DTYPES = tuple(_DTYPES)
@@ -109,6 +113,12 @@ cdef DType _float32 = float32
 cdef object _EMPTY = np.empty(0, np.float32)
 cdef DType _int64 = int64
 cdef DType _bfloat16 = bfloat16
+
+
+_UNSIGNED = (uint8, uint16, uint32, uint64)
+# uint64 with a signed int: int64, as numpy's integer rule would need 128 bits (MindSpore's CPU
+# refuses unsigned arithmetic wider than uint8 altogether; README: differs on purpose).
+_SIGNED_ABOVE = {8: int16, 16: int32, 32: int64, 64: int64}
 
 
 cdef DType _promote_pair(DType a, DType b):
@@ -121,9 +131,10 @@ cdef DType _promote_pair(DType a, DType b):
         if a.bits == b.bits:          # float16 with bfloat16
             return _float32
         return a if a.bits > b.bits else b
-    if a is uint8 or b is uint8:      # unsigned with signed: the next signed width
-        other = b if a is uint8 else a
-        return int16 if other is int8 else other
+    ua, ub = a in _UNSIGNED, b in _UNSIGNED
+    if ua != ub:                      # unsigned with signed: a signed type holding both
+        u, other = (a, b) if ua else (b, a)
+        return other if other.bits > u.bits else _SIGNED_ABOVE[u.bits]
     return a if a.bits > b.bits else b
 
 
@@ -187,7 +198,8 @@ cdef object _scalar_array(object v, DType d):
     cdef type t = type(v)
     if d.bits >= 32 and d is not _bfloat16 and (
             (t is float and d.kind == KIND_FLOAT) or (t is int and d.kind == KIND_INT and
-                                                      -2147483648 <= v <= 2147483647)):
+                                                      -2147483648 <= v <= 2147483647 and
+                                                      (v >= 0 or d.np_dtype.kind != "u"))):
         return d.np_dtype.type(v)      # exact or correctly rounded: no overflow possible
     if d.kind == KIND_INT and type(v) is int:
         return np.array(v, dtype=np.int64).astype(d.np_dtype)

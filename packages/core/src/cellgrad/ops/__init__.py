@@ -18,8 +18,9 @@ from cellgrad.ops.functional import __all__ as _functional_names
 from cellgrad.ops.primitives import *  # noqa: F403
 from cellgrad.ops.primitives import __all__ as _primitive_names
 
-__all__ = ["jacfwd", "jacrev", "jvp", "vjp", "vmap", *_functional_names, *_primitive_names, *_random_names, *_tensor_method_names,
-           *_sparse_names, *_sparse_prim_names, "GradOperation", "grad", "value_and_grad",
+__all__ = ["jacfwd", "jacrev", "jvp", "vjp", "vmap", *_functional_names, *_primitive_names,
+           *_random_names, *_tensor_method_names, *_sparse_names, *_sparse_prim_names,
+           "GradOperation", "grad", "value_and_grad",
            "HyperMap", "Map", "MultitypeFuncGraph", "add_flags", "ReduceOp"]
 
 # PEP 562: names that plugins provide (cellgrad.plugins); nothing loads until the first miss.
