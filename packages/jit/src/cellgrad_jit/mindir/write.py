@@ -26,7 +26,6 @@ class _Writer:
         self.g = self.model.graph
         self.g.name = f"cellgrad_{graph.name}"
         self.names = {}  # id(Value) -> proto name
-        self.shapes = {}  # proto name -> (shape, np dtype) of a tensor we emitted
         self.prims = {}  # (op_type, kind, attrs key) -> primitive name
         self.count = 0
         self.node = None
@@ -95,8 +94,6 @@ class _Writer:
         self.count += 1
         n = self.g.node.add(output=[name], name=name, op_type="Constant")
         self.attr(n.attribute.add(name="value"), value)
-        if isinstance(value, np.ndarray):
-            self.shapes[name] = (value.shape, value.dtype)
         return name
 
     def tensor_const(self, value, dtype):
@@ -131,7 +128,6 @@ class _Writer:
         else:
             info.type = T.TENSORS
             self.tensor(info.tensors.add(), shape, dtype=dtype)
-            self.shapes[out] = (tuple(shape), np.dtype(dtype))
         return out
 
     def value(self, v):
