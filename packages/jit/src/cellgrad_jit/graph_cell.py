@@ -70,5 +70,6 @@ class GraphCell(Cell):
                 raise ValueError(f"For 'GraphCell', input {i} must have shape "
                                  f"{['?' if d is None else d for d in v.shape]}, but got "
                                  f"{list(t.shape)}.")
-        params = {name: self._params[name] for name in self.graph.params}
+        owned = self.parameters_dict()
+        params = {name: owned[name] for name in self.graph.params}
         return run_graph(self.graph, inputs, params, self._cache)
