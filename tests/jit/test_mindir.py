@@ -233,3 +233,26 @@ def test_every_mindir_rule_was_run_by_mindspore():
         seen |= {n.op for n in capture(net, ms.Tensor(x)).nodes}
     assert set(RULES) <= seen, sorted(set(RULES) - seen)
     assert set(RECORD) == set(mindspore_reads_ours.cases())
+
+
+def test_graphcell_is_differentiable_like_the_network_it_came_from(tmp_path):
+    from jit_models import LeNetBN, randomize_bn
+
+    net = randomize_bn(LeNetBN())
+    net.set_train(False)
+    x = ms.Tensor(np.random.RandomState(5).randn(2, 1, 32, 32).astype(np.float32))
+    ms.export(net, x, file_name=str(tmp_path / "lenet"), file_format="MINDIR")
+    cell = nn.GraphCell(ms.load(str(tmp_path / "lenet.mindir")))
+
+    def loss(m):
+        return lambda a: (m(a) ** 2).sum()
+
+    np.testing.assert_allclose(ms.grad(loss(cell))(x).asnumpy(),
+                               ms.grad(loss(net))(x).asnumpy(), rtol=1e-5, atol=1e-6)
+    weights = net.trainable_params()
+    mine = dict(cell.parameters_and_names())
+    theirs = ms.grad(loss(net), grad_position=None, weights=weights)(x)
+    ours = ms.grad(loss(cell), grad_position=None, weights=[mine[p.name] for p in weights])(x)
+    for p, a, b in zip(weights, theirs, ours):
+        np.testing.assert_allclose(b.asnumpy(), a.asnumpy(), rtol=1e-5, atol=1e-5,
+                                   err_msg=p.name)
