@@ -153,7 +153,7 @@ def _setup(config):
             logger.addHandler(handler)
             with open(name, "a", encoding="utf-8"):
                 os.chmod(name, stat.S_IREAD | stat.S_IWRITE)
-        console = logging.StreamHandler(sys.stderr)
+        console = _StderrHandler()
         console.name = "StreamHandler"
         console.formatter = formatter
         if logger.handlers:  # the file takes everything; stderr what GLOG_stderrthreshold lets
@@ -161,6 +161,22 @@ def _setup(config):
         logger.addHandler(console)
         _logger = logger
     return logger
+
+
+class _StderrHandler(logging.StreamHandler):
+    """Writes to `sys.stderr` as it is when a record is logged (not when the logger was made),
+    so a redirected stderr (contextlib.redirect_stderr, a test's capture) gets the messages."""
+
+    def __init__(self):
+        super().__init__(sys.stderr)
+
+    @property
+    def stream(self):
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value):
+        pass  # always the current sys.stderr
 
 
 def _find_caller(stack_info=False, stacklevel=1):
