@@ -10,6 +10,7 @@ HOOKS = "cellgrad-hooks"
 CHECKPOINT = "cellgrad-checkpoint"
 DISTRIBUTED = "cellgrad-distributed"
 DATASET = "cellgrad-dataset"
+JIT = "cellgrad-jit"
 CELL_HOOK_RUNNER = HOOKS
 
 _NN_LAYERS = """
@@ -114,6 +115,8 @@ PROVIDES = {
     },
     HOOKS: {"ops": ["HookBackward", "InsertGradientOf"]},
     DATASET: {},  # whole sub-packages: MODULES below
+    JIT: {"": ["export", "load"], "train": ["export", "load"],
+          "train.serialization": ["export", "load"], "nn": ["GraphCell"]},
     CHECKPOINT: {"": _CHECKPOINT.split(), "train": _CHECKPOINT.split()},
     DISTRIBUTED: {
         "communication": _COMMUNICATION.split(),
