@@ -34,10 +34,6 @@ FUNCTIONAL = {
     "group_norm": ("group_norm", "input, num_groups, weight=None, bias=None, eps=1e-05", {}),
     "hardtanh": ("hardtanh", "input, min_val=-1.0, max_val=1.0, inplace=False", _DROP),
     "hardtanh_": ("hardtanh", "input, min_val=-1, max_val=1", {}),
-    "interpolate": ("interpolate", "input, size=None, scale_factor=None, mode='nearest', "
-                    "align_corners=None, recompute_scale_factor=None", {}),
-    "upsample": ("interpolate", "input, size=None, scale_factor=None, mode='nearest', "
-                 "align_corners=None", {}),
     "layer_norm": ("layer_norm", "input, normalized_shape, weight=None, bias=None, eps=1e-05", {}),
     "leaky_relu": ("leaky_relu", "input, negative_slope=0.01", {"negative_slope": "alpha"}),
     "linear": ("dense", "input, weight, bias=None", {}),
@@ -66,4 +62,4 @@ FUNCTIONAL = {
 
 # Written out in `functional.py`: defaults or arguments that need more than a rename.
 WRITTEN = ("avg_pool1d avg_pool2d avg_pool3d batch_norm conv1d conv2d conv3d flatten "
-           "log_softmax softmax one_hot normalize").split()
+           "log_softmax softmax one_hot normalize interpolate upsample").split()

@@ -105,3 +105,18 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     if bias is None:
         bias = ops.zeros((channels,), input.dtype)
     return ops.batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None):
+    """Mirrors `mindspore.mint.nn.functional.interpolate`: `scale_factor` works in every mode
+    (the output size is floor(size * scale_factor), sampled as for that size)."""
+    if scale_factor is not None and recompute_scale_factor is None:
+        recompute_scale_factor = True
+    return ops.interpolate(input, size, scale_factor, mode, align_corners,
+                           recompute_scale_factor)
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    """Mirrors `mindspore.mint.nn.functional.upsample`."""
+    return interpolate(input, size, scale_factor, mode, align_corners)
