@@ -144,7 +144,7 @@ def main():
         table.add("amp_step LeNet-5 O2 (vs our fp32)", "ms", o2, got.get("torch autocast"), None,
                   o2 / got["cellgrad fp32"], "of our fp32", 1.1)
     if "data_pipeline" in only:  # issue 20: in-memory pipeline vs DataLoader and numpy slicing
-        data_pipeline.add_rows(table, n(3, args.scale))
+        data_pipeline.add_rows(table, n(5, args.scale))
     if "lstm_step" in only:  # issue 22: LSTM training step and batch-1 inference
         lstm_step.add_rows(table, n(30, args.scale))
     now = datetime.datetime.now(datetime.timezone.utc)

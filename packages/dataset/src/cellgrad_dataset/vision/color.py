@@ -69,13 +69,19 @@ class Normalize(ImageOperation):
 
     def _apply_batch(self, imgs):
         """The pipeline's block path: rows stacked on axis 0 (one shape, so one row's checks
-        hold for all), normalized as `_apply` does each row."""
-        first = check_image("Normalize", imgs[0])
-        _channels_check("Normalize", first, len(self.mean), self.is_hwc)
-        shape = (-1,) if self.is_hwc or first.ndim == 2 else (-1, 1, 1)
-        mean = np.asarray(self.mean, np.float32).reshape(shape)
-        std = np.asarray(self.std, np.float32).reshape(shape)
-        return (imgs.astype(np.float32) - mean) / std
+        hold for all; checked once per row shape), normalized as `_apply` does each row."""
+        key = (imgs.shape[1:], imgs.dtype)
+        consts = getattr(self, "_batch_consts", None)
+        if consts is None or consts[0] != key:
+            first = check_image("Normalize", imgs[0])
+            _channels_check("Normalize", first, len(self.mean), self.is_hwc)
+            shape = (-1,) if self.is_hwc or first.ndim == 2 else (-1, 1, 1)
+            consts = self._batch_consts = (key, np.asarray(self.mean, np.float32).reshape(shape),
+                                           np.asarray(self.std, np.float32).reshape(shape))
+        out = imgs.astype(np.float32)  # in place from here: no block-sized temporaries
+        out -= consts[1]
+        out /= consts[2]
+        return out
 
 
 class NormalizePad(ImageOperation):
