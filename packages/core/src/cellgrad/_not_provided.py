@@ -56,6 +56,10 @@ NOT_PROVIDED = {
                           "dependencies): ops.depend(value, expr) returns value after expr"),
     "ops.DynamicRNN": _ASCEND_RNN.format("LSTM"),
     "ops.DynamicGRUV2": _ASCEND_RNN.format("GRU"),
+    "ops.LSTM": ("is MindSpore's fused LSTM kernel with a packed weight blob and workspace "
+                 "outputs (its CPU build fails for 2 layers when input_size != hidden_size): "
+                 "use nn.LSTM, which runs each layer and direction as one op with its own "
+                 "backward"),
 }
 
 
