@@ -150,8 +150,8 @@ _CHILD = textwrap.dedent("""
         atomic._can_use_unnamed = lambda directory: False
     real_update = integrity.DataHash.update
 
-    def slow_update(self, data, executor=None):  # 4 MiB pieces, 20 ms each: a save takes 0.3 s
-        time.sleep(0.02)
+    def slow_update(self, data, executor=None):  # 3 pieces of 4 MiB, 60 ms each: >= 0.18 s
+        time.sleep(0.06)
         real_update(self, data)  # summed here, not on the helper thread
 
     integrity.DataHash.update = slow_update
