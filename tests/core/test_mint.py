@@ -30,8 +30,7 @@ def test_import_cellgrad_does_not_import_mint():
 
 def test_every_core_name_of_mindspore_mint_is_provided():
     # conv2d and erf/erfc/erfinv need cellgrad-ops-nn; polar/triangular_solve/conv_tbc missing
-    needs_nn = {"conv2d", "conv_tbc", "erf", "erfc", "erfinv", "polar", "triangular_solve",
-                "select"}
+    needs_nn = {"conv2d", "conv_tbc", "erf", "erfc", "erfinv", "polar", "triangular_solve"}
     missing = sorted(n for n in FIXTURE["mint"] if n not in needs_nn and n not in mint.__all__)
     assert missing == []
     assert len(mint.__all__) >= 200
@@ -104,6 +103,9 @@ def test_shapes_and_joins():
     with pytest.raises(ValueError, match="mint.narrow"):
         mint.narrow(x, 1, 2, 5)
     assert mint.transpose(x, 0, 1).shape == (3, 2) and mint.t(x).shape == (3, 2)
+    np.testing.assert_array_equal(mint.select(x, 1, -1).asnumpy(), X[:, -1])
+    with pytest.raises(ValueError, match="mint.select.*'index' must be in \\[-3, 3\\)"):
+        mint.select(x, 1, 3)
     assert mint.flatten(t(np.zeros((2, 3, 4)))).shape == (24,)
     a, b = mint.meshgrid(t([1, 2]), t([3, 4, 5]))
     assert a.shape == (2, 3)  # "ij" by default, as torch
@@ -158,6 +160,7 @@ def test_ascend_only_names_say_so():
     (lambda x: mint.cat([x, x * 2], dim=1), (X,)),
     (lambda x: mint.split(x, [1, 2], dim=1)[1], (X,)),
     (lambda x: mint.narrow(x, 1, 1, 2), (X,)),
+    (lambda x: mint.select(x, 0, 1), (X,)),
     (lambda a, b, c: mint.addmm(a, b, c, beta=0.5, alpha=2), (X[:, :2], X[:, :2], X[:2, :2])),
     (lambda a, b: mint.xlogy(a, b), (X, X + 1)),
     (lambda a, b: mint.lerp(a, b, 0.3), (X, X * 2)),

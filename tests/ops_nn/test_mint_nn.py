@@ -23,7 +23,7 @@ NOT_YET = {
                 "UpsamplingBilinear2d", "UpsamplingNearest2d"},
     "mint.nn.functional": {"adaptive_max_pool1d", "conv_transpose2d", "fold", "kl_div",
                            "max_unpool2d", "unfold"},
-    "mint": {"conv_tbc", "polar", "select", "triangular_solve"},
+    "mint": {"conv_tbc", "polar", "triangular_solve"},
 }
 
 
@@ -97,7 +97,8 @@ def test_activations_against_torch(torch):
     for ours, theirs in [(lambda x: F.gelu(x, approximate="tanh"),
                           lambda x: tf.gelu(x, approximate="tanh")),
                          (F.leaky_relu, tf.leaky_relu), (F.elu, tf.elu), (F.hardtanh, tf.hardtanh),
-                         (lambda x: F.threshold(x, 0.5, -1.0), lambda x: tf.threshold(x, 0.5, -1.0)),
+                         (lambda x: F.threshold(x, 0.5, -1.0),
+                          lambda x: tf.threshold(x, 0.5, -1.0)),
                          (F.silu, tf.silu), (F.logsigmoid, tf.logsigmoid)]:
         torch_compare(torch, [(3, 5)], ours, theirs)
 

@@ -17,8 +17,8 @@ __all__ = [
     "addr_", "addcmul", "addcdiv", "lerp", "xlogy", "frac", "sinc", "mv", "vdot", "allclose",
     "std_mean", "var_mean", "count_nonzero", "meshgrid", "normal", "rand", "randn", "randint",
     "rand_like", "randn_like", "randint_like", "randperm", "multinomial", "bernoulli", "clone",
-    "t", "unique", "unique_consecutive", "cummax", "median", "kthvalue", "nan_to_num", "real",
-    "imag", "cross", "index_add", "scatter_add", "histc", "cdist", "norm", "round",
+    "t", "select", "unique", "unique_consecutive", "cummax", "median", "kthvalue", "nan_to_num",
+    "real", "imag", "cross", "index_add", "scatter_add", "histc", "cdist", "norm", "round",
     "softmax", "searchsorted", "npu_gelu", "batch_norm_stats", "batch_norm_elemt",
     "batch_norm_gather_stats_with_counts",
 ]
@@ -475,6 +475,17 @@ def narrow(input, dim, start, length):
     index = [builtins.slice(None)] * input.ndim
     index[dim] = builtins.slice(start, start + length)
     return input[tuple(index)]
+
+
+def select(input, dim, index):
+    """Mirrors `mindspore.mint.select`: the slice at `index` along `dim`, without that dim."""
+    size = input.shape[dim]
+    if not -size <= index < size:
+        raise ValueError(f"For 'mint.select', 'index' must be in [{-size}, {size}), but got "
+                         f"{index}.")
+    where = [builtins.slice(None)] * input.ndim
+    where[dim] = index
+    return input[tuple(where)]
 
 
 def where(condition, input=None, other=None):
