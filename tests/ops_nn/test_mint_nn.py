@@ -18,11 +18,10 @@ FIXTURE = json.loads((pathlib.Path(__file__).parents[1] / "signatures" /
 GRADCHECKED = {"mint_erfinv"}
 # Not provided yet (see the report of issue 26): listed so a new name is noticed.
 NOT_YET = {
-    "mint.nn": {"AdaptiveMaxPool1d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "ConvTranspose2d",
-                "Fold", "KLDivLoss", "MaxUnpool2d", "SyncBatchNorm", "Unfold",
-                "UpsamplingBilinear2d", "UpsamplingNearest2d"},
-    "mint.nn.functional": {"adaptive_max_pool1d", "conv_transpose2d", "fold", "kl_div",
-                           "max_unpool2d", "unfold"},
+    "mint.nn": {"AdaptiveMaxPool1d", "ConvTranspose2d", "Fold", "MaxUnpool2d", "SyncBatchNorm",
+                "Unfold"},
+    "mint.nn.functional": {"adaptive_max_pool1d", "conv_transpose2d", "fold", "max_unpool2d",
+                           "unfold"},
     "mint": {"conv_tbc", "polar", "triangular_solve"},
 }
 
@@ -101,6 +100,38 @@ def test_activations_against_torch(torch):
                           lambda x: tf.threshold(x, 0.5, -1.0)),
                          (F.silu, tf.silu), (F.logsigmoid, tf.logsigmoid)]:
         torch_compare(torch, [(3, 5)], ours, theirs)
+
+
+@pytest.mark.filterwarnings("ignore:reduction. 'mean' divides:UserWarning")  # torch's note
+@pytest.mark.parametrize("reduction", ["mean", "batchmean", "sum", "none"])
+@pytest.mark.parametrize("log_target", [False, True])
+def test_kl_div_against_torch(torch, reduction, log_target):
+    target = np.random.default_rng(6).uniform(0, 1, (3, 4))
+    target[0, 1] = 0.0  # a zero target contributes 0 (no log(0))
+    target = np.log(target + 0.1) if log_target else target
+
+    def ours(x):
+        return F.kl_div(x, t(target), reduction, log_target)
+
+    def theirs(x):
+        return torch.nn.functional.kl_div(x, torch.tensor(target), reduction=reduction,
+                                          log_target=log_target)
+
+    torch_compare(torch, [(3, 4)], ours, theirs)
+
+
+def test_pool_and_upsampling_cells_against_torch(torch):
+    x = np.random.default_rng(7).standard_normal((1, 2, 4, 6)).astype(np.float32)
+    pairs = [(mint.nn.AvgPool2d(2), torch.nn.AvgPool2d(2)),
+             (mint.nn.AvgPool2d(3, 2, 1, count_include_pad=False),
+              torch.nn.AvgPool2d(3, 2, 1, count_include_pad=False)),
+             (mint.nn.UpsamplingNearest2d(scale_factor=2), torch.nn.UpsamplingNearest2d(
+                 scale_factor=2)),
+             (mint.nn.UpsamplingBilinear2d(size=(5, 7)), torch.nn.UpsamplingBilinear2d(
+                 size=(5, 7)))]
+    for ours, theirs in pairs:
+        np.testing.assert_allclose(ours(t(x)).asnumpy(), theirs(torch.tensor(x)).numpy(),
+                                   rtol=1e-5, atol=1e-6)
 
 
 def test_cells_hold_torch_named_parameters():

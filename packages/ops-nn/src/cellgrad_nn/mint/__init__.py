@@ -15,7 +15,8 @@ _SAME_AS_NN = ("AdaptiveAvgPool1d AdaptiveAvgPool2d AdaptiveAvgPool3d AdaptiveMa
 # mint.nn cells with torch-style constructors (`cells.py`).
 _CELLS = ("GELU Softmax LogSoftmax SiLU ReLU6 ELU Hardtanh Threshold Hardshrink Hardsigmoid "
           "Hardswish Mish SELU ZeroPad1d ZeroPad3d SmoothL1Loss BCEWithLogitsLoss Conv1d Conv2d "
-          "Conv3d BatchNorm1d BatchNorm2d BatchNorm3d GroupNorm PReLU").split()
+          "Conv3d BatchNorm1d BatchNorm2d BatchNorm3d GroupNorm PReLU AvgPool1d AvgPool2d "
+          "AvgPool3d UpsamplingNearest2d UpsamplingBilinear2d KLDivLoss").split()
 
 EXPORTS: dict = {
     **{f"mint.nn.functional.{name}": f"functional:{name}" for name in (*FUNCTIONAL, *WRITTEN)},

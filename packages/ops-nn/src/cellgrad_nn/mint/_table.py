@@ -62,4 +62,4 @@ FUNCTIONAL = {
 
 # Written out in `functional.py`: defaults or arguments that need more than a rename.
 WRITTEN = ("avg_pool1d avg_pool2d avg_pool3d batch_norm conv1d conv2d conv3d flatten "
-           "log_softmax softmax one_hot normalize interpolate upsample").split()
+           "log_softmax softmax one_hot normalize interpolate upsample kl_div").split()

@@ -33,6 +33,19 @@ _ACTIVATIONS = {
     "SELU": (ops.selu, "auto_prefix=True, flags=None", ""),
     "ZeroPad1d": (lambda x, padding: ops.pad(x, _pairs(padding, 1)), "padding", "padding"),
     "ZeroPad3d": (lambda x, padding: ops.pad(x, _pairs(padding, 3)), "padding", "padding"),
+    "AvgPool1d": (F.avg_pool1d, "kernel_size, stride=None, padding=0, ceil_mode=False, "
+                  "count_include_pad=True",
+                  "kernel_size stride padding ceil_mode count_include_pad"),
+    "AvgPool2d": (F.avg_pool2d, "kernel_size, stride=None, padding=0, ceil_mode=False, "
+                  "count_include_pad=True, divisor_override=None",
+                  "kernel_size stride padding ceil_mode count_include_pad divisor_override"),
+    "AvgPool3d": (F.avg_pool3d, "kernel_size, stride=None, padding=0, ceil_mode=False, "
+                  "count_include_pad=True, divisor_override=None",
+                  "kernel_size stride padding ceil_mode count_include_pad divisor_override"),
+    "UpsamplingNearest2d": (F.interpolate, "size=None, scale_factor=None", "size scale_factor"),
+    "UpsamplingBilinear2d": (
+        lambda x, size, scale_factor: F.interpolate(x, size, scale_factor, "bilinear", True),
+        "size=None, scale_factor=None", "size scale_factor"),
 }
 _LOSSES = {
     "SmoothL1Loss": (lambda x, y, reduction, beta: ops.smooth_l1_loss(x, y, beta, reduction),
@@ -40,6 +53,7 @@ _LOSSES = {
     "BCEWithLogitsLoss": (F.binary_cross_entropy_with_logits,
                           "weight=None, reduction='mean', pos_weight=None",
                           "weight reduction pos_weight"),
+    "KLDivLoss": (F.kl_div, "reduction='mean', log_target=False", "reduction log_target"),
 }
 
 

@@ -111,8 +111,11 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
                 recompute_scale_factor=None):
     """Mirrors `mindspore.mint.nn.functional.interpolate`: `scale_factor` works in every mode
     (the output size is floor(size * scale_factor), sampled as for that size)."""
-    if scale_factor is not None and recompute_scale_factor is None:
-        recompute_scale_factor = True
+    if scale_factor is not None:
+        scale_factor = (tuple(float(s) for s in scale_factor)
+                        if isinstance(scale_factor, (tuple, list)) else float(scale_factor))
+        if recompute_scale_factor is None:
+            recompute_scale_factor = True
     return ops.interpolate(input, size, scale_factor, mode, align_corners,
                            recompute_scale_factor)
 
@@ -120,3 +123,24 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
     """Mirrors `mindspore.mint.nn.functional.upsample`."""
     return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def kl_div(input, target, reduction="mean", log_target=False):
+    """Mirrors `mindspore.mint.nn.functional.kl_div`: target * (log(target) - input) summed as
+    `reduction` says ('mean', 'batchmean', 'sum', 'none'); `input` holds log-probabilities."""
+    if reduction not in ("mean", "batchmean", "sum", "none"):
+        raise ValueError(f"For 'mint.nn.functional.kl_div', 'reduction' must be 'mean', "
+                         f"'batchmean', 'sum' or 'none', but got {reduction!r}.")
+    if log_target:
+        pointwise = ops.exp(target) * (target - input)
+    else:
+        positive = target > 0
+        safe = ops.where(positive, target, ops.ones_like(target))
+        pointwise = ops.where(positive, target * (ops.log(safe) - input),
+                              ops.zeros_like(input * target))
+    if reduction == "none":
+        return pointwise
+    total = ops.sum(pointwise)
+    if reduction == "mean":
+        return total / pointwise.size
+    return total / pointwise.shape[0] if reduction == "batchmean" else total
