@@ -24,14 +24,19 @@ from cellgrad_nn.spatial import _window as W
 
 def _geometry(op, x, kernel, stride, pads, dilation, ceil_mode):
     """Output positions per spatial axis. ceil_mode keeps a last window that starts inside
-    the input or its leading padding, not one that would start in the trailing padding."""
+    the input or its leading padding, not one that would start in the trailing padding; a
+    kernel larger than the padded input then gives one partial window (PyTorch's rule)."""
     sizes = []
     for a in range(len(kernel)):
-        size = x.shape[2 + a]
-        out = W.output_size(op, size, pads[2 * a] + pads[2 * a + 1], kernel[a], stride[a],
-                            dilation[a], ceil_mode)
+        size, pad = x.shape[2 + a], pads[2 * a] + pads[2 * a + 1]
+        span = (kernel[a] - 1) * dilation[a] + 1
+        room = size + pad - span + (stride[a] - 1 if ceil_mode else 0)
+        out = room // stride[a] + 1
         if ceil_mode and out > 1 and (out - 1) * stride[a] >= size + pads[2 * a]:
             out -= 1
+        if out < 1:
+            raise ValueError(f"For '{op}', the kernel (extent {span} with dilation) is larger "
+                             f"than the padded input ({size + pad}) along spatial axis {a}.")
         sizes.append(out)
     return tuple(sizes)
 
