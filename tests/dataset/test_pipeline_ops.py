@@ -61,6 +61,9 @@ def test_block_path_batches_do_not_alias_the_source_arrays():
         output_numpy=True))[0]
     batch[0] = 100
     assert x[0] == 0
+    tensor = next(ds.NumpySlicesDataset(x, shuffle=False).batch(4).create_tuple_iterator())[0]
+    x[1] = 50  # the Tensor holds a copy, not a view of the user's array
+    assert tensor.asnumpy().tolist() == [0, 1, 2, 3]
 
 
 def test_python_values_become_int64_float64_and_rows_keep_numpy_dtypes():

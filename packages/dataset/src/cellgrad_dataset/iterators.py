@@ -101,7 +101,10 @@ def _converter(output_numpy, do_copy):
 
 
 def _ndarray(v):
-    return v if type(v) is np.ndarray else np.asarray(v)
+    """`v` as an array of the pipeline's own: numpy scalars as 0-d arrays, views copied."""
+    if type(v) is not np.ndarray:
+        return np.asarray(v)
+    return v if v.base is None else v.copy()
 
 
 def _tensor(v):
@@ -112,13 +115,14 @@ def _tensor(v):
         v = np.array(v)
     if v.dtype.kind in "OUS":
         return v
-    if v.base is None and v.flags.c_contiguous and v.flags.writeable:
-        return Tensor.from_numpy(v)
-    return Tensor(np.ascontiguousarray(v))
+    if v.base is not None or not (v.flags.c_contiguous and v.flags.writeable):
+        v = np.array(v, order="C")  # a view (maybe of the user's arrays): a copy of our own
+    return Tensor.from_numpy(v)
 
 
 def _copied_tensor(v):
-    return v if v.dtype.kind in "OUS" else Tensor(np.ascontiguousarray(v))
+    v = np.array(v, order="C")  # do_copy=True: always a copy
+    return v if v.dtype.kind in "OUS" else Tensor.from_numpy(v)
 
 
 class DictIterator(TupleIterator):

@@ -200,12 +200,12 @@ class NumpySlicesDataset(_RandomAccess):
     def _blocks(self, epoch, size):
         ids = self._indices(epoch)
         if len(ids) and ids[-1] - ids[0] == len(ids) - 1 and np.all(np.diff(ids) == 1):
-            # rows in order (no shuffle): slices; copied, as fancy indexing would, so a batch
-            # never aliases the user's arrays
-            lo = int(ids[0])
+            # rows in order (no shuffle): slices, views of the user's arrays; `_apply_batch`
+            # operations never write into their inputs, and the iterators copy any view they
+            # hand out, so nothing aliases the user's data
+            lo, columns = int(ids[0]), self._columns
             for start in range(lo, lo + len(ids), size):
-                stop = min(start + size, lo + len(ids))
-                yield tuple(c[start:stop].copy() for c in self._columns)
+                yield tuple([c[start:start + size] for c in columns])
             return
         yield from super()._blocks(epoch, size)
 
