@@ -1,5 +1,5 @@
 """Mirrors `mindspore.dataset.engine.datasets_vision`: the names of `cellgrad.dataset` at this
-path."""
+path (where MindSpore defines MnistDataset, Cifar10Dataset, ImageFolderDataset, ...)."""
 
 import cellgrad_dataset as _dataset
 
