@@ -10,7 +10,8 @@ allocated per step and the large gradients are never copied. Buckets fill in rev
 parameter order, the order in which a backward walk finishes them, and start strictly in
 bucket order, so every process issues the same collectives in the same order. When the
 group's processes share one host, the buckets live in an MPI shared-memory window instead
-and a step reduces them there (`shared_buckets`).
+and a step reduces them there (`shared_buckets`). Before either, every process checks that
+all built the same layout (`layout`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import weakref
 
 import numpy as np
 
-from cellgrad_distributed import shared_buckets, watchdog, world
+from cellgrad_distributed import layout, shared_buckets, watchdog, world
 
 DEFAULT_BUCKET_BYTES = 2**20  # 1 MB: the first bucket of a small network starts early
 
@@ -75,6 +76,8 @@ class GradBuckets:
             sizes.append(p._data.size)
         plans.extend((dtype, s, z) for dtype, (s, z) in open_.items() if s)
         plans.sort(key=lambda plan: -plan[1][0])  # the bucket holding the last parameter first
+        # before any buffer is shared or any gradient summed: every process the same layout
+        layout.check(self.group, layout.describe(self.params, plans, cap_bytes), self.where)
         if shared_buckets.usable(self.group):
             self.shared = shared_buckets.SharedSegments(
                 self.group, [(dtype, sum(sizes)) for dtype, _, sizes in plans])

@@ -1,0 +1,70 @@
+"""Two-process jobs whose processes disagree or leave: each ends in seconds, saying why.
+
+Processes that built different networks fail on every process, before any gradient is summed,
+with the first difference; a process that leaves (sys.exit, os._exit) ends the job at once
+(not at CELLGRAD_COMM_TIMEOUT, set to 60 s here), naming it. Both gradient transports.
+"""
+
+import pytest
+from mpi_launch import require_mpi, run
+
+SHM = {"shared memory": {"CELLGRAD_SHM_REDUCE": "1"}, "Iallreduce": {"CELLGRAD_SHM_REDUCE": "0"}}
+HINT = "every process of a data-parallel job must build the same network"
+DIFFERENCE = {
+    "shape": "parameter 0 is 'fc1.weight' float32 (3, 4) on process 0 but 'fc1.weight' "
+             "float32 (4, 3) on process 1",
+    "count": "parameter 0 is 'fc1.weight' float32 (3, 4) on process 0 but 'fc1.weight' "
+             "float32 (6, 4) on process 1",
+    "layer": "process 1 has 6 parameters, process 0 4; parameter 4 is 'extra.weight' float32 "
+             "(2, 2) on process 1 and missing on process 0",
+}
+
+
+@pytest.fixture(autouse=True)
+def _mpi():
+    require_mpi()
+
+
+def _job(mode, transport):
+    done, seconds = run("departures.py", mode, comm_timeout=60, timeout=60, env=SHM[transport])
+    assert done.returncode != 0, done.stdout + done.stderr
+    assert seconds < 20, (seconds, done.stderr)  # not the 60 s timeout
+    return done
+
+
+@pytest.mark.parametrize("transport", sorted(SHM))
+@pytest.mark.parametrize("mode", sorted(DIFFERENCE))
+def test_different_networks_fail_on_every_process_naming_the_first_difference(mode,
+                                                                             transport):
+    done = _job(mode, transport)
+    message = (f"LayoutMismatchError: For 'DistributedGradReducer', the processes' networks "
+               f"differ: {DIFFERENCE[mode]}: {HINT}")
+    assert done.stderr.count(message) == 2, done.stderr  # raised by both processes
+    for rank in (0, 1):
+        assert f"process {rank} of 2 stops on LayoutMismatchError" in done.stderr
+    assert "finished step" not in done.stdout  # no step ran: nothing was summed
+    assert "smaller than requested" not in done.stderr
+
+
+@pytest.mark.parametrize("transport", sorted(SHM))
+def test_a_process_that_exits_quietly_ends_the_job_in_seconds(transport):
+    done = _job("exit", transport)
+    assert ("RemoteProcessError: For 'DistributedGradReducer' on group 'mccl_world_group': "
+            "process 1 of 2 left the job while this one (process 0) waited for it: its program "
+            "ended without an error (sys.exit() or the end of its script)") in done.stderr
+    assert "process 0 finished step 2" not in done.stdout
+
+
+def test_os_exit_names_the_process_and_its_status():
+    done = _job("_exit", "Iallreduce")
+    assert done.returncode in (1, 3)
+    assert ("cellgrad.communication: process 1 of 2 ends with os._exit(3) while the job runs"
+            in done.stderr), done.stderr
+    assert "process 0 finished step 2" not in done.stdout
+
+
+def test_a_job_that_ends_normally_is_not_taken_for_a_departure():
+    done, _ = run("departures.py", "none", comm_timeout=60, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("finished step 3") == 2
+    assert "left the job" not in done.stderr
