@@ -19,7 +19,8 @@ __all__ = [
     "rand_like", "randn_like", "randint_like", "randperm", "multinomial", "bernoulli", "clone",
     "t", "select", "unique", "unique_consecutive", "cummax", "median", "kthvalue", "nan_to_num",
     "real", "imag", "cross", "index_add", "scatter_add", "histc", "cdist", "norm", "round",
-    "softmax", "searchsorted", "npu_gelu", "batch_norm_stats", "batch_norm_elemt",
+    "softmax", "searchsorted", "argmin", "cummin", "argsort", "topk", "sort", "bincount",
+    "float_power", "dot", "npu_gelu", "batch_norm_stats", "batch_norm_elemt",
     "batch_norm_gather_stats_with_counts",
 ]
 
@@ -56,7 +57,17 @@ def zeros(size, *, dtype=None):
 
 
 def full(size, fill_value, *, dtype=None):
-    """Mirrors `mindspore.mint.full`."""
+    """Mirrors `mindspore.mint.full`: bool, int64 or float32 after `fill_value` when `dtype` is
+    None, as torch."""
+    if dtype is None:
+        if isinstance(fill_value, Tensor):
+            dtype = fill_value.dtype
+        elif isinstance(fill_value, (bool, np.bool_)):
+            dtype = mstype.bool_
+        elif isinstance(fill_value, (int, np.integer)):
+            dtype = mstype.int64
+        else:
+            dtype = mstype.float32
     return ops.full(size, fill_value, dtype=dtype)
 
 
@@ -164,7 +175,41 @@ def bernoulli(input, *, generator=None):
     return (ops.rand_like(input) < input).astype(input.dtype)
 
 
-# ---- reductions returning values and indices ----
+# ---- reductions returning values and indices (int64 indices, as torch) ----
+
+
+def argmin(input, dim=None, keepdim=False):
+    """Mirrors `mindspore.mint.argmin`."""
+    return ops.argmin(input, dim, keepdim).astype(mstype.int64)
+
+
+def cummin(input, dim):
+    """Mirrors `mindspore.mint.cummin`: (running minimum, index of the last minimum)."""
+    values, indices = ops.cummin(input, dim)
+    return values, indices.astype(mstype.int64)
+
+
+def argsort(input, dim=-1, descending=False, stable=False):
+    """Mirrors `mindspore.mint.argsort` (a stable sort whatever `stable` says)."""
+    return sort(input, dim=dim, descending=descending, stable=stable)[1]
+
+
+def sort(input, *, dim=-1, descending=False, stable=False):
+    """Mirrors `mindspore.mint.sort`: (values, int64 indices); equal elements keep their order."""
+    values, indices = ops.sort(input, dim, descending)
+    return values, indices.astype(mstype.int64)
+
+
+def topk(input, k, dim=-1, largest=True, sorted=True):
+    """Mirrors `mindspore.mint.topk`: (values, int64 indices)."""
+    values, indices = ops.topk(input, k, dim, largest, sorted)
+    return values, indices.astype(mstype.int64)
+
+
+def bincount(input, weights=None, minlength=0):
+    """Mirrors `mindspore.mint.bincount`: int64 counts, or sums of `weights`."""
+    out = mnp.bincount(input, weights, minlength)
+    return out.astype(mstype.int64) if weights is None else out
 
 
 def max(input, dim=None, keepdim=False):
@@ -401,6 +446,21 @@ def sinc(input):
     zero = ops.equal(input, 0)
     x = ops.where(zero, ops.ones_like(input), input) * np.pi
     return ops.where(zero, ops.ones_like(input), ops.sin(x) / x)
+
+
+def float_power(input, exponent):
+    """Mirrors `mindspore.mint.float_power`: computed and returned in float64."""
+    input = input.astype(mstype.float64) if isinstance(input, Tensor) else input
+    exponent = exponent.astype(mstype.float64) if isinstance(exponent, Tensor) else exponent
+    return ops.pow(input, exponent)
+
+
+def dot(input, other):
+    """Mirrors `mindspore.mint.dot`: the dot product of two 1-D tensors."""
+    if input.ndim != 1 or other.ndim != 1:
+        raise ValueError(f"For 'mint.dot', both inputs must be 1-D, but got shapes {input.shape} "
+                         f"and {other.shape}.")
+    return ops.sum(input * other)
 
 
 def mv(input, vec):
