@@ -33,3 +33,17 @@ def test_promotion_with_signed_ints_is_a_signed_type_holding_both():
 def test_mindspore_numpy_names():
     assert mnp.uint is ms.uint32 and mnp.uint16 is ms.uint16
     assert "uint64" in mnp.numeric_types
+
+
+def test_mindspore_dtype_aliases_and_groups():
+    assert (ms.long, ms.int, ms.bool, ms.float, ms.short, ms.ushort) == (
+        ms.int64, ms.int32, ms.bool_, ms.float32, ms.int16, ms.uint16)
+    assert (ms.byte, ms.ubyte, ms.intc, ms.uintc, ms.intp, ms.uintp) == (
+        ms.int8, ms.uint8, ms.int32, ms.uint32, ms.int64, ms.uint64)
+    assert int(3.7) == 3 and bool(0) is False  # the builtins are untouched
+    from cellgrad.common import dtype as mstype
+
+    assert mstype.int_type == (ms.int8, ms.int16, ms.int32, ms.int64)
+    assert ms.uint32 in mstype.number_type and ms.bool_ not in mstype.number_type
+    assert repr(mstype.uint_type) == ("(mindspore.uint8, mindspore.uint16, mindspore.uint32, "
+                                      "mindspore.uint64)")

@@ -7,7 +7,7 @@
 # The compiled core first: a missing build is one clear ImportError.
 from cellgrad import _core  # noqa: F401, I001
 from cellgrad import _heap, _plugin_modules
-from cellgrad import common, context, nn, ops
+from cellgrad import common, context, dtype, nn, ops
 from cellgrad._core._tape import is_grad_enabled
 from cellgrad._namespace import plugin_names as _plugin_names
 from cellgrad.autodiff import GradOperation, grad, value_and_grad
@@ -79,6 +79,10 @@ __all__ = [
     "bfloat16", "bool_", "float16", "float32", "float64", "int8", "int16", "int32", "int64",
     "uint8", "uint16", "uint32", "uint64", "half", "single", "double", "float_", "int_",
 ]
+
+# MindSpore's dtype aliases (`ms.long`, `ms.int`, `ms.bool`, ...): set last, as `int`/`bool`/`float`
+# hide the builtins in this module from here on.
+globals().update(dtype.ALIASES)
 
 # PEP 562: names that plugins provide (cellgrad.plugins); nothing loads until the first miss.
 __getattr__, __dir__ = _plugin_names(__name__)

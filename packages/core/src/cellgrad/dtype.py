@@ -96,3 +96,21 @@ def dtype_to_nptype(type_):
 def pytype_to_dtype(obj):
     """Mirrors `mindspore.pytype_to_dtype`."""
     return to_dtype(obj)
+
+
+# MindSpore's C-style and Python-style aliases. Assigned through globals() because `bool`,
+# `int` and `float` as plain names would hide the builtins from the code above.
+ALIASES = {"long": int64, "bool": bool_, "int": int32, "float": float32, "short": int16,
+           "ushort": uint16, "byte": int8, "ubyte": uint8, "intc": int32, "uintc": uint32,
+           "intp": int64, "uintp": uint64}
+globals().update(ALIASES)
+__all__ += list(ALIASES)
+
+# MindSpore's dtype groups (those of cellgrad's dtypes: no complex or 8-bit float types).
+int_type = (int8, int16, int32, int64)
+uint_type = (uint8, uint16, uint32, uint64)
+float_type = (float16, float32, float64, bfloat16)
+signed_type = int_type + float_type
+number_type = int_type + uint_type + float_type
+all_types = (bool_,) + number_type
+__all__ += ["int_type", "uint_type", "float_type", "signed_type", "number_type", "all_types"]
