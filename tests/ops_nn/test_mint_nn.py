@@ -18,11 +18,9 @@ FIXTURE = json.loads((pathlib.Path(__file__).parents[1] / "signatures" /
 GRADCHECKED = {"mint_erfinv"}
 # Not provided yet (see the report of issue 26): listed so a new name is noticed.
 NOT_YET = {
-    "mint.nn": {"AdaptiveMaxPool1d", "ConvTranspose2d", "Fold", "MaxUnpool2d", "SyncBatchNorm",
-                "Unfold"},
-    "mint.nn.functional": {"adaptive_max_pool1d", "conv_transpose2d", "fold", "max_unpool2d",
-                           "unfold"},
-    "mint": {"conv_tbc", "polar", "triangular_solve"},
+    "mint.nn": {"MaxUnpool2d", "SyncBatchNorm"},
+    "mint.nn.functional": {"max_unpool2d"},
+    "mint": {"polar", "triangular_solve"},
 }
 
 
@@ -199,3 +197,51 @@ def test_gradients_through_functional_and_cells():
                      t(rng.standard_normal((2, 3))))
     assert gradcheck(lambda a: F.log_softmax(a), t(rng.standard_normal((2, 3))))
     assert gradcheck(lambda a: F.normalize(a), t(rng.standard_normal((2, 3))))
+
+
+@pytest.mark.parametrize("kernel, dilation, padding, stride", [
+    (2, 1, 0, 1), ((2, 3), 1, 1, 2), (3, 2, 1, (1, 2)),
+])
+def test_unfold_and_fold_against_torch(torch, kernel, dilation, padding, stride):
+    def ours(x):
+        return F.unfold(x, kernel, dilation, padding, stride)
+
+    def theirs(x):
+        return torch.nn.functional.unfold(x, kernel, dilation, padding, stride)
+
+    torch_compare(torch, [(2, 3, 6, 7)], ours, theirs)
+    blocks = theirs(torch.zeros(2, 3, 6, 7, dtype=torch.float64)).shape
+
+    def ours_fold(x):
+        return F.fold(x, (6, 7), kernel, dilation, padding, stride)
+
+    def theirs_fold(x):
+        return torch.nn.functional.fold(x, (6, 7), kernel, dilation, padding, stride)
+
+    torch_compare(torch, [tuple(blocks)], ours_fold, theirs_fold)
+    cols = np.random.default_rng(8).standard_normal((2, 3, 6, 7)).astype(np.float32)
+    assert mint.nn.Unfold(kernel, dilation, padding, stride)(t(cols)).shape == tuple(blocks)
+
+
+def test_transposed_and_tbc_convolutions_against_torch(torch):
+    def ours(x, w, b):
+        return F.conv_transpose2d(x, w, b, 2, 1, 1)
+
+    def theirs(x, w, b):
+        return torch.nn.functional.conv_transpose2d(x, w, b, 2, 1, 1)
+
+    torch_compare(torch, [(1, 2, 4, 4), (2, 3, 3, 3), (3,)], ours, theirs)
+    torch_compare(torch, [(5, 2, 3), (3, 3, 4), (4,)], lambda x, w, b: mint.conv_tbc(x, w, b, 1),
+                  lambda x, w, b: torch.conv_tbc(x, w, b, 1))
+    cell = mint.nn.ConvTranspose2d(2, 3, 3, stride=2)
+    assert cell.weight.shape == (2, 3, 3, 3)
+    assert cell(t(np.zeros((1, 2, 4, 4), np.float32))).shape == (1, 3, 9, 9)
+
+
+def test_adaptive_max_pool1d_against_torch(torch):
+    x = np.random.default_rng(9).standard_normal((2, 3, 7))
+    values, indices = F.adaptive_max_pool1d(t(x), 3, True)
+    tv, ti = torch.nn.functional.adaptive_max_pool1d(torch.tensor(x), 3, True)
+    np.testing.assert_allclose(values.asnumpy(), tv.numpy())
+    np.testing.assert_array_equal(indices.asnumpy(), ti.numpy())
+    assert indices.dtype == ms.int64

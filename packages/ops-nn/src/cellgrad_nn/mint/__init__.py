@@ -16,13 +16,15 @@ _SAME_AS_NN = ("AdaptiveAvgPool1d AdaptiveAvgPool2d AdaptiveAvgPool3d AdaptiveMa
 _CELLS = ("GELU Softmax LogSoftmax SiLU ReLU6 ELU Hardtanh Threshold Hardshrink Hardsigmoid "
           "Hardswish Mish SELU ZeroPad1d ZeroPad3d SmoothL1Loss BCEWithLogitsLoss Conv1d Conv2d "
           "Conv3d BatchNorm1d BatchNorm2d BatchNorm3d GroupNorm PReLU AvgPool1d AvgPool2d "
-          "AvgPool3d UpsamplingNearest2d UpsamplingBilinear2d KLDivLoss").split()
+          "AvgPool3d UpsamplingNearest2d UpsamplingBilinear2d KLDivLoss AdaptiveMaxPool1d Unfold "
+          "Fold ConvTranspose2d").split()
 
 EXPORTS: dict = {
     **{f"mint.nn.functional.{name}": f"functional:{name}" for name in (*FUNCTIONAL, *WRITTEN)},
     **{f"mint.nn.{name}": f"layers:{name}" for name in _SAME_AS_NN},
     **{f"mint.nn.{name}": f"cells:{name}" for name in _CELLS},
     "mint.conv2d": "functional:conv2d",
+    "mint.conv_tbc": "functional:conv_tbc",
     "mint.erf": "special:erf",
     "mint.erfc": "special:erfc",
     "mint.erfinv": "special:erfinv",

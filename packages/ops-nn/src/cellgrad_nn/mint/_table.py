@@ -17,6 +17,8 @@ FUNCTIONAL = {
     "binary_cross_entropy_with_logits": (
         "binary_cross_entropy_with_logits",
         "input, target, weight=None, reduction='mean', pos_weight=None", {}),
+    "conv_transpose2d": ("conv_transpose2d", "input, weight, bias=None, stride=1, padding=0, "
+                         "output_padding=0, groups=1, dilation=1", {}),
     "cosine_embedding_loss": ("cosine_embedding_loss", "input1, input2, target, margin=0.0, "
                               "reduction='mean'", {}),
     "cross_entropy": ("cross_entropy", "input, target, weight=None, ignore_index=-100, "
@@ -62,4 +64,5 @@ FUNCTIONAL = {
 
 # Written out in `functional.py`: defaults or arguments that need more than a rename.
 WRITTEN = ("avg_pool1d avg_pool2d avg_pool3d batch_norm conv1d conv2d conv3d flatten "
-           "log_softmax softmax one_hot normalize interpolate upsample kl_div").split()
+           "log_softmax softmax one_hot normalize interpolate upsample kl_div adaptive_max_pool1d "
+           "unfold fold conv_tbc").split()

@@ -42,6 +42,12 @@ _ACTIVATIONS = {
     "AvgPool3d": (F.avg_pool3d, "kernel_size, stride=None, padding=0, ceil_mode=False, "
                   "count_include_pad=True, divisor_override=None",
                   "kernel_size stride padding ceil_mode count_include_pad divisor_override"),
+    "AdaptiveMaxPool1d": (F.adaptive_max_pool1d, "output_size, return_indices=False",
+                          "output_size return_indices"),
+    "Unfold": (F.unfold, "kernel_size, dilation=1, padding=0, stride=1",
+               "kernel_size dilation padding stride"),
+    "Fold": (F.fold, "output_size, kernel_size, dilation=1, padding=0, stride=1",
+             "output_size kernel_size dilation padding stride"),
     "UpsamplingNearest2d": (F.interpolate, "size=None, scale_factor=None", "size scale_factor"),
     "UpsamplingBilinear2d": (
         lambda x, size, scale_factor: F.interpolate(x, size, scale_factor, "bilinear", True),
@@ -256,3 +262,34 @@ class PReLU(Cell):
 
     def construct(self, input):
         return F.prelu(input, self.weight)
+
+
+class ConvTranspose2d(Cell):
+    """Mirrors `mindspore.mint.nn.ConvTranspose2d` (zero padding only)."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups=1, bias=True, dilation=1, padding_mode="zeros",
+                 dtype=None):
+        super().__init__()
+        if padding_mode != "zeros":
+            raise ValueError(f"For 'mint.nn.ConvTranspose2d', only padding_mode='zeros' is "
+                             f"supported (as torch), but got {padding_mode!r}.")
+        if in_channels % groups or out_channels % groups:
+            raise ValueError(f"For 'mint.nn.ConvTranspose2d', 'in_channels' ({in_channels}) and "
+                             f"'out_channels' ({out_channels}) must be divisible by 'groups' "
+                             f"({groups}).")
+        self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
+        self.kernel_size = _tuple(kernel_size, 2)
+        self.stride, self.padding = _tuple(stride, 2), _tuple(padding, 2)
+        self.output_padding, self.dilation = _tuple(output_padding, 2), _tuple(dilation, 2)
+        dtype = dtype or mstype.float32
+        shape = (in_channels, out_channels // groups, *self.kernel_size)
+        self.weight = Parameter(initializer(HeUniform(math.sqrt(5)), shape, dtype), name="weight")
+        # torch computes the fan-in of a transposed weight from its dim 1
+        bound = 1 / math.sqrt(out_channels // groups * int(np.prod(self.kernel_size)))
+        self.bias = Parameter(initializer(Uniform(bound), (out_channels,), dtype),
+                              name="bias") if bias else None
+
+    def construct(self, input):
+        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding,
+                                  self.output_padding, self.groups, self.dilation)

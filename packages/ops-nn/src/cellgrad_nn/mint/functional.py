@@ -1,8 +1,11 @@
 """`cellgrad.mint.nn.functional`, mirroring `mindspore.mint.nn.functional` (exported there by
 cellgrad-ops-nn): the table of `_table.FUNCTIONAL` plus the functions below."""
 
+import numpy as np
+
 from cellgrad import ops
 from cellgrad.common import dtype as mstype
+from cellgrad.common.tensor import Tensor
 from cellgrad.mint._thin import make
 from cellgrad_nn.mint._table import FUNCTIONAL
 
@@ -144,3 +147,64 @@ def kl_div(input, target, reduction="mean", log_target=False):
     if reduction == "mean":
         return total / pointwise.size
     return total / pointwise.shape[0] if reduction == "batchmean" else total
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    """Mirrors `mindspore.mint.nn.functional.adaptive_max_pool1d` (indices int64)."""
+    out = ops.adaptive_max_pool2d(ops.unsqueeze(input, -2), (1, output_size), return_indices)
+    if not return_indices:
+        return ops.squeeze(out, -2)
+    values, indices = out
+    return ops.squeeze(values, -2), ops.squeeze(indices, -2).astype(mstype.int64)
+
+
+def _pair(value):
+    return (value, value) if isinstance(value, int) else tuple(value)
+
+
+def _patch_kernel(kernel_size, dtype):
+    """One (kh*kw, 1, kh, kw) filter per patch position, each picking one pixel."""
+    kh, kw = kernel_size
+    return Tensor(np.eye(kh * kw).reshape(kh * kw, 1, kh, kw), dtype)
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """Mirrors `mindspore.mint.nn.functional.unfold` (torch's im2col): (N, C*kh*kw, L)."""
+    if input.ndim != 4:
+        raise ValueError(f"For 'mint.nn.functional.unfold', 'input' must be 4-D, but got shape "
+                         f"{input.shape}.")
+    n, c, h, w = input.shape
+    kernel_size = _pair(kernel_size)
+    cols = ops.conv2d(input.reshape(n * c, 1, h, w), _patch_kernel(kernel_size, input.dtype),
+                      None, _pair(stride), "pad", _pair(padding), _pair(dilation))
+    return cols.reshape(n, c * kernel_size[0] * kernel_size[1], -1)
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """Mirrors `mindspore.mint.nn.functional.fold` (torch's col2im): sums the patches of
+    (N, C*kh*kw, L) into (N, C, *output_size)."""
+    kernel_size, output_size = _pair(kernel_size), _pair(output_size)
+    dilation, padding, stride = _pair(dilation), _pair(padding), _pair(stride)
+    blocks = [(size + 2 * p - d * (k - 1) - 1) // s + 1 for size, p, d, k, s in
+              zip(output_size, padding, dilation, kernel_size, stride)]
+    n, ckk, length = input.shape
+    patch = kernel_size[0] * kernel_size[1]
+    if ckk % patch or length != blocks[0] * blocks[1]:
+        raise ValueError(f"For 'mint.nn.functional.fold', 'input' of shape {input.shape} does not "
+                         f"match kernel_size={kernel_size} and output_size={output_size} "
+                         f"({blocks[0] * blocks[1]} blocks).")
+    c = ckk // patch
+    cols = input.reshape(n * c, patch, *blocks)
+    extra = tuple(size + 2 * p - ((b - 1) * s - 0 + d * (k - 1) + 1) for size, p, d, k, s, b in
+                  zip(output_size, padding, dilation, kernel_size, stride, blocks))
+    out = ops.conv_transpose2d(cols, _patch_kernel(kernel_size, input.dtype), None, stride,
+                               padding, extra, 1, dilation)
+    return out.reshape(n, c, *output_size)
+
+
+def conv_tbc(input, weight, bias, pad=0):
+    """Mirrors `mindspore.mint.conv_tbc`: a 1-D convolution of (time, batch, channels) input with
+    a (kernel, in, out) weight."""
+    out = ops.conv1d(ops.permute(input, (1, 2, 0)), ops.permute(weight, (2, 1, 0)), bias, 1,
+                     "pad", pad)
+    return ops.permute(out, (2, 0, 1))
