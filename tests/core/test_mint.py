@@ -30,7 +30,7 @@ def test_import_cellgrad_does_not_import_mint():
 
 def test_every_core_name_of_mindspore_mint_is_provided():
     # conv2d and erf/erfc/erfinv need cellgrad-ops-nn; polar/triangular_solve/conv_tbc missing
-    needs_nn = {"conv2d", "conv_tbc", "erf", "erfc", "erfinv", "polar", "triangular_solve"}
+    needs_nn = {"conv2d", "conv_tbc", "erf", "erfc", "erfinv"}
     missing = sorted(n for n in FIXTURE["mint"] if n not in needs_nn and n not in mint.__all__)
     assert missing == []
     assert len(mint.__all__) >= 200
@@ -145,6 +145,11 @@ def test_compositions_match_numpy():
     assert mint.allclose(t(a), t(a + 1e-9)) is True
 
 
+def test_complex_results_say_cellgrad_is_real():
+    with pytest.raises(TypeError, match="mint.polar.*no complex|cellgrad tensors are real"):
+        mint.polar(t(X), t(X))
+
+
 def test_ascend_only_names_say_so():
     with pytest.raises(RuntimeError, match="npu_gelu runs only on Ascend.*gelu"):
         mint.npu_gelu(t(X))
@@ -161,6 +166,8 @@ def test_ascend_only_names_say_so():
     (lambda x: mint.split(x, [1, 2], dim=1)[1], (X,)),
     (lambda x: mint.narrow(x, 1, 1, 2), (X,)),
     (lambda x: mint.select(x, 0, 1), (X,)),
+    (lambda b, a: mint.triangular_solve(b, a, upper=False)[0],
+     (X[:, :2].T.copy(), np.array([[2.0, 0.0], [0.5, 3.0]]))),
     (lambda a, b, c: mint.addmm(a, b, c, beta=0.5, alpha=2), (X[:, :2], X[:, :2], X[:2, :2])),
     (lambda a, b: mint.xlogy(a, b), (X, X + 1)),
     (lambda a, b: mint.lerp(a, b, 0.3), (X, X * 2)),
@@ -177,6 +184,7 @@ def test_gradients(fn, args):
     assert gradcheck(fn, *(t(a.astype(np.float64)) for a in args))
 
 
+@pytest.mark.filterwarnings("ignore:torch.triangular_solve is deprecated:UserWarning")
 def test_against_torch():
     torch = pytest.importorskip("torch")
     a = RNG.standard_normal((3, 4))
@@ -191,6 +199,9 @@ def test_against_torch():
          torch.xlogy(torch.tensor(np.abs(a)), torch.tensor(np.abs(a) + 1))),
         (mint.norm(t(a), 3, 1), torch.norm(torch.tensor(a), 3, 1)),
         (mint.median(t(a), 1)[0], torch.median(torch.tensor(a), 1)[0]),
+        (mint.triangular_solve(t(c), t(a[:, :3]), transpose=True, unitriangular=True)[0],
+         torch.triangular_solve(torch.tensor(c), torch.tensor(a[:, :3]), transpose=True,
+                                unitriangular=True)[0]),
         (mint.index_add(t(a), 1, t(np.array([0, 0, 2])), t(a[:, :3])),
          torch.index_add(torch.tensor(a), 1, torch.tensor([0, 0, 2]), torch.tensor(a[:, :3]))),
     ]

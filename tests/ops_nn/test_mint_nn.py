@@ -20,7 +20,7 @@ GRADCHECKED = {"mint_erfinv"}
 NOT_YET = {
     "mint.nn": {"MaxUnpool2d", "SyncBatchNorm"},
     "mint.nn.functional": {"max_unpool2d"},
-    "mint": {"polar", "triangular_solve"},
+    "mint": set(),
 }
 
 

@@ -20,8 +20,8 @@ __all__ = [
     "t", "select", "unique", "unique_consecutive", "cummax", "median", "kthvalue", "nan_to_num",
     "real", "imag", "cross", "index_add", "scatter_add", "histc", "cdist", "norm", "round",
     "softmax", "searchsorted", "argmin", "cummin", "argsort", "topk", "sort", "bincount",
-    "float_power", "dot", "npu_gelu", "batch_norm_stats", "batch_norm_elemt",
-    "batch_norm_gather_stats_with_counts",
+    "float_power", "dot", "triangular_solve", "polar", "npu_gelu", "batch_norm_stats",
+    "batch_norm_elemt", "batch_norm_gather_stats_with_counts",
 ]
 
 
@@ -96,8 +96,7 @@ def normal(mean=0.0, std=1.0, size=None, generator=None):
     """Mirrors `mindspore.mint.normal`."""
     _no_generator("normal", generator)
     if size is None:
-        shape = ops.broadcast_shape(_shape(mean), _shape(std)) if hasattr(ops, "broadcast_shape") \
-            else np.broadcast_shapes(_shape(mean), _shape(std))
+        shape = np.broadcast_shapes(_shape(mean), _shape(std))
     else:
         shape = _size("normal", (size,) if isinstance(size, int) else size)
     return ops.normal(tuple(shape), _as_tensor(mean), _as_tensor(std))
@@ -463,6 +462,21 @@ def dot(input, other):
     return ops.sum(input * other)
 
 
+def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):
+    """Mirrors `mindspore.mint.triangular_solve`: (X, a copy of A) with op(T) X = b, T the upper
+    or lower triangle of A (unit diagonal when `unitriangular`), op a transpose if asked."""
+    if A.ndim < 2 or A.shape[-1] != A.shape[-2]:
+        raise ValueError(f"For 'mint.triangular_solve', 'A' must be square matrices, but got "
+                         f"shape {A.shape}.")
+    triangle = ops.triu(A) if upper else ops.tril(A)
+    if unitriangular:
+        eye = ops.eye(A.shape[-1], A.shape[-1], A.dtype)
+        triangle = triangle * (1 - eye) + eye
+    if transpose:
+        triangle = ops.swapaxes(triangle, -1, -2)
+    return ops.matmul(ops.inverse(triangle), b), ops.identity(A)
+
+
 def mv(input, vec):
     """Mirrors `mindspore.mint.mv`."""
     if input.ndim != 2 or vec.ndim != 1:
@@ -504,6 +518,14 @@ def imag(input):
     """Mirrors `mindspore.mint.imag`; complex tensors are not supported by cellgrad."""
     _real_only("imag", input)
     raise TypeError(f"For 'mint.imag', 'input' must be complex, but got {input.dtype}.")
+
+
+def polar(abs, angle):
+    """Mirrors `mindspore.mint.polar`, whose result is complex: cellgrad has no complex dtype."""
+    raise TypeError(f"For 'mint.polar', the result is a complex tensor and cellgrad tensors are "
+                    f"real (got abs of dtype {getattr(abs, 'dtype', type(abs).__name__)}); use "
+                    f"abs * mint.cos(angle) and abs * mint.sin(angle) for the real and imaginary "
+                    f"parts.")
 
 
 def _real_only(name, input):
