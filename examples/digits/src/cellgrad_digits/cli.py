@@ -1,8 +1,8 @@
 """`cellgrad-digits`: train, evaluate, checkpoint, reload and plot, in one command."""
 
 import argparse
-import glob
 import os
+import re
 import sys
 import time
 
@@ -14,6 +14,8 @@ from cellgrad_digits import data, insight
 from cellgrad_digits.net import DigitsNet
 
 PREFIX = "digits"
+# this program's checkpoints: a rerun in the same folder writes `digits_1-...`, `digits_2-...`
+CHECKPOINT = re.compile(re.escape(PREFIX) + r"(?:_\d+)?-\d+_\d+\.ckpt$")
 
 
 def parse_args(argv):
@@ -107,6 +109,34 @@ def train(args, model, train_set, test_set, ckpt_dir, initial_epoch):
     return history, checkpoints.latest_ckpt_file_name
 
 
+def blas():
+    """The BLAS numpy computes with, its CPU kernel and threads, as threadpoolctl sees them
+    (results differ in the last bits between kernels and thread counts)."""
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        return "BLAS unknown: pip install threadpoolctl"
+    libs = [lib for lib in threadpool_info() if lib.get("user_api") == "blas"]
+    # numpy's own first (scikit-learn's scipy may load another copy)
+    libs.sort(key=lambda lib: "numpy" not in str(lib.get("filepath", "")))
+    if not libs:
+        return "BLAS not loaded"
+    lib = libs[0]
+    kernel = f", {lib['architecture']} kernel" if lib.get("architecture") else ""
+    return (f"numpy's BLAS: {lib.get('internal_api')} {lib.get('version')}{kernel}, "
+            f"{lib.get('num_threads')} thread(s)")
+
+
+def latest_checkpoint(ckpt_dir):
+    """The newest checkpoint this program wrote in `ckpt_dir`, or None."""
+    try:
+        names = [n for n in os.listdir(ckpt_dir) if CHECKPOINT.match(n)]
+    except FileNotFoundError:
+        return None
+    paths = [os.path.join(ckpt_dir, n) for n in names]
+    return max(paths, key=os.path.getmtime) if paths else None
+
+
 def predictions(net, x):
     net.set_train(False)
     return net(ms.Tensor(x)).asnumpy().argmax(axis=1)
@@ -114,7 +144,7 @@ def predictions(net, x):
 
 def report(args, net, model, test_set, x_test, y_test, latest):
     accuracy = model.eval(test_set)["accuracy"]
-    print(f"test accuracy: {accuracy:.4f}")
+    print(f"test accuracy: {accuracy:.4f} ({blas()})")
     fresh = DigitsNet(data.CLASSES)
     ms.load_param_into_net(fresh, ms.load_checkpoint(latest))
     reloaded = float(np.mean(predictions(fresh, x_test) == y_test))
@@ -144,6 +174,8 @@ def main(argv=None):
     train_set = shard(train_set, x_train, y_train, args, rank, size)
     net, _, model = build(args)
     initial_epoch = resume(model, args.resume) if args.resume else 0
+    # the shuffle order of epoch initial_epoch + 1 onwards, as the uninterrupted run reads it
+    train_set.set_init_step(initial_epoch * train_set.get_dataset_size())
     if rank == 0:
         print(f"digits: {len(y_train)} training and {len(y_test)} test images, "
               f"{args.epochs - initial_epoch} epoch(s) from epoch {initial_epoch}"
@@ -154,8 +186,8 @@ def main(argv=None):
     try:
         history, latest = train(args, model, train_set, test_set, ckpt_dir, initial_epoch)
     except KeyboardInterrupt:
-        done = sorted(glob.glob(os.path.join(ckpt_dir, f"{PREFIX}-*.ckpt")), key=os.path.getmtime)
-        hint = f"; continue with --resume {done[-1]}" if done else ""
+        done = latest_checkpoint(ckpt_dir)
+        hint = f"; continue with --resume {done}" if done else ""
         print(f"\ninterrupted{hint}", file=sys.stderr)
         return 130
     if rank != 0:  # rank 0 reports, checks its checkpoint and plots for the job

@@ -5,6 +5,11 @@ the whole train network (weights and optimizer state). They are written with
 `cellgrad.save_checkpoint` (the cellgrad-checkpoint package), which writes atomically: a run
 killed mid-save leaves the previous checkpoints intact, and `Model.train(initial_epoch=...)`
 resumes from the last one.
+
+As MindSpore's, a new `ModelCheckpoint` whose prefix already names checkpoint files in its
+directory (an earlier run's) takes the next free prefix, `{prefix}_{n}`, and rotation removes
+only files of its own prefix, oldest first: a rerun never deletes the files it just wrote
+because an earlier run reached higher epochs.
 """
 
 import os
@@ -88,13 +93,21 @@ class ModelCheckpoint(Callback):
         if config is not None and not isinstance(config, CheckpointConfig):
             raise TypeError(f"For 'ModelCheckpoint', config must be a CheckpointConfig, but got "
                             f"{type(config).__name__}.")
-        self._prefix = prefix
         self._directory = os.path.abspath(directory if directory is not None else ".")
         self._config = config or CheckpointConfig()
-        self._pattern = re.compile(re.escape(prefix) + r"-(\d+)_(\d+)\.(?:ckpt|safetensors)$")
+        self._prefix = _free_prefix(self._save_directory(), prefix)
+        self._pattern = re.compile(re.escape(self._prefix)
+                                   + r"-(\d+)_(\d+)\.(?:ckpt|safetensors)$")
         self._last_saved_step = None
         self._last_time = time.time()
         self.latest_ckpt_file_name = ""
+
+    def _save_directory(self):
+        """Where this process writes: the directory, or its `rank_<r>` with all_ranks."""
+        rank, size = parallel.rank_and_size()
+        if size > 1 and self._config.all_ranks:
+            return os.path.join(self._directory, f"rank_{rank}")
+        return self._directory
 
     def step_end(self, run_context):
         cb = run_context.original_args()
@@ -121,9 +134,7 @@ class ModelCheckpoint(Callback):
         # Data-parallel processes hold the same parameters: one file per job, from rank 0,
         # unless CheckpointConfig(all_ranks=True).
         rank, size = parallel.rank_and_size()
-        directory = self._directory
-        if size > 1 and self._config.all_ranks:
-            directory = os.path.join(directory, f"rank_{rank}")
+        directory = self._save_directory()
         step_in_epoch = (cb.cur_step_num - 1) % cb.batch_num + 1
         ext = "safetensors" if self._config.format == "safetensors" else "ckpt"
         path = os.path.join(directory, f"{self._prefix}-{cb.cur_epoch_num}_{step_in_epoch}.{ext}")
@@ -142,7 +153,7 @@ class ModelCheckpoint(Callback):
         self._last_saved_step = cb.cur_step_num
         self._last_time = time.time()
         self.latest_ckpt_file_name = path
-        self._rotate(directory)
+        self._rotate(directory, os.path.basename(path))
 
     def _append_dict(self, cb):
         extra = {}
@@ -155,17 +166,45 @@ class ModelCheckpoint(Callback):
                 extra.update(item)
         return extra or None
 
-    def _rotate(self, directory):
+    def _rotate(self, directory, saved):
         keep = self._config.keep_checkpoint_max
         if not keep:
             return
         found = []
         for name in os.listdir(directory):
             match = self._pattern.match(name)
-            if match:
-                found.append(((int(match.group(1)), int(match.group(2))), name))
-        for _, name in sorted(found)[:-keep]:
+            if match and name != saved:
+                try:
+                    mtime = os.stat(os.path.join(directory, name)).st_mtime_ns
+                except FileNotFoundError:
+                    continue
+                found.append((mtime, int(match.group(1)), int(match.group(2)), name))
+        # oldest first, as MindSpore (by modification time; a run that restarts at epoch 1
+        # under the same prefix keeps its new files); the file just written always stays
+        for *_, name in sorted(found)[:max(0, len(found) - (keep - 1))]:
             try:
                 os.remove(os.path.join(directory, name))
             except FileNotFoundError:  # removed by someone else meanwhile: nothing to do
                 pass
+
+
+def _free_prefix(directory, prefix):
+    """MindSpore's rule for a prefix already used in `directory`: `{prefix}_{n}`, n one more
+    than the largest taken (1 when only `{prefix}-...` files exist)."""
+    try:
+        names = os.listdir(directory)
+    except (FileNotFoundError, NotADirectoryError):
+        return prefix
+    taken = 0
+    for name in names:
+        if not name.endswith((".ckpt", ".safetensors")) or name.endswith("_breakpoint.ckpt"):
+            continue
+        if not name.startswith(prefix) or name[len(prefix):len(prefix) + 1].isalpha():
+            continue
+        rest = name[len(prefix):]
+        dash = rest.find("-")
+        if dash == 0:
+            taken = max(taken, 1)
+        elif dash > 0 and rest[1:dash].isdigit():
+            taken = max(taken, int(rest[1:dash]) + 1)
+    return f"{prefix}_{taken}" if taken else prefix

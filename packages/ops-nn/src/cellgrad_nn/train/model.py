@@ -121,7 +121,9 @@ class Model:
         shapes = ColumnShapes(dataset.get_col_names())
         self._train_network.set_train(True)
         callbacks.on_train_begin(run_context)
-        rows = dataset.create_tuple_iterator(num_epochs=epoch - initial_epoch)
+        # `epoch` in all, as MindSpore's DatasetHelper: a dataset resumed with set_init_step
+        # (at epoch `initial_epoch`) counts the epochs before it, as MindSpore's pipeline does
+        rows = dataset.create_tuple_iterator(num_epochs=epoch)
         for cur_epoch in range(initial_epoch + 1, epoch + 1):
             cb.cur_epoch_num = cur_epoch
             cb.metrics = None
