@@ -150,6 +150,18 @@ def test_complex_results_say_cellgrad_is_real():
         mint.polar(t(X), t(X))
 
 
+def test_norms_needing_singular_values_say_so():
+    with pytest.raises(ValueError, match="matrix_norm.*'nuc', 2 and -2 need singular values"):
+        mint.linalg.matrix_norm(t(X), "nuc")
+    with pytest.raises(ValueError, match="mint.norm.*p='nuc' needs singular values"):
+        mint.norm(t(X), "nuc")
+
+
+def test_linalg_and_special_names():
+    assert sorted(n for n in FIXTURE["mint.linalg"] if not hasattr(mint.linalg, n)) == ["qr"]
+    assert {"exp2", "expm1", "log1p", "round", "sinc"} <= set(dir(mint.special))
+
+
 def test_ascend_only_names_say_so():
     with pytest.raises(RuntimeError, match="npu_gelu runs only on Ascend.*gelu"):
         mint.npu_gelu(t(X))
