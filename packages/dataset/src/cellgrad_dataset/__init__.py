@@ -56,6 +56,8 @@ _EXPORTS = {
     "ImageFolderDataset": "cellgrad_dataset.readers.image_folder:ImageFolderDataset",
     "CSVDataset": "cellgrad_dataset.readers.text:CSVDataset",
     "TextFileDataset": "cellgrad_dataset.readers.text:TextFileDataset",
+    "TFRecordDataset": "cellgrad_dataset.readers.tfrecord:TFRecordDataset",
+    "DatasetCache": "cellgrad_dataset.cache:DatasetCache",
     # --- vision / transforms ---
     "transforms": "cellgrad_dataset.transforms",
     "audio": "cellgrad_dataset.audio",
