@@ -18,8 +18,8 @@ FIXTURE = json.loads((pathlib.Path(__file__).parents[1] / "signatures" /
 GRADCHECKED = {"mint_erfinv"}
 # Not provided yet (see the report of issue 26): listed so a new name is noticed.
 NOT_YET = {
-    "mint.nn": {"MaxUnpool2d", "SyncBatchNorm"},
-    "mint.nn.functional": {"max_unpool2d"},
+    "mint.nn": {"SyncBatchNorm"},
+    "mint.nn.functional": set(),
     "mint": set(),
 }
 
@@ -245,3 +245,15 @@ def test_adaptive_max_pool1d_against_torch(torch):
     np.testing.assert_allclose(values.asnumpy(), tv.numpy())
     np.testing.assert_array_equal(indices.asnumpy(), ti.numpy())
     assert indices.dtype == ms.int64
+
+
+def test_max_unpool2d_against_torch(torch):
+    x = np.random.default_rng(10).standard_normal((1, 2, 4, 6))
+    pooled, indices = torch.nn.functional.max_pool2d(torch.tensor(x), 2, return_indices=True)
+    ours = F.max_unpool2d(t(pooled.numpy()), t(indices.numpy()), 2)
+    theirs = torch.nn.functional.max_unpool2d(pooled, indices, 2)
+    np.testing.assert_allclose(ours.asnumpy(), theirs.numpy())
+    cell = mint.nn.MaxUnpool2d(2)
+    bigger = cell(t(pooled.numpy()), t(indices.numpy()), output_size=(5, 7))
+    assert bigger.shape == (1, 2, 5, 7)
+    assert gradcheck(lambda v: F.max_unpool2d(v, t(indices.numpy()), 2), t(pooled.numpy()))

@@ -17,7 +17,7 @@ _CELLS = ("GELU Softmax LogSoftmax SiLU ReLU6 ELU Hardtanh Threshold Hardshrink 
           "Hardswish Mish SELU ZeroPad1d ZeroPad3d SmoothL1Loss BCEWithLogitsLoss Conv1d Conv2d "
           "Conv3d BatchNorm1d BatchNorm2d BatchNorm3d GroupNorm PReLU AvgPool1d AvgPool2d "
           "AvgPool3d UpsamplingNearest2d UpsamplingBilinear2d KLDivLoss AdaptiveMaxPool1d Unfold "
-          "Fold ConvTranspose2d").split()
+          "Fold ConvTranspose2d MaxUnpool2d").split()
 
 EXPORTS: dict = {
     **{f"mint.nn.functional.{name}": f"functional:{name}" for name in (*FUNCTIONAL, *WRITTEN)},

@@ -65,4 +65,4 @@ FUNCTIONAL = {
 # Written out in `functional.py`: defaults or arguments that need more than a rename.
 WRITTEN = ("avg_pool1d avg_pool2d avg_pool3d batch_norm conv1d conv2d conv3d flatten "
            "log_softmax softmax one_hot normalize interpolate upsample kl_div adaptive_max_pool1d "
-           "unfold fold conv_tbc").split()
+           "unfold fold conv_tbc max_unpool2d").split()

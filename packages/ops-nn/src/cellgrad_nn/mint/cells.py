@@ -293,3 +293,15 @@ class ConvTranspose2d(Cell):
     def construct(self, input):
         return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding,
                                   self.output_padding, self.groups, self.dilation)
+
+
+class MaxUnpool2d(Cell):
+    """Mirrors `mindspore.mint.nn.MaxUnpool2d` (`output_size` is given at call time)."""
+
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
+
+    def construct(self, input, indices, output_size=None):
+        return F.max_unpool2d(input, indices, self.kernel_size, self.stride, self.padding,
+                              output_size)

@@ -208,3 +208,22 @@ def conv_tbc(input, weight, bias, pad=0):
     out = ops.conv1d(ops.permute(input, (1, 2, 0)), ops.permute(weight, (2, 1, 0)), bias, 1,
                      "pad", pad)
     return ops.permute(out, (2, 0, 1))
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """Mirrors `mindspore.mint.nn.functional.max_unpool2d`: each value goes to its index in a
+    zero (N, C, H, W) output; H, W default to (size - 1) * stride - 2 * padding + kernel."""
+    kernel_size = _pair(kernel_size)
+    stride = kernel_size if stride is None else _pair(stride)
+    padding = _pair(padding)
+    if output_size is None:
+        output_size = tuple((size - 1) * s - 2 * p + k for size, s, p, k in
+                            zip(input.shape[-2:], stride, padding, kernel_size))
+    else:
+        output_size = tuple(output_size)[-2:]
+    lead = input.shape[:-2]
+    flat = input.reshape(*lead, -1)
+    zeros = ops.zeros((*lead, output_size[0] * output_size[1]), input.dtype)
+    out = ops.tensor_scatter_elements(zeros, indices.reshape(*lead, -1).astype(mstype.int64),
+                                      flat, -1, "add")
+    return out.reshape(*lead, *output_size)
