@@ -7,14 +7,14 @@ import os
 import struct
 import sys
 
+import cellgrad.dataset as ds
 import numpy as np
 import pytest
-
-import cellgrad.dataset as ds
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tfrecord_cases as tc  # noqa: E402
 import tfrecord_writer as w  # noqa: E402
+
 from cellgrad_dataset.readers import tfrecord as reader  # noqa: E402
 
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "tfrecord",
