@@ -24,6 +24,7 @@ from cellgrad._paths import EVERY_PRIMITIVE, MOVED, PATHS, WHOLE_OPS
 NAMESPACES = tuple(dict.fromkeys((
     "", "nn", "ops", "common.initializer", "train", "amp", "communication",
     "communication.comm_func", "mint", "mint.nn", "mint.nn.functional", "mint.optim", "mint.special",
+    "experimental", "experimental.optim", "experimental.optim.lr_scheduler",
     *PATHS, *EVERY_PRIMITIVE, *WHOLE_OPS)))
 # Core modules that MindSpore's top level holds as attributes (`ms.log`), imported on first use.
 MODULES = ("log", "version", "parallel", "boost", "numpy", "profiler")
