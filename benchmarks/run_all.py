@@ -28,10 +28,11 @@ import lstm_step
 import mlp_step
 import op_overhead
 import plugin_load
+import transformer_step
 from timing import THREADS
 
 ROWS = ("mlp_step", "cnn_step", "inference", "deep_chain", "op_overhead", "hooks_overhead",
-        "import", "amp_step", "data_pipeline", "lstm_step")
+        "import", "amp_step", "data_pipeline", "lstm_step", "transformer_step")
 FLAT_MB = 5.0  # RSS growth over the --steps check still counted as flat (allocator noise)
 
 
@@ -147,6 +148,8 @@ def main():
         data_pipeline.add_rows(table, n(5, args.scale))
     if "lstm_step" in only:  # issue 22: LSTM training step and batch-1 inference
         lstm_step.add_rows(table, n(30, args.scale))
+    if "transformer_step" in only:  # issue 22: a Transformer-encoder training step
+        transformer_step.add_rows(table, n(20, args.scale))
     now = datetime.datetime.now(datetime.timezone.utc)
     print(f"cellgrad benchmarks (issue 12), {now:%Y-%m-%d %H:%M} UTC, {args.rounds} round(s), "
           f"{platform.machine()} {os.cpu_count()} cores, {THREADS} threads, "

@@ -74,6 +74,11 @@ def measure(repeat, rounds=3):
     return got
 
 
+def add_rows(table, repeat):
+    """run_all.py's row: the training step (target 1.0x PyTorch)."""
+    table.timed("transformer_step training (2 encoder layers)", measure(repeat), 1.0)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--repeat", type=int, default=20)
