@@ -34,21 +34,27 @@ def _check_positions(grad_position):
     raise TypeError("For 'F.grad', the 'grad_position' must be int or tuple.")
 
 
-def _check_weights(weights):
+def _check_fn(api, fn):
+    """MindSpore checks `fn` when the transformed function is called."""
+    if not callable(fn):
+        raise TypeError(f"For '{api}', the fn should be callable, but got {type(fn).__name__}.")
+
+
+def _check_weights(weights, api="grad"):
     """MindSpore's weights: a Tensor (usually a Parameter) or a list/tuple of them; a Tensor
     that is not a Parameter gets a zero gradient, as in MindSpore."""
     if weights is None:
         return None, False
     single = isinstance(weights, TensorBuffer)
     if not single and not isinstance(weights, (list, tuple)):
-        raise TypeError("The weights you provided is expected to be a tensor, or a list or "
-                        f"tuple. but got {weights}")
+        raise TypeError(f"For '{api}', the weights you provided is expected to be a tensor, or "
+                        f"a list or tuple. but got {weights!r} ({type(weights).__name__}).")
     ws = (weights,) if single else tuple(weights)
     for i, w in enumerate(ws):
         if not isinstance(w, TensorBuffer):
             # MindSpore: RuntimeError "The pointer[tensor] is null."
-            raise RuntimeError(f"For 'grad', every entry of 'weights' must be a Tensor; entry {i} "
-                               f"is a {type(w).__name__}.")
+            raise RuntimeError(f"For '{api}', every entry of 'weights' must be a Tensor; entry "
+                               f"{i} is a {type(w).__name__}.")
     return ws, single
 
 
@@ -227,7 +233,8 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False,
     int_position = isinstance(grad_position, int)
 
     def grad_fn(*args, **kwargs):
-        ws, single = _check_weights(weights)
+        _check_fn("grad", fn)
+        ws, single = _check_weights(weights, "grad")
         args, sens = _split_sens(args, sens_param)
         out, in_grads, w_grads = _run(fn, args, kwargs, positions, ws, has_aux, sens)
         g = _structure(positions, int_position, ws, single, in_grads, w_grads, return_ids)
@@ -246,7 +253,8 @@ def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=
     int_position = isinstance(grad_position, int)
 
     def value_and_grad_fn(*args, **kwargs):
-        ws, single = _check_weights(weights)
+        _check_fn("value_and_grad", fn)
+        ws, single = _check_weights(weights, "value_and_grad")
         args, sens = _split_sens(args, sens_param)
         out, in_grads, w_grads = _run(fn, args, kwargs, positions, ws, has_aux, sens)
         return out, _structure(positions, int_position, ws, single, in_grads, w_grads,
@@ -276,7 +284,7 @@ class GradOperation:
 
     def __call__(self, fn, weights=None):
         if self.get_by_list:
-            ws, _ = _check_weights(weights)
+            ws, _ = _check_weights(weights, "GradOperation")
             if ws is None:
                 raise TypeError("GradOperation(get_by_list=True) needs the weights: "
                                 "call it as grad_op(net, ParameterTuple).")

@@ -14,7 +14,7 @@ import numpy as np
 
 from cellgrad._core._buffer import TensorBuffer as _TensorBase
 from cellgrad._core._buffer import make_tensor
-from cellgrad.autodiff import _check_positions, _run, grad
+from cellgrad.autodiff import _check_fn, _check_positions, _run, grad
 
 __all__ = ["vmap", "vjp", "jvp", "jacrev", "jacfwd"]
 
@@ -130,6 +130,7 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
     """Mirrors `mindspore.vjp`: `(outputs, vjp_fn)` (`(outputs, vjp_fn, aux)` with `has_aux`);
     `vjp_fn(v)` gives the gradients of `<outputs, v>` for every input (a tuple), then for the
     weights when given."""
+    _check_fn("vjp", fn)
     positions = tuple(range(len(inputs)))
     first = fn(*inputs)
     if has_aux:
@@ -154,6 +155,7 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
 
 def jvp(fn, inputs, v, has_aux=False):
     """Mirrors `mindspore.jvp`: `(outputs, J v)` (`(outputs, J v, aux)` with `has_aux`)."""
+    _check_fn("jvp", fn)
     xs, vs = _as_tuple(inputs), _as_tuple(v)
     if len(xs) != len(vs):
         raise ValueError(f"For 'jvp', v must have one tangent per input ({len(xs)}), but got "

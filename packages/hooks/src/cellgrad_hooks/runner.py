@@ -73,9 +73,17 @@ class CellHooks:
         called = set()
         output = None
         try:
+            given = args
             if self.forward_pre:
                 args, kwargs = run_forward_pre(self, cell, args, kwargs)
-            output = cell._run_construct(args, kwargs)
+            try:
+                output = cell._run_construct(args, kwargs)
+            except Exception as e:
+                if args is not given:
+                    e.add_note(f"{type(cell).__name__}'s inputs were replaced by what its "
+                               "forward pre hook returned: "
+                               + ", ".join(type(a).__name__ for a in args) + ".")
+                raise
             if self.forward:
                 output = run_forward(self, cell, args, kwargs, output, called)
             return output

@@ -477,12 +477,21 @@ cdef DType _result_dtype(Op op, tuple inputs):
 
 
 cdef object _op_error(Op op, tuple inputs, Exception e):
-    """Re-raise a numpy error from inside an op as one naming the op and its inputs."""
+    """A numpy error from inside an op as one naming the op and what it got; the caller chains
+    the original. numpy's own classes (e.g. _UFuncNoLoopError) take other constructor
+    arguments than a message, so those become the builtin class they derive from."""
     msg = str(e).strip()
     if "broadcast" in msg:
         msg = "the input shapes cannot be broadcast together"
-    return type(e)(f"For '{op.name}', {msg}; got inputs "
-                   + ", ".join([_describe(x) for x in inputs]) + ".")
+    text = (f"For '{op.name}', {msg}; got inputs "
+            + ", ".join([_describe(x) for x in inputs]) + ".")
+    cls = type(e)
+    if cls.__module__.startswith("numpy"):
+        cls = TypeError if isinstance(e, TypeError) else ValueError
+    try:
+        return cls(text)
+    except Exception:
+        return (TypeError if isinstance(e, TypeError) else ValueError)(text)
 
 
 cdef str _describe(object v):
@@ -491,7 +500,12 @@ cdef str _describe(object v):
         return f"Tensor(shape={t._data.shape}, dtype={t._dt.name})"
     if type(v) is ndarray:
         return f"numpy.ndarray(shape={v.shape}, dtype={v.dtype})"
-    return repr(v) if isinstance(v, (int, float, bool)) else str(type(v))
+    if isinstance(v, (int, float, bool)):
+        return repr(v)
+    if isinstance(v, str):
+        return f"str {v[:40]!r}"
+    return f"{type(v).__name__} {str(v)[:40]}" if isinstance(v, (list, tuple)) else \
+        str(type(v))
 
 
 cdef object _cast_input(object v, DType d):
@@ -652,7 +666,7 @@ cdef object _apply(Op op, tuple inputs, dict attrs):
     except (ValueError, TypeError) as e:
         if str(e).startswith("For '"):
             raise
-        raise _op_error(op, inputs, e) from None
+        raise _op_error(op, inputs, e) from e
     return _finish(op, inputs, res, d, record)
 
 
@@ -724,7 +738,7 @@ cdef object _run_ufunc(Op op, object a, object b, object xa, object xb, DType d,
         try:
             out = op.ufunc(xa) if b is None else op.ufunc(xa, xb)
         except (ValueError, TypeError) as e:
-            raise _op_error(op, (a,) if b is None else (a, b), e) from None
+            raise _op_error(op, (a,) if b is None else (a, b), e) from e
     if type(out) is not ndarray:
         out = _asarray(out)
     if op.promote == 4:

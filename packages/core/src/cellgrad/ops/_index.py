@@ -7,6 +7,7 @@ ops differentiate into each other and support any order of gradients.
 import numpy as np
 
 from cellgrad._core._buffer import TensorBuffer
+from cellgrad._errors import IndexRangeError
 from cellgrad.ops._registry import define
 
 
@@ -104,7 +105,7 @@ def _check_indices(op, indices, bound):
         raise TypeError(f"For '{op}', the indices must be an integer Tensor, got "
                         f"dtype {indices.dtype}.")
     if indices.size and (indices.min() < -bound or indices.max() >= bound):
-        raise IndexError(f"For '{op}', indices must be in [{-bound}, {bound}), got values in "
+        raise IndexRangeError(f"For '{op}', indices must be in [{-bound}, {bound}), got values in "
                          f"[{indices.min()}, {indices.max()}].")
 
 

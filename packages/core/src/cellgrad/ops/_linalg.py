@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from cellgrad._errors import ShapeError
 from cellgrad.ops._registry import PROMOTE_ARITH, define
 
 
@@ -12,13 +13,13 @@ def _matmul_fwd(a, b):
     ka = a.shape[-1]
     kb = b.shape[-2] if b.ndim > 1 else b.shape[0]
     if ka != kb:
-        raise ValueError(
+        raise ShapeError(
             f"For 'matmul', the contracted dimensions differ: input shape {a.shape} "
             f"(last dim {ka}) and other shape {b.shape} (dim {kb}); expected them equal.")
     try:
         return np.matmul(a, b), (a, b)
     except ValueError:
-        raise ValueError(f"For 'matmul', batch dimensions of shapes {a.shape} and {b.shape} "
+        raise ShapeError(f"For 'matmul', batch dimensions of shapes {a.shape} and {b.shape} "
                          "cannot be broadcast.") from None
 
 

@@ -8,6 +8,7 @@ the number of samples (probabilities).
 
 import numpy as np
 
+from cellgrad._errors import ValueRangeError
 from cellgrad.plugins import PROMOTE_NONE, Op, apply
 from cellgrad_nn.functional import _checks
 from cellgrad_nn.functional.softmax import log_softmax_array
@@ -145,7 +146,7 @@ def _check_target(op, input, target, cd, probs, ignore_index):
     if ignore_index is not None:
         bad &= y != ignore_index
     if bad.any():
-        raise ValueError(f"For '{op}', 'target' values must be class indices in [0, {n}) or "
+        raise ValueRangeError(f"For '{op}', 'target' values must be class indices in [0, {n}) or "
                          f"ignore_index={ignore_index}, got {y[bad].reshape(-1)[0]}.")
     return target
 

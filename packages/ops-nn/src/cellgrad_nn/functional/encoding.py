@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from cellgrad._errors import ValueRangeError
 from cellgrad.plugins import PROMOTE_NONE, Op, apply
 from cellgrad_nn.functional import _checks
 
@@ -62,7 +63,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     num = weight.shape[0]
     ids = input._data.astype(np.intp)
     if ids.size and (ids.min() < -num or ids.max() >= num):
-        raise ValueError(f"For '{op}', 'input' values must be in [{-num}, {num}) for a weight "
+        raise ValueRangeError(f"For '{op}', 'input' values must be in [{-num}, {num}) for a weight "
                          f"of {num} rows, got values in [{ids.min()}, {ids.max()}].")
     ids = ids % max(num, 1)
     if padding_idx is not None:

@@ -6,6 +6,8 @@ contiguous float32/float64 input with 3+ dimensions runs in the Cython kernels o
 `_kernels/norm.pyx` (two passes each way instead of numpy's ~eight).
 """
 
+import math
+
 import numpy as np
 from cellgrad._core._buffer import TensorBuffer
 
@@ -58,7 +60,7 @@ def _norm_bwd(ctx, g):
     if nx:
         gxhat = g * w if w is not None else g
         if training:
-            count = xhat.size // invstd.size
+            count = max(xhat.size // max(invstd.size, 1), 1)  # an empty batch has none
             mean_g = gxhat.sum(axis=axes, keepdims=True) / count
             mean_gx = (gxhat * xhat).sum(axis=axes, keepdims=True) / count
             gx = (gxhat - mean_g - xhat * mean_gx) * invstd
@@ -155,7 +157,10 @@ def batch_norm_checked(op, x, running_mean, running_var, weight, bias, training,
     shape = (1, channels) + (1,) * (x.ndim - 2)
     momentum = _checks.number(op, "momentum", momentum)
     data = x._data.astype(_stat_dtype(x._data), copy=False)
-    if training:
+    if training and data.size == 0:
+        # an empty batch has no statistics: running ones stay as they are (as PyTorch's)
+        mean, var = np.zeros(channels, data.dtype), np.ones(channels, data.dtype)
+    elif training:
         if _kernel_fits(data):
             mean, var = np.empty(channels, data.dtype), np.empty(channels, data.dtype)
             batch_norm_stats(_channels(data), mean, var)
@@ -253,7 +258,8 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
     if c % num_groups:
         raise ValueError(f"For 'group_norm', the channel count {c} of 'input' "
                          f"{tuple(input.shape)} must be divisible by 'num_groups' {num_groups}.")
-    grouped = F.reshape(input, (n, num_groups, -1))
+    # explicit sizes, not -1: an empty batch is a valid input
+    grouped = F.reshape(input, (n, num_groups, c // num_groups * math.prod(input.shape[2:])))
     y = F.reshape(layer_norm_checked("group_norm", grouped, None, None, 2, 2, eps)[0],
                   tuple(input.shape))
     shape = (1, c) + (1,) * (input.ndim - 2)

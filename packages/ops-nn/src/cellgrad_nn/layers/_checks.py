@@ -1,5 +1,6 @@
 """Argument and input checks shared by the layers; errors name the layer and what was seen."""
 
+from cellgrad._errors import ShapeError
 from cellgrad.common.tensor import Tensor
 
 
@@ -39,5 +40,13 @@ def input_tensor(layer, x, ranks, layout):
 
 def channels(layer, x, axis, expected, name="in_channels"):
     if x.shape[axis] != expected:
-        raise ValueError(f"For '{layer}', the input's dimension {axis} must be {name}="
+        raise ShapeError(f"For '{layer}', the input's dimension {axis} must be {name}="
                          f"{expected}, but got input {describe(x)}.")
+
+
+def same_dtype(layer, x, weight, name="weight"):
+    """MindSpore's layers refuse an input of another dtype than their weight (no promotion)."""
+    if x.dtype != weight.dtype:
+        raise TypeError(f"For '{layer}', the type of the input should be same as '{name}', but "
+                        f"got the input with type Tensor[{x.dtype}] and '{name}' with type "
+                        f"Tensor[{weight.dtype}].")

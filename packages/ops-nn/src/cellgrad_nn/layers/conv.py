@@ -41,6 +41,12 @@ class _Conv(Cell):
         if pad_mode not in PAD_MODES:
             raise ValueError(f"For '{name}', 'pad_mode' must be one of {list(PAD_MODES)}, but "
                              f"got {pad_mode!r}.")
+        for arg, values in (("kernel_size", kernel_size), ("stride", stride),
+                            ("dilation", dilation)):
+            for v in values:
+                if v < 1:
+                    raise ValueError(f"For '{name}', the '{arg} item' must be int and must > 0, "
+                                     f"but got '{v}' with type 'int'.")
         rank = len(kernel_size)
         padding_all = _pair(name, "padding", padding, (2, 4) if rank == 2 else (6,), rank)
         if any(p < 0 for p in padding_all):
@@ -93,6 +99,7 @@ class Conv2d(_Conv):
     def construct(self, x):
         _checks.input_tensor("Conv2d", x, (4,), "(N, C, H, W)")
         _checks.channels("Conv2d", x, 1, self.in_channels)
+        _checks.same_dtype("Conv2d", x, self.weight)
         return ops.conv2d(x, self.weight, self.bias, self.stride, self.pad_mode, self.padding,
                           self.dilation, self.group)
 
@@ -117,6 +124,7 @@ class Conv3d(_Conv):
     def construct(self, x):
         _checks.input_tensor("Conv3d", x, (5,), "(N, C, D, H, W)")
         _checks.channels("Conv3d", x, 1, self.in_channels)
+        _checks.same_dtype("Conv3d", x, self.weight)
         return ops.conv3d(x, self.weight, self.bias, self.stride, self.pad_mode, self.padding,
                           self.dilation, self.group)
 
@@ -137,6 +145,7 @@ class Conv1d(_Conv):
     def construct(self, x):
         _checks.input_tensor("Conv1d", x, (3,), "(N, C, L)")
         _checks.channels("Conv1d", x, 1, self.in_channels)
+        _checks.same_dtype("Conv1d", x, self.weight)
         n, c, length = x.shape
         out = ops.conv2d(x.reshape((n, c, 1, length)), self.weight, self.bias, self.stride,
                          self.pad_mode, self.padding, self.dilation, self.group)
@@ -174,6 +183,7 @@ class Conv1dTranspose(_ConvTranspose):
     def construct(self, x):
         _checks.input_tensor("Conv1dTranspose", x, (3,), "(N, C, L)")
         _checks.channels("Conv1dTranspose", x, 1, self.in_channels)
+        _checks.same_dtype("Conv1dTranspose", x, self.weight)
         n, c, length = x.shape
         out = self._transposed(x.reshape((n, c, 1, length)))
         return out.reshape((out.shape[0], out.shape[1], out.shape[3]))
@@ -197,6 +207,7 @@ class Conv2dTranspose(_ConvTranspose):
     def construct(self, x):
         _checks.input_tensor("Conv2dTranspose", x, (4,), "(N, C, H, W)")
         _checks.channels("Conv2dTranspose", x, 1, self.in_channels)
+        _checks.same_dtype("Conv2dTranspose", x, self.weight)
         extra = _pair("Conv2dTranspose", "output_padding", self.output_padding)
         for axis in (0, 1):
             limit = max(self.stride[axis], self.dilation[axis])
@@ -243,15 +254,17 @@ class Conv3dTranspose(_ConvTranspose):
     def construct(self, x):
         _checks.input_tensor("Conv3dTranspose", x, (5,), "(N, C, D, H, W)")
         _checks.channels("Conv3dTranspose", x, 1, self.in_channels)
+        _checks.same_dtype("Conv3dTranspose", x, self.weight)
         return self._transposed(x, self.output_padding)
 
 
 def _triple(layer, name, value, least=1):
     """An int or a 3-tuple of ints (each at least `least`) as (d, h, w)."""
     out = _pair(layer, name, value, (3,), 3)
-    if any(v < least for v in out):
-        raise ValueError(f"For '{layer}', '{name}' must be ints of at least {least}, but got "
-                         f"{value!r}.")
+    for v in out:
+        if v < least:
+            raise ValueError(f"For '{layer}', the '{name} item' must be int and must >= "
+                             f"{least}, but got '{v}' with type 'int'.")
     return out
 
 
@@ -259,7 +272,7 @@ def _ints(layer, **values):
     for name, value in values.items():
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"For '{layer}', '{name}' must be an int, but got {value!r}.")
-        if value < (0 if name == "padding" else 1):
-            raise ValueError(f"For '{layer}', '{name}' must be "
-                             f"{'non-negative' if name == 'padding' else 'positive'}, but got "
-                             f"{value}.")
+        least = 0 if name == "padding" else 1
+        if value < least:
+            raise ValueError(f"For '{layer}', the '{name}' must be int and must >= {least}, but "
+                             f"got '{value}' with type 'int'.")

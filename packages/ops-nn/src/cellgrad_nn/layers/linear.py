@@ -6,7 +6,8 @@ import numpy as np
 from cellgrad._core._buffer import make_tensor
 from cellgrad._core._tape import recording_depth
 
-from cellgrad import Parameter
+from cellgrad import Parameter, Tensor
+from cellgrad._errors import ShapeError
 from cellgrad.common.initializer import HeUniform, Uniform, initializer
 from cellgrad.dtype import float32, float64
 from cellgrad.nn import Cell
@@ -49,11 +50,16 @@ class Dense(Cell):
         self.activation_flag = self.activation is not None
 
     def construct(self, x):
+        if not isinstance(x, Tensor):
+            raise TypeError(f"For 'Dense', the input must be a Tensor, but got "
+                            f"{type(x).__name__}.")
         if x.shape[-1] != self.in_channels:
-            raise ValueError(f"For 'Dense', the last dimension of the input must be "
+            raise ShapeError(f"For 'Dense', the last dimension of the input must be "
                              f"in_channels={self.in_channels}, but got input "
                              f"{_checks.describe(x)}.")
         w, b = self.weight, self.bias
+        if x.dtype is not w.dtype:
+            _checks.same_dtype("Dense", x, w)
         ws = w.shape
         # The usual (out, in) weight and (out,) bias: the check above covers the input, so the
         # op is applied without dense()'s checks (a per-call cost); anything else gets them.
@@ -174,7 +180,8 @@ class Flatten(Cell):
                              f"{self.end_dim} must give 0 <= start <= end < {ndim} for input "
                              f"{_checks.describe(x)}.")
         shape = x.shape
-        return x.reshape(shape[:start] + (-1,) + shape[end + 1:])
+        # explicit sizes, not -1: an empty batch is a valid input
+        return x.reshape(shape[:start] + (math.prod(shape[start:end + 1]),) + shape[end + 1:])
 
 
 class Identity(Cell):

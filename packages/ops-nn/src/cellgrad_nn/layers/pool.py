@@ -20,6 +20,8 @@ class _Pool2d(Cell):
         if data_format != "NCHW":
             raise ValueError(f"For '{name}', cellgrad supports data_format 'NCHW', but got "
                              f"{data_format!r}.")
+        _int_or_tuple(name, "kernel_size", kernel_size)
+        _int_or_tuple(name, "stride", stride)
         self.kernel_size, self.stride = kernel_size, stride
         self.pad_mode = pad_mode.upper()
         self.padding, self.ceil_mode = padding, ceil_mode

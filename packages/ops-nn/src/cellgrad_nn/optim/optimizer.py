@@ -10,6 +10,7 @@ import numbers
 import numpy as np
 
 from cellgrad import Parameter, ParameterTuple
+from cellgrad._errors import ShapeError
 from cellgrad.common.tensor import Tensor
 from cellgrad.nn import Cell
 from cellgrad_nn.optim.lr_schedule import LearningRateSchedule
@@ -153,7 +154,7 @@ class Optimizer(Cell):
         if not isinstance(gradients, (tuple, list)) or len(gradients) != len(params):
             got = len(gradients) if isinstance(gradients, (tuple, list)) else \
                 type(gradients).__name__
-            raise ValueError(f"For '{type(self).__name__}', the gradients must be a tuple of "
+            raise ShapeError(f"For '{type(self).__name__}', the gradients must be a tuple of "
                              f"{len(params)} Tensors (one per parameter), but got {got}.")
         step_array = self.global_step.asnumpy()
         step = int(step_array[0])

@@ -9,6 +9,7 @@ anyone keeps a reference and is never handed out twice.
 """
 
 import math
+import os
 import sys
 import threading
 
@@ -67,3 +68,22 @@ def clear():
     with _lock:
         _pool.clear()
         _kept_bytes = 0
+
+
+def memory_bytes():
+    """This machine's physical memory in bytes (None where the OS does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def check_fits(op, what, shape, dtype):
+    """Refuse, before allocating, a buffer larger than the machine's memory: numpy would
+    fail in the middle of the op (or the OS would start swapping) with no word of which op."""
+    nbytes = math.prod(shape) * np.dtype(dtype).itemsize
+    limit = memory_bytes()
+    if limit is not None and nbytes > limit:
+        raise MemoryError(f"For '{op}', the {what} would need {nbytes / 2**30:.1f} GiB "
+                          f"(shape {tuple(shape)}, {np.dtype(dtype)}), more than this machine's "
+                          f"{limit / 2**30:.1f} GiB of memory; use a smaller batch or input.")

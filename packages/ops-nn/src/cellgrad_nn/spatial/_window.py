@@ -28,6 +28,16 @@ def ints_of(op, name, value, rank):
                     f"{value!r}.")
 
 
+def positive_ints(op, name, value, rank):
+    """`ints_of`, each at least 1 (MindSpore checks window sizes at entry)."""
+    out = ints_of(op, name, value, rank)
+    for v in out:
+        if v < 1:
+            raise ValueError(f"For '{op}', the '{name}' must be int and must >= 1, but got "
+                             f"'{v}' with type 'int'.")
+    return out
+
+
 def explicit_padding(op, padding, rank=2):
     """MindSpore's `padding` as (before, after) per axis: an int, one int per axis, or a pair
     per axis ((top, bottom, left, right) in 2-D, (head, tail, top, bottom, left, right) in

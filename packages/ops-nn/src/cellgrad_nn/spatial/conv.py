@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from cellgrad._errors import ShapeError
 from cellgrad.ops import Primitive
 from cellgrad.plugins import PROMOTE_ARITH, Op, apply
 from cellgrad_nn._kernels.im2col import col2im, im2col
@@ -33,10 +34,12 @@ def _conv_fwd(x, w, b=None, *, pads, stride, dilation, groups, out_size):
     length = math.prod(out_size)
     # Columns (C*prod(kernel), N, L): weight (O, C*prod(kernel)) @ columns is the output
     # channel-major.
-    cols = B.empty((c * math.prod(kernel), n, length), x.dtype)
+    rows = c * math.prod(kernel)
+    cols = B.empty((rows, n, length), x.dtype)
     im2col(np.ascontiguousarray(x), cols, kernel, stride, dilation, pads[::2], out_size)
-    res = grouped_matmul(w.reshape(groups, o // groups, -1),
-                         cols.reshape(groups, -1, n * length),
+    # explicit sizes, not -1: an empty batch (n == 0) is a valid input with an empty output
+    res = grouped_matmul(w.reshape(groups, o // groups, rows // groups),
+                         cols.reshape(groups, rows // groups, n * length),
                          B.empty((groups, o // groups, n * length), x.dtype))
     by_sample = res.reshape(o, n, length).transpose(1, 0, 2)
     out = B.empty((n, o) + out_size, x.dtype)
@@ -61,15 +64,16 @@ def _conv_bwd(ctx, g):
     needs = ctx.needs_input_grad
     dx = dw = db = None
     if needs[1]:
-        cols_t = cols.reshape(groups, -1, n * length).transpose(0, 2, 1)
+        cols_t = cols.reshape(groups, cols.shape[0] // groups, n * length).transpose(0, 2, 1)
         dw = grouped_matmul(g2, cols_t).reshape(w.shape)
     if has_bias and needs[2]:
-        db = g2.reshape(o, -1).sum(axis=1)
+        db = g2.reshape(o, n * length).sum(axis=1)
     if needs[0]:
-        dcols = grouped_matmul(w.reshape(groups, o // groups, -1).transpose(0, 2, 1), g2,
+        dcols = grouped_matmul(w.reshape(groups, o // groups, cols.shape[0] // groups)
+                               .transpose(0, 2, 1), g2,
                                B.empty((groups, cols.shape[0] // groups, n * length), g.dtype))
         dx = B.zeros(x_shape, g.dtype)
-        col2im(dcols.reshape(-1, n, length), dx, w.shape[2:], stride, dilation, pads[::2],
+        col2im(dcols.reshape(cols.shape[0], n, length), dx, w.shape[2:], stride, dilation, pads[::2],
                out_size)
     return (dx, dw, db) if has_bias else (dx, dw)
 
@@ -94,7 +98,7 @@ def conv_checked(op, input, weight, bias, stride, pad_mode, padding, dilation, g
         raise TypeError(f"For '{op}', 'groups' must be a positive int, got {groups!r}.")
     c, o = input.shape[1], weight.shape[0]
     if c % groups or o % groups or weight.shape[1] * groups != c:
-        raise ValueError(f"For '{op}', the input's channels ({c}) must equal weight.shape[1] * "
+        raise ShapeError(f"For '{op}', the input's channels ({c}) must equal weight.shape[1] * "
                          f"groups ({weight.shape[1]} * {groups}) and out channels ({o}) must be "
                          f"divisible by groups; got input {_checks.describe(input)}, weight "
                          f"{_checks.describe(weight)}.")
@@ -102,6 +106,9 @@ def conv_checked(op, input, weight, bias, stride, pad_mode, padding, dilation, g
     pads = W.pads_for(op, pad_mode, padding, input.shape[2:], kernel, stride, dilation)
     out_size = tuple(W.output_size(op, input.shape[2 + a], pads[2 * a] + pads[2 * a + 1],
                                    kernel[a], stride[a], dilation[a]) for a in range(rank))
+    dt = input._data.dtype
+    B.check_fits(op, "im2col columns", (c * math.prod(kernel), input.shape[0],
+                                        math.prod(out_size)), dt if dt.char in "fd" else "f")
     attrs = {"pads": pads, "stride": stride, "dilation": dilation, "groups": groups,
              "out_size": out_size}
     if bias is None:

@@ -26,6 +26,9 @@ def _geometry(op, x, kernel, stride, pads, dilation, ceil_mode):
     """Output positions per spatial axis. ceil_mode keeps a last window that starts inside
     the input or its leading padding, not one that would start in the trailing padding; a
     kernel larger than the padded input then gives one partial window (PyTorch's rule)."""
+    if min(kernel + stride + tuple(dilation)) < 1:
+        raise ValueError(f"For '{op}', 'kernel_size', 'stride' and 'dilation' must be positive, "
+                         f"but got {kernel}, {stride} and {tuple(dilation)}.")
     sizes = []
     for a in range(len(kernel)):
         size, pad = x.shape[2 + a], pads[2 * a] + pads[2 * a + 1]
@@ -59,8 +62,10 @@ def _max_bwd(ctx, g):
     n, c = x_shape[:2]
     g = np.ascontiguousarray(W.kernel_dtype(g))
     dx = B.zeros(x_shape, g.dtype)
-    kernels.max_pool_backward(g.reshape(n, c, -1), argmax.reshape(n, c, -1),
-                              dx.reshape(n, c, -1))
+    # explicit sizes, not -1: an empty batch is a valid input
+    length, out_length = math.prod(x_shape[2:]), math.prod(g.shape[2:])
+    kernels.max_pool_backward(g.reshape(n, c, out_length), argmax.reshape(n, c, out_length),
+                              dx.reshape(n, c, length))
     return dx
 
 
@@ -119,7 +124,7 @@ def _adaptive_fwd(x, *, out_size, mode, indices=None):
     every = (slice(None), slice(None))
     for index, box in _bin_slices(spatial, out_size):
         block = x[every + box]
-        flat = block.reshape(n, c, -1)
+        flat = block.reshape(n, c, math.prod(block.shape[2:]))  # n may be 0
         if mode == "avg":
             out[every + index] = flat.mean(axis=-1)
             continue
@@ -138,9 +143,9 @@ def _adaptive_bwd(ctx, g):
     n, c = shape[:2]
     dx = np.zeros(shape, g.dtype)
     if mode == "max":
-        flat = dx.reshape(n * c, -1)
-        np.add.at(flat, (np.arange(n * c)[:, None], where.reshape(n * c, -1)),
-                  g.reshape(n * c, -1))
+        flat = dx.reshape(n * c, math.prod(shape[2:]))
+        np.add.at(flat, (np.arange(n * c)[:, None], where.reshape(n * c, math.prod(out_size))),
+                  g.reshape(n * c, math.prod(out_size)))
         return dx
     every = (slice(None), slice(None))
     for index, box in _bin_slices(shape[2:], out_size):
@@ -197,22 +202,22 @@ def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, return_indice
     """Mirrors `mindspore.ops.max_pool2d`; indices (with `return_indices`) are flat H*W
     positions in the input, Int64."""
     op = "max_pool2d"
-    kernel = W.pair(op, "kernel_size", kernel_size)
-    stride = kernel if stride is None or stride == 0 else W.pair(op, "stride", stride)
+    kernel = W.positive_ints(op, "kernel_size", kernel_size, 2)
+    stride = kernel if stride is None else W.positive_ints(op, "stride", stride, 2)
     ph, pw = W.pair(op, "padding", padding)
     if ph > kernel[0] // 2 or pw > kernel[1] // 2:
         raise ValueError(f"For '{op}', 'padding' must be at most half the kernel size "
                          f"{kernel}, got {padding!r}.")
-    return _max_pool(op, x, kernel, stride, (ph, ph, pw, pw), W.pair(op, "dilation", dilation),
-                     ceil_mode, return_indices)
+    return _max_pool(op, x, kernel, stride, (ph, ph, pw, pw),
+                     W.positive_ints(op, "dilation", dilation, 2), ceil_mode, return_indices)
 
 
 def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False,
                count_include_pad=True, divisor_override=0):
     """Mirrors `mindspore.ops.avg_pool2d`."""
     op = "avg_pool2d"
-    kernel = W.pair(op, "kernel_size", kernel_size)
-    stride = W.pair(op, "stride", stride)
+    kernel = W.positive_ints(op, "kernel_size", kernel_size, 2)
+    stride = W.positive_ints(op, "stride", stride, 2)
     ph, pw = W.pair(op, "padding", padding)
     return _avg_pool(op, input_x, kernel, stride, (ph, ph, pw, pw), ceil_mode,
                      count_include_pad, divisor_override)
