@@ -5,6 +5,8 @@ with the first difference; a process that leaves (sys.exit, os._exit) ends the j
 (not at CELLGRAD_COMM_TIMEOUT, set to 60 s here), naming it. Both gradient transports.
 """
 
+import time
+
 import pytest
 from mpi_launch import require_mpi, run
 
@@ -68,3 +70,35 @@ def test_a_job_that_ends_normally_is_not_taken_for_a_departure():
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("finished step 3") == 2
     assert "left the job" not in done.stderr
+
+
+def test_a_vanished_process_is_seen_from_its_pid():
+    import subprocess
+    import sys
+
+    from cellgrad_distributed import watchdog
+
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        assert watchdog._pid_ended(child.pid) == ""  # running
+        child.kill()
+        deadline = time.monotonic() + 10
+        while watchdog._pid_ended(child.pid) == "":  # a zombie until reaped: its signal
+            assert time.monotonic() < deadline
+        assert watchdog._pid_ended(child.pid) == "was killed by signal 9"
+    finally:
+        child.kill()
+        child.wait()
+    assert watchdog._pid_ended(child.pid) == "ended"  # reaped: gone
+
+
+def test_a_different_bucket_plan_is_named():
+    from cellgrad_distributed import layout
+
+    params = [("w", (2, 2), "float32")]
+    mine = {"parameters": params, "buckets": [("float32", [0])], "cap": 1048576}
+    theirs = {"parameters": params, "buckets": [("float32", [0])], "cap": 64}
+    assert layout.first_difference([mine, theirs]) == (
+        "the gradient buckets differ between process 0 (1048576 bytes each, 1 buckets) and "
+        "process 1 (64 bytes, 1 buckets): set the same comm_fusion in "
+        "set_auto_parallel_context on every process.")
