@@ -58,6 +58,7 @@ _EXPORTS = {
     "TextFileDataset": "cellgrad_dataset.readers.text:TextFileDataset",
     "TFRecordDataset": "cellgrad_dataset.readers.tfrecord:TFRecordDataset",
     "DatasetCache": "cellgrad_dataset.cache:DatasetCache",
+    "CelebADataset": "cellgrad_dataset.readers.celeba:CelebADataset",
     # --- vision / transforms ---
     "transforms": "cellgrad_dataset.transforms",
     "audio": "cellgrad_dataset.audio",
