@@ -87,6 +87,10 @@ def test_data_crc_checked_when_read(tmp_path):
 
 def test_crc32c_and_wire_format():
     assert reader.crc32c(b"123456789") == 0xE3069283  # the CRC-32C check value
+    rng = np.random.default_rng(0)
+    for n in (1, 8191, 8192, 9000, 12345):  # the byte loop and the chunked numpy version
+        data = rng.integers(0, 256, n, dtype=np.uint8).tobytes()
+        assert reader.crc32c(data) == w.crc32c(data)
     row = {"b": [b"", b"\xff"], "f": [0.25, -3.0], "i": [-1, 2**63 - 1, 0]}
     features = reader.parse_example(w.example(row))
     assert features["b"] == ("string", [b"", b"\xff"])

@@ -41,16 +41,64 @@ def _table():
 
 
 _TABLE = _table()
+_NP_TABLE = np.array(_TABLE, np.uint32)
+_CHUNK = 256  # bytes per chunk of the vectorized CRC
+
+
+def _zeros_operator(count):
+    """Byte tables of the linear map "feed `count` zero bytes" on the raw CRC register."""
+    def one_zero(state):
+        return _TABLE[state & 0xFF] ^ (state >> 8)
+
+    def apply(columns, state):
+        out, bit = 0, 0
+        while state:
+            if state & 1:
+                out ^= columns[bit]
+            state, bit = state >> 1, bit + 1
+        return out
+
+    result = [1 << i for i in range(32)]  # identity
+    power = [one_zero(1 << i) for i in range(32)]
+    while count:
+        if count & 1:
+            result = [apply(power, c) for c in result]
+        power = [apply(power, c) for c in power]
+        count >>= 1
+    return [[apply(result, x << (8 * k)) for x in range(256)] for k in range(4)]
+
+
+_SHIFT = _zeros_operator(_CHUNK)
+
+
+def _crc_loop(data, crc):
+    table = _TABLE
+    for byte in data:
+        crc = table[(crc ^ byte) & 0xFF] ^ (crc >> 8)
+    return crc
+
+
+def _crc_vectorized(data, crc):
+    """The raw register after `data`: every 256-byte chunk's register (from 0) at once with
+    numpy, then chained (CRC is linear: register after a chunk = shift(register) ^ chunk's)."""
+    chunks = np.frombuffer(data, np.uint8, len(data) // _CHUNK * _CHUNK).reshape(-1, _CHUNK)
+    state = np.zeros(len(chunks), np.uint32)
+    for column in chunks.T:
+        state = _NP_TABLE[(state ^ column) & 0xFF] ^ (state >> 8)
+    t0, t1, t2, t3 = _SHIFT
+    for part in state.tolist():
+        crc = (t0[crc & 0xFF] ^ t1[(crc >> 8) & 0xFF] ^ t2[(crc >> 16) & 0xFF]
+               ^ t3[crc >> 24] ^ part)
+    return _crc_loop(memoryview(data)[len(chunks) * _CHUNK:], crc)
 
 
 def crc32c(data):
     """CRC-32C (Castagnoli) of `data`."""
     if _crc32c_fast is not None:
         return _crc32c_fast(bytes(data))
-    crc, table = 0xFFFFFFFF, _TABLE
-    for byte in data:
-        crc = table[(crc ^ byte) & 0xFF] ^ (crc >> 8)
-    return crc ^ 0xFFFFFFFF
+    if len(data) >= 32 * _CHUNK:
+        return _crc_vectorized(data, 0xFFFFFFFF) ^ 0xFFFFFFFF
+    return _crc_loop(data, 0xFFFFFFFF) ^ 0xFFFFFFFF
 
 
 def masked_crc(data):
