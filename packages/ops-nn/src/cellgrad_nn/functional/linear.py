@@ -11,7 +11,9 @@ def _gemm(x, w):
     # np.dot for 1-D/2-D inputs: the same BLAS call without matmul's gufunc set-up (~0.3 us)
     if x.ndim <= 2:
         return np.dot(x, w.T) if w.ndim == 2 else np.dot(x, w)
-    return np.matmul(x, w.T) if w.ndim == 2 else np.matmul(x, w)
+    # (..., in) as one (rows, in) GEMM: numpy's stacked matmul falls back to its own loop
+    # (no BLAS) for strided operands, 10-20x slower at Transformer shapes
+    return _gemm(x.reshape(-1, x.shape[-1]), w).reshape(x.shape[:-1] + w.shape[:-1])
 
 
 def _dense_fwd(x, w, b=None):
@@ -39,7 +41,10 @@ def _dense_bwd(ctx, g):
         w2 = w.reshape(1, -1)
     else:
         w2 = w
-    gx = xp.matmul(g, w2) if nx else None
+    if nx and g.ndim > 2 and isinstance(g, np.ndarray):  # one GEMM, as in the forward
+        gx = np.dot(g.reshape(-1, g.shape[-1]), w2).reshape(g.shape[:-1] + w2.shape[1:])
+    else:
+        gx = xp.matmul(g, w2) if nx else None
     gw = gb = None
     if nw or has_bias:
         g2 = g.reshape(-1, g.shape[-1])
