@@ -32,7 +32,12 @@ def in_range(owner, name, value, low, high, closed_low=True, closed_high=False):
     if not ok:
         interval = f"{'[' if closed_low else '('}{low}, {high}{']' if closed_high else ')'}"
         raise ValueError(f"For '{owner}', the '{name}' must be in range of {interval}, but got "
-                         f"{value}.")
+                         f"{value} with type '{type(value).__name__}'.")
+
+
+def _negative(owner, name, value):
+    return (f"For '{owner}', the '{name}' must be float and must >= 0, but got '{value}' with "
+            f"type '{type(value).__name__}'.")
 
 
 def check_adam_args(lr, betas, eps, weight_decay):
@@ -79,6 +84,8 @@ class Optimizer(Cell):
                         value = value.value()
                     out += f"    {key}: {value}\n"
         return out + ")"
+
+    __str__ = __repr__
 
     def add_param_group(self, param_group):
         """Adds a group: its parameters and options, missing options taken from `defaults`."""
@@ -135,8 +142,7 @@ class Optimizer(Cell):
         if isinstance(learning_rate, (float, int)) and not isinstance(learning_rate, bool):
             learning_rate = float(learning_rate)
             if learning_rate < 0:
-                raise ValueError(f"For '{self.cls_name}', the 'learning rate' must be a "
-                                 f"non-negative float, but got {learning_rate}.")
+                raise ValueError(_negative(self.cls_name, "learning rate", learning_rate))
             return Parameter(Tensor(np.float32(learning_rate)), name)
         if isinstance(learning_rate, Tensor):
             if learning_rate.ndim == 0:
@@ -150,8 +156,7 @@ class Optimizer(Cell):
         if isinstance(weight_decay, (float, int)) and not isinstance(weight_decay, bool):
             weight_decay = float(weight_decay)
             if weight_decay < 0:
-                raise ValueError(f"For '{self.cls_name}', the 'weight_decay' must be a "
-                                 f"non-negative float, but got {weight_decay}.")
+                raise ValueError(_negative(self.cls_name, "weight_decay", weight_decay))
             return weight_decay
         raise TypeError("For 'Optimizer', the argument 'Weight_decay' must be int or float.but "
                         f"got {type(weight_decay)}")
