@@ -23,6 +23,10 @@ FILES = {
 SCHEMA_JSON = {"datasetType": "TF", "numRows": 2,
                "columns": [{"name": "name", "type": "string", "rank": 1, "shape": [1]},
                            {"name": "label", "type": "int64", "rank": 1}]}
+# MindSpore's TF schema files often map names to columns: it orders those columns by name
+SCHEMA_JSON_DICT = {"columns": {"vec": {"type": "float32", "rank": 1, "shape": [3]},
+                                "label": {"type": "int64", "rank": 1, "shape": [1]},
+                                "image": {"type": "uint8", "rank": 1}}}
 ABC = ["c.tfrecord", "a.tfrecord", "b.tfrecord"]
 
 CASES = {
@@ -39,6 +43,7 @@ CASES = {
                             "schema": [["label", "int32", None], ["name", "string", None]],
                             "columns_list": ["name", "label"]},
     "schema_json": {"files": "a.tfrecord", "shuffle": False, "schema": "schema.json"},
+    "schema_json_dict": {"files": "a.tfrecord", "shuffle": False, "schema": "schema_dict.json"},
     "multi_inferred": {"files": "multi.tfrecord", "shuffle": False},
     "multi_cast": {"files": "multi.tfrecord", "shuffle": False,
                    "schema": [["b", "string", None], ["f", "int16", None],
@@ -88,6 +93,8 @@ def make_files(folder):
         w.write(os.path.join(folder, name), rows, compression)
     with open(os.path.join(folder, "schema.json"), "w") as f:
         json.dump(SCHEMA_JSON, f)
+    with open(os.path.join(folder, "schema_dict.json"), "w") as f:
+        json.dump(SCHEMA_JSON_DICT, f)
     with open(os.path.join(folder, "a.tfrecord"), "rb") as f:
         data = f.read()
     broken = bytearray(data)

@@ -55,7 +55,8 @@ class Schema:
         """Mirrors `Schema.parse_columns`: replace the columns by those described (a list of
         {name, type, shape} dicts, or {name: {type, shape}})."""
         if isinstance(columns, dict):
-            columns = [dict(spec, name=name) for name, spec in columns.items()]
+            # sorted by name, as MindSpore's C++ JSON object
+            columns = [dict(spec, name=name) for name, spec in sorted(columns.items())]
         parsed = []
         for spec in columns:
             if "name" not in spec:
