@@ -119,6 +119,10 @@ def test_shuffle_is_a_permutation_and_repeatable(folder):
     again = [int(r[0][0]) for r in ds.TFRecordDataset(files, columns_list=["label"])
              .create_tuple_iterator(output_numpy=True, num_epochs=1)]
     assert first == again
+    ds.config.set_seed(5)
+    unset = [int(r[0][0]) for r in ds.TFRecordDataset(files, columns_list=["label"], shuffle=None)
+             .create_tuple_iterator(output_numpy=True, num_epochs=1)]
+    assert unset == first  # shuffle=None is MindSpore's global shuffle too
     assert sorted(first) == [0, 1, 2, 100, 101, 102, 103, 200, 201]
 
 

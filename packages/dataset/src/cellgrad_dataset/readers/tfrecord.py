@@ -330,6 +330,7 @@ class TFRecordDataset(_LineSource):
         self._names = list(columns_list) if columns_list is not None else \
             (None if self._specs is None else [c[0] for c in self._specs])
         self._columns_list = columns_list
+        shuffle = Shuffle.GLOBAL if shuffle is None else shuffle  # as MindSpore
         self._setup(lambda: self._read_all(files), num_samples, shuffle, num_shards, shard_id)
 
     @staticmethod
