@@ -29,7 +29,7 @@ MODULE_PATHS = """
     common.dtype nn.layer nn.optim nn.optim.optimizer nn.optim.momentum nn.optim.adam
     nn.optim.sgd nn.loss nn.loss.loss nn.learning_rate_schedule nn.dynamic_lr nn.wrap
     nn.wrap.cell_wrapper nn.wrap.grad_reducer nn.wrap.loss_scale nn.metrics
-    mint.nn mint.nn.functional mint.optim mint.linalg mint.special
+    mint.nn mint.nn.functional mint.optim mint.linalg mint.special experimental.optim.lr_scheduler
 """.split()
 # Public names a namespace has outside its `__all__` (MindSpore 2.10's mint omits these).
 EXTRA = {"mindspore.mint": "addcmul clip equal fix ge linspace ones trunc unique".split()}
