@@ -142,3 +142,22 @@ def test_special(name):
         pytest.skip("mint.special.erfc comes from cellgrad-ops-nn")
     assert_same(getattr(mint.special, name)(ms.Tensor(A * 3)),
                 getattr(torch.special, name)(torch.tensor(A * 3)))
+
+
+@pytest.mark.parametrize("shape", [(4, 3), (3, 3), (3, 5), (2, 4, 3)])
+@pytest.mark.parametrize("mode", ["reduced", "complete", "r"])
+def test_qr(shape, mode):
+    a = np.random.default_rng(1).standard_normal(shape)
+    ours, theirs = mint.linalg.qr(ms.Tensor(a), mode), torch.linalg.qr(torch.tensor(a), mode)
+    assert_same(ours, theirs)
+
+
+def test_qr_gradients():
+    a = np.random.default_rng(2).standard_normal((4, 3))
+    w = np.random.default_rng(3).standard_normal((4, 3))
+    x = torch.tensor(a, requires_grad=True)
+    q, r = torch.linalg.qr(x)
+    ((q * torch.tensor(w)).sum() + (r * torch.tensor(w[:3])).sum()).backward()
+    ours = ms.grad(lambda v: mint.sum(mint.linalg.qr(v)[0] * ms.Tensor(w))
+                   + mint.sum(mint.linalg.qr(v)[1] * ms.Tensor(w[:3])))(ms.Tensor(a))
+    np.testing.assert_allclose(ours.asnumpy(), x.grad.numpy(), rtol=1e-6, atol=1e-9)

@@ -3,7 +3,7 @@
 from cellgrad import ops
 from cellgrad.mint._written import _vector_norm
 
-__all__ = ["inv", "matrix_norm", "norm", "vector_norm"]
+__all__ = ["inv", "matrix_norm", "norm", "qr", "vector_norm"]
 
 
 def inv(input):
@@ -52,3 +52,38 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     if dim is None and keepdim:
         return out.reshape((1,) * A.ndim)
     return out
+
+
+def qr(A, mode="reduced"):
+    """Mirrors `mindspore.mint.linalg.qr`: (Q, R) by Householder reflections with LAPACK's
+    signs (as torch), built from differentiable ops; mode 'reduced', 'complete' or 'r' (Q
+    empty). Batches of matrices are factorised one by one."""
+    if mode not in ("reduced", "complete", "r"):
+        raise ValueError(f"For 'mint.linalg.qr', 'mode' must be 'reduced', 'complete' or 'r', "
+                         f"but got {mode!r}.")
+    if A.ndim < 2:
+        raise ValueError(f"For 'mint.linalg.qr', 'A' must have at least 2 dimensions, but got "
+                         f"shape {A.shape}.")
+    if A.ndim > 2:
+        pairs = [qr(a, mode) for a in ops.unbind(A.reshape(-1, *A.shape[-2:]), 0)]
+        q, r = (ops.stack(list(part), 0) for part in zip(*pairs))
+        r = r.reshape(*A.shape[:-2], *r.shape[1:])
+        return (pairs[0][0] if mode == "r" else q.reshape(*A.shape[:-2], *q.shape[1:])), r
+    m, n = A.shape
+    eye = ops.eye(m, m, A.dtype)
+    q, r = eye, A
+    for k in range(min(m - 1, n)):
+        below = ops.arange(m) > k
+        tail = ops.where(below, r[:, k], ops.zeros_like(r[:, k]))
+        if float(ops.sum(tail * tail)) == 0:  # LAPACK leaves the column as it is
+            continue
+        alpha = r[k, k]
+        beta = -ops.sqrt(alpha * alpha + ops.sum(tail * tail)) * (1 if float(alpha) >= 0 else -1)
+        v = tail + (alpha - beta) * eye[k]
+        reflector = eye - 2 * ops.outer(v, v) / ops.sum(v * v)
+        r, q = ops.matmul(reflector, r), ops.matmul(q, reflector)
+    r = ops.triu(r)
+    if mode == "complete" or m <= n:
+        return (ops.zeros((0,), A.dtype) if mode == "r" else q), r
+    r = r[:n]
+    return (ops.zeros((0,), A.dtype) if mode == "r" else q[:, :n]), r
