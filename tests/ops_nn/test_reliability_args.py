@@ -53,7 +53,55 @@ CONSTRUCTION = [
     (lambda: nn.Embedding(0, 2), "For 'Embedding', "),
     (lambda: nn.GroupNorm(0, 4), "For 'GroupNorm', "),
     (lambda: nn.GroupNorm(3, 4), "For 'GroupNorm', "),
+    (lambda: nn.Conv2d(3, 8, 3, group=0),
+     "For 'Conv2d', the 'group' must be int and must > 0, but got '0' with type 'int'."),
+    (lambda: nn.Conv1dTranspose(3, 8, 3, group=0), "For 'Conv1dTranspose', the 'group' must"),
+    (lambda: nn.Conv3dTranspose(3, 8, 3, group=-1), "For 'Conv3dTranspose', the 'group' must"),
+    (lambda: nn.MaxPool2d(2, pad_mode="pad", padding=-1), "For 'MaxPool2d', the 'padding'"),
+    (lambda: nn.MaxPool2d(2, pad_mode="pad", dilation=0), "For 'MaxPool2d', the 'dilation'"),
+    (lambda: nn.AvgPool2d(2, pad_mode="pad", padding=-1), "For 'AvgPool2d', the 'padding'"),
+    (lambda: nn.AvgPool2d(2, pad_mode="pad", divisor_override=0),
+     "For 'AvgPool2d', the 'divisor_override' must be > 0, but got 0."),
 ]
+
+
+TYPES = [
+    # MindSpore 2.10: TypeError for each, e.g. "For 'Dense', the 'in_channels' must be int, but
+    # got 'float'", "For 'MaxPool2d', the type of 'kernel_size' should be one of '['int',
+    # 'tuple']', but got type 'float'."
+    (lambda: nn.Dense(2.5, 2), "For 'Dense', the 'in_channels' must be int, but got 'float'"),
+    (lambda: nn.MaxPool2d(2.5), "For 'MaxPool2d', the type of 'kernel_size' should be one of "
+                                "'['int', 'tuple']', but got type 'float'."),
+    (lambda: nn.AvgPool1d(2, 1.5), "For 'AvgPool1d', the type of 'stride' should be one of"),
+    (lambda: nn.Dropout(p="a"), "For 'Dropout', the type of 'p' should be one of '['float', "
+                                "'int']', but got type 'str'."),
+    (lambda: nn.Embedding(4.0, 3), "For 'Embedding', the 'vocab_size' must be int"),
+]
+
+
+@pytest.mark.parametrize("index", range(len(TYPES)))
+def test_layer_argument_types_checked_at_construction(index):
+    make, message = TYPES[index]
+    with pytest.raises(TypeError) as info:
+        make()
+    assert str(info.value).startswith(message)
+
+
+def test_layer_norm_axis_out_of_range_is_refused():
+    # MindSpore 2.10: RuntimeError "For primitive[LayerNorm], input_x's rank is 4, while the
+    # 'begin_norm_axis' value should be in the range [-1, 4), but got 5" (at call)
+    cell = nn.LayerNorm((8,), begin_norm_axis=5)
+    with pytest.raises(RuntimeError, match="For 'LayerNorm', the input's rank is 4, while the "
+                                           "'begin_norm_axis' value should be in the range"):
+        cell(_x(2, 3, 8, 8))
+
+
+def test_batch_norm_momentum_out_of_range_is_refused():
+    # MindSpore 2.10: ValueError "For primitive[BatchNorm], the momentum must be in (0,1], but
+    # got 2."
+    c = ms.Tensor(np.ones(3, np.float32))
+    with pytest.raises(ValueError, match="For 'batch_norm', the 'momentum' must be in"):
+        ops.batch_norm(_x(2, 3, 4, 4), c * 0, c, c, c * 0, True, momentum=2.0)
 
 
 @pytest.mark.parametrize("index", range(len(CONSTRUCTION)))

@@ -156,6 +156,8 @@ def batch_norm_checked(op, x, running_mean, running_var, weight, bias, training,
     axes = _batch_axes(x)
     shape = (1, channels) + (1,) * (x.ndim - 2)
     momentum = _checks.number(op, "momentum", momentum)
+    if not 0 <= momentum <= 1:
+        raise ValueError(f"For '{op}', the 'momentum' must be in [0, 1], but got {momentum}.")
     data = x._data.astype(_stat_dtype(x._data), copy=False)
     if training and data.size == 0:
         # an empty batch has no statistics: running ones stay as they are (as PyTorch's)

@@ -5,7 +5,10 @@ from cellgrad.common.tensor import Tensor
 
 
 def positive_int(layer, name, value):
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"For '{layer}', the '{name}' must be int, but got "
+                        f"'{type(value).__name__}' {value!r}.")
+    if value < 1:
         raise ValueError(f"For '{layer}', '{name}' must be a positive int, but got {value!r}.")
     return value
 

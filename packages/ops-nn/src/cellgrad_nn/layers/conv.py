@@ -94,7 +94,9 @@ class Conv2d(_Conv):
         super().__init__("Conv2d", in_channels, out_channels, kernel,
                          _pair("Conv2d", "stride", stride), pad_mode, padding,
                          _pair("Conv2d", "dilation", dilation), group, has_bias, weight_init,
-                         bias_init, [out_channels, in_channels // group, *kernel], dtype)
+                         bias_init,
+                         [out_channels, in_channels // _group("Conv2d", group), *kernel],
+                         dtype)
 
     def construct(self, x):
         _checks.input_tensor("Conv2d", x, (4,), "(N, C, H, W)")
@@ -118,7 +120,9 @@ class Conv3d(_Conv):
         super().__init__("Conv3d", in_channels, out_channels, kernel,
                          _triple("Conv3d", "stride", stride), pad_mode, padding,
                          _triple("Conv3d", "dilation", dilation), group, has_bias, weight_init,
-                         bias_init, [out_channels, in_channels // group, *kernel], dtype,
+                         bias_init,
+                         [out_channels, in_channels // _group("Conv3d", group), *kernel],
+                         dtype,
                          data_format)
 
     def construct(self, x):
@@ -140,7 +144,8 @@ class Conv1d(_Conv):
         super().__init__("Conv1d", in_channels, out_channels, (1, kernel_size), (1, stride),
                          pad_mode, (0, 0, padding, padding), (1, dilation), group, has_bias,
                          weight_init, bias_init,
-                         [out_channels, in_channels // group, 1, kernel_size], dtype)
+                         [out_channels, in_channels // _group("Conv1d", group), 1, kernel_size],
+                         dtype)
 
     def construct(self, x):
         _checks.input_tensor("Conv1d", x, (3,), "(N, C, L)")
@@ -178,7 +183,8 @@ class Conv1dTranspose(_ConvTranspose):
         super().__init__("Conv1dTranspose", in_channels, out_channels, (1, kernel_size),
                          (1, stride), pad_mode, (0, 0, padding, padding), (1, dilation), group,
                          has_bias, weight_init, bias_init,
-                         [in_channels, out_channels // group, 1, kernel_size], dtype)
+                         [in_channels, out_channels // _group("Conv1dTranspose", group), 1,
+                          kernel_size], dtype)
 
     def construct(self, x):
         _checks.input_tensor("Conv1dTranspose", x, (3,), "(N, C, L)")
@@ -201,7 +207,8 @@ class Conv2dTranspose(_ConvTranspose):
                          _pair("Conv2dTranspose", "stride", stride), pad_mode, padding,
                          _pair("Conv2dTranspose", "dilation", dilation), group, has_bias,
                          weight_init, bias_init,
-                         [in_channels, out_channels // group, *kernel], dtype)
+                         [in_channels, out_channels // _group("Conv2dTranspose", group), *kernel],
+                         dtype)
         self.output_padding = output_padding
 
     def construct(self, x):
@@ -249,7 +256,8 @@ class Conv3dTranspose(_ConvTranspose):
                              f"but got pad_mode {pad_mode!r}.")
         super().__init__(name, in_channels, out_channels, kernel, stride, pad_mode, padding,
                          dilation, group, has_bias, weight_init, bias_init,
-                         [in_channels, out_channels // group, *kernel], dtype, data_format)
+                         [in_channels, out_channels // _group(name, group), *kernel],
+                         dtype, data_format)
 
     def construct(self, x):
         _checks.input_tensor("Conv3dTranspose", x, (5,), "(N, C, D, H, W)")
@@ -276,3 +284,11 @@ def _ints(layer, **values):
         if value < least:
             raise ValueError(f"For '{layer}', the '{name}' must be int and must >= {least}, but "
                              f"got '{value}' with type 'int'.")
+
+
+def _group(layer, group):
+    """`group` checked before it divides the channels (MindSpore's message)."""
+    if isinstance(group, bool) or not isinstance(group, int) or group < 1:
+        raise ValueError(f"For '{layer}', the 'group' must be int and must > 0, but got "
+                         f"'{group}' with type '{type(group).__name__}'.")
+    return group

@@ -13,6 +13,11 @@ class Dropout(Cell):
 
     def __init__(self, keep_prob=0.5, p=None, dtype=float32):
         super().__init__()
+        for name, value in (("keep_prob", keep_prob), ("p", p)):
+            if value is not None and (isinstance(value, bool)
+                                      or not isinstance(value, (int, float))):
+                raise TypeError(f"For 'Dropout', the type of '{name}' should be one of "
+                                f"'['float', 'int']', but got type '{type(value).__name__}'.")
         if p is None:
             if isinstance(keep_prob, bool) or not isinstance(keep_prob, (int, float)) \
                     or not 0 < keep_prob <= 1:

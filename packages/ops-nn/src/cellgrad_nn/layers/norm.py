@@ -2,6 +2,7 @@
 `nn.GroupNorm`."""
 
 from cellgrad import Parameter
+from cellgrad._errors import ValueRangeError
 from cellgrad.common.initializer import initializer
 from cellgrad.dtype import float32
 from cellgrad.nn import Cell
@@ -118,6 +119,12 @@ class LayerNorm(Cell):
 
     def construct(self, x):
         ndim = x.ndim
+        for name in ("begin_norm_axis", "begin_params_axis"):
+            axis = getattr(self, name)
+            if ndim and not -ndim <= axis < ndim:
+                raise ValueRangeError(f"For 'LayerNorm', the input's rank is {ndim}, while the "
+                                      f"'{name}' value should be in the range [{-ndim}, {ndim}), "
+                                      f"but got {axis}.")
         norm_axis = self.begin_norm_axis % ndim if ndim else 0
         params_axis = self.begin_params_axis % ndim if ndim else 0
         if tuple(x.shape[params_axis:]) != self.normalized_shape:

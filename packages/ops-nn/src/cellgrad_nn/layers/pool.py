@@ -25,6 +25,10 @@ class _Pool2d(Cell):
         self.kernel_size, self.stride = kernel_size, stride
         self.pad_mode = pad_mode.upper()
         self.padding, self.ceil_mode = padding, ceil_mode
+        pads = padding if isinstance(padding, (tuple, list)) else (padding,)
+        if any(isinstance(p, bool) or not isinstance(p, int) or p < 0 for p in pads):
+            raise ValueError(f"For '{name}', the 'padding' must be a non-negative int or a tuple "
+                             f"of them, but got {padding!r}.")
         if self.pad_mode != "PAD" and padding != 0:
             raise ValueError(f"For '{name}', 'padding' must be 0 when pad_mode is "
                              f"{pad_mode!r}, but got {padding!r}.")
@@ -43,6 +47,7 @@ class MaxPool2d(_Pool2d):
     def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, dilation=1,
                  return_indices=False, ceil_mode=False, data_format="NCHW"):
         super().__init__(kernel_size, stride, pad_mode, padding, ceil_mode, data_format)
+        _int_or_tuple("MaxPool2d", "dilation", dilation)
         self.dilation, self.return_indices = dilation, return_indices
         self._primitive = None
         if self.pad_mode != "PAD":
@@ -65,6 +70,10 @@ class AvgPool2d(_Pool2d):
     def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, ceil_mode=False,
                  count_include_pad=True, divisor_override=None, data_format="NCHW"):
         super().__init__(kernel_size, stride, pad_mode, padding, ceil_mode, data_format)
+        if divisor_override is not None and (isinstance(divisor_override, bool) or not isinstance(
+                divisor_override, int) or divisor_override < 1):
+            raise ValueError(f"For 'AvgPool2d', the 'divisor_override' must be > 0, but got "
+                             f"{divisor_override}.")
         self.count_include_pad = count_include_pad
         self.divisor_override = divisor_override
         self._primitive = None
@@ -113,7 +122,10 @@ def _positive_int(layer, name, value):
 
 def _int_or_tuple(layer, name, value):
     """MindSpore's _PoolNd check: a positive int or a tuple of them (a 1-tuple unwrapped)."""
-    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+    if isinstance(value, bool) or not isinstance(value, (int, tuple)):
+        raise TypeError(f"For '{layer}', the type of '{name}' should be one of '['int', "
+                        f"'tuple']', but got type '{type(value).__name__}'.")
+    if isinstance(value, int) and value > 0:
         return value
     if isinstance(value, tuple) and value and all(
             isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value):
