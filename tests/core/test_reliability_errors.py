@@ -90,3 +90,13 @@ def test_gather_index_out_of_range_is_runtime_error_too():
         ops.gather(x, idx, 0)
     with pytest.raises(IndexError):
         ops.gather(x, idx, 0)
+
+
+def test_gather_elements_index_out_of_range_is_runtime_error_too():
+    x = ms.Tensor(np.ones((4, 3), np.float32))
+    idx = ms.Tensor(np.full((4, 3), 5, np.int32))
+    with pytest.raises(RuntimeError, match=r"For 'gather_elements', index values must be in "
+                                           r"\[-3, 3\)"):
+        ops.gather_elements(x, 1, idx)
+    with pytest.raises(IndexError):
+        ops.gather_elements(x, 1, idx)

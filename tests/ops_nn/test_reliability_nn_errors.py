@@ -105,6 +105,16 @@ def test_optimizer_gradient_count_is_runtime_error_too(opt):
         opt(dense.trainable_params())((_x(2, 3),))
 
 
+@pytest.mark.parametrize("opt", [lambda p: nn.SGD(p, 0.1), lambda p: nn.Adam(p, 0.1)])
+def test_optimizer_gradient_shape_is_runtime_error_too(opt):
+    # MindSpore 2.10: RuntimeError (SGD's kernel: "the shape of 'parameters' must be the
+    # gradient as the shape of 'gradient'")
+    dense = nn.Dense(3, 2)
+    with pytest.raises(RuntimeError, match=r"the gradient of 'weight' has shape \(2, 4\), but "
+                                           r"the parameter has shape \(2, 3\)"):
+        opt(dense.trainable_params())((_x(2, 4), _x(2)))
+
+
 DTYPE_CASES = [
     # (layer, input shape, input dtype); MindSpore 2.10 raises TypeError for each:
     # "For 'MatMul', the type of 'x2' should be same as 'x1', but got 'x1' with type

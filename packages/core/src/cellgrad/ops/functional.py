@@ -5,6 +5,7 @@ import builtins
 import numpy as np
 
 from cellgrad._core._buffer import TensorBuffer, make_tensor
+from cellgrad._errors import IndexRangeError
 from cellgrad.dtype import float32, int64, to_dtype
 from cellgrad.ops import _elementwise as _ew
 from cellgrad.ops import _index, _linalg, _reduce, _scan, _select, _shape, _sort
@@ -478,8 +479,8 @@ def gather_elements(input, dim, index):
                          f"'input' of shape {shape} outside dimension {dim}.")
     n = shape[dim]
     if idx.size and (idx.min() < -n or idx.max() >= n):
-        raise IndexError(f"For 'gather_elements', index values must be in [{-n}, {n}), got "
-                         f"values in [{idx.min()}, {idx.max()}].")
+        raise IndexRangeError(f"For 'gather_elements', index values must be in [{-n}, {n}), "
+                              f"got values in [{idx.min()}, {idx.max()}].")
     if idx.shape != shape:
         input = input[tuple(slice(None) if a == dim else slice(0, i)
                             for a, i in enumerate(idx.shape))]

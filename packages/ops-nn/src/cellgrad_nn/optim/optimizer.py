@@ -252,7 +252,7 @@ class Optimizer(Cell):
         """The gradient as an array, unscaled by loss_scale, with weight decay added."""
         g = grad.asnumpy() if isinstance(grad, Tensor) else np.asarray(grad)
         if g.shape != data.shape:
-            raise ValueError(f"For '{type(self).__name__}', the gradient of "
+            raise ShapeError(f"For '{type(self).__name__}', the gradient of "
                              f"'{self.parameters[i].name}' has shape {g.shape}, but the "
                              f"parameter has shape {data.shape}.")
         wd = self._wds[i] if self._decays_in_gradient else 0.0
