@@ -70,6 +70,22 @@ def test_creation_dtypes():
         mint.rand(2, generator=object())
 
 
+def test_random_functions():
+    ms.set_seed(0)
+    p = t(np.array([0.0, 1.0, 0.0, 2.0], np.float32))
+    drawn = mint.multinomial(p, 2)  # without replacement by default, as torch
+    assert drawn.dtype == ms.int64 and sorted(drawn.asnumpy().tolist()) == [1, 3]
+    coin = mint.bernoulli(t(np.array([0.0, 1.0], np.float32)))
+    assert coin.dtype == ms.float32 and coin.asnumpy().tolist() == [0.0, 1.0]
+    assert sorted(mint.randperm(6).asnumpy().tolist()) == list(range(6))
+    like = mint.randint_like(t(np.zeros(50, np.float32)), 2, 4)
+    assert like.dtype == ms.float32 and set(like.asnumpy().tolist()) <= {2.0, 3.0}
+    assert mint.normal(t(np.zeros((2, 2), np.float32)), 1.0).shape == (2, 2)
+    assert mint.normal(0.0, 1.0, (3,)).dtype == ms.float32
+    with pytest.raises(TypeError, match="mint.randint.*expected"):
+        mint.randint(1)
+
+
 def test_reductions_and_renamed_arguments():
     x = t(X)
     np.testing.assert_allclose(mint.sum(x, dim=1, keepdim=True).asnumpy(), X.sum(1, keepdims=True))
@@ -178,6 +194,7 @@ def test_ascend_only_names_say_so():
     (lambda x: mint.split(x, [1, 2], dim=1)[1], (X,)),
     (lambda x: mint.narrow(x, 1, 1, 2), (X,)),
     (lambda x: mint.select(x, 0, 1), (X,)),
+    (lambda x: mint.softmax(x, 1), (X / 3,)),
     (lambda x: mint.linalg.qr(x)[0], (X.T.copy(),)),
     (lambda x: mint.linalg.qr(x)[1], (X.T.copy(),)),
     (lambda b, a: mint.triangular_solve(b, a, upper=False)[0],

@@ -147,13 +147,16 @@ def randn_like(input, *, dtype=None, device=None):
 
 
 def randint_like(*args, dtype=None, device=None):
-    """Mirrors `mindspore.mint.randint_like`: `(input, high)` or `(input, low, high)`."""
+    """Mirrors `mindspore.mint.randint_like`: `(input, high)` or `(input, low, high)`; the
+    input's dtype unless `dtype` is given, as torch."""
     if len(args) == 2:
         args = (args[0], 0, args[1])
     if len(args) != 3:
         raise TypeError(f"For 'mint.randint_like', expected (input, high) or (input, low, high), "
                         f"but got {len(args)} positional arguments.")
-    return ops.randint_like(*args, dtype=dtype)
+    input, low, high = args
+    out = ops.randint(low, high, tuple(input.shape), dtype=mstype.int64)
+    return out.astype(dtype or input.dtype)
 
 
 def randperm(n, *, generator=None, dtype=mstype.int64):
@@ -623,7 +626,10 @@ def softmax(input, dim, *, dtype=None):
     """Mirrors `mindspore.mint.softmax`."""
     if dtype is not None:
         input = input.astype(dtype)
-    return ops.softmax(input, dim)
+    # from core ops, so mint works with the core alone (ops.softmax is cellgrad-ops-nn's)
+    shifted = input - ops.stop_gradient(ops.amax(input, dim, True))
+    exps = ops.exp(shifted)
+    return exps / ops.sum(exps, dim, True)
 
 
 def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=None,
