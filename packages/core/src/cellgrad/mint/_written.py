@@ -166,9 +166,10 @@ def randperm(n, *, generator=None, dtype=mstype.int64):
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None):
-    """Mirrors `mindspore.mint.multinomial` (without replacement by default, as torch)."""
+    """Mirrors `mindspore.mint.multinomial`: int64 indices, without replacement by default, as
+    torch."""
     _no_generator("multinomial", generator)
-    return ops.multinomial(input, num_samples, replacement)
+    return ops.multinomial(input, num_samples, replacement).astype(mstype.int64)
 
 
 def bernoulli(input, *, generator=None):
