@@ -97,8 +97,12 @@ def test_a_different_bucket_plan_is_named():
 
     params = [("w", (2, 2), "float32")]
     mine = {"parameters": params, "buckets": [("float32", [0])], "cap": 1048576}
-    theirs = {"parameters": params, "buckets": [("float32", [0])], "cap": 64}
+    theirs = {"parameters": params, "buckets": [("float32", []), ("float32", [0])], "cap": 64}
     assert layout.first_difference([mine, theirs]) == (
-        "the gradient buckets differ between process 0 (1048576 bytes each, 1 buckets) and "
-        "process 1 (64 bytes, 1 buckets): set the same comm_fusion in "
+        "the gradient buckets differ: 1 bucket(s) of at most 1048576 bytes on process 0 but 2 "
+        "of at most 64 bytes on process 1: set the same comm_fusion in "
         "set_auto_parallel_context on every process.")
+    same_plan = dict(theirs, buckets=mine["buckets"])  # another cap, the same plan: fine
+    assert layout.digest(same_plan) == layout.digest(mine) != layout.digest(theirs)
+    other_dtype = dict(mine, parameters=[("w", (2, 2), "float64")])
+    assert layout.digest(other_dtype) != layout.digest(mine)

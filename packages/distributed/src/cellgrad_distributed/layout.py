@@ -29,14 +29,20 @@ def describe(params, plans, cap_bytes):
     return {"parameters": entries, "buckets": buckets, "cap": cap_bytes}
 
 
+def digest(layout):
+    """16 bytes that differ when the parameters or the bucket plan differ (the cap alone
+    does not matter: equal plans under other caps reduce alike)."""
+    key = repr((layout["parameters"], layout["buckets"])).encode()
+    return hashlib.blake2b(key, digest_size=16).digest()
+
+
 def check(group, layout, where):
     """Raise LayoutMismatchError on every process of `group` unless all layouts are equal."""
     if group.comm is None or group.size < 2:  # a group of one agrees with itself
         return
-    digest = np.frombuffer(hashlib.blake2b(repr(layout).encode(), digest_size=16).digest(),
-                           np.uint8)
-    gathered = np.empty((group.size, digest.size), np.uint8)
-    watchdog.wait([group.comm.Iallgather(digest, gathered)], where, group)
+    mine = np.frombuffer(digest(layout), np.uint8)
+    gathered = np.empty((group.size, mine.size), np.uint8)
+    watchdog.wait([group.comm.Iallgather(mine, gathered)], where, group)
     if (gathered == gathered[0]).all():
         return
     # Every process saw the difference and comes here: the full layouts are small.
@@ -69,9 +75,9 @@ def first_difference(layouts):
                         f"process {more} and missing on process {fewer}: {hint}")
             return (f"the processes' networks differ: parameter {i} is {_entry(a)} on "
                     f"process 0 but {_entry(b)} on process {rank}: {hint}")
-        if base != other:
-            return (f"the gradient buckets differ between process 0 ({base['cap']} bytes "
-                    f"each, {len(base['buckets'])} buckets) and process {rank} "
-                    f"({other['cap']} bytes, {len(other['buckets'])} buckets): set the same "
-                    f"comm_fusion in set_auto_parallel_context on every process.")
+        if base["buckets"] != other["buckets"]:
+            return (f"the gradient buckets differ: {len(base['buckets'])} bucket(s) of at "
+                    f"most {base['cap']} bytes on process 0 but {len(other['buckets'])} of at "
+                    f"most {other['cap']} bytes on process {rank}: set the same comm_fusion "
+                    f"in set_auto_parallel_context on every process.")
     return "the layouts differ."
