@@ -99,6 +99,28 @@ _CHECKPOINT = """
     CheckpointError
 """
 
+_MINT_NN = """
+    AdaptiveAvgPool1d AdaptiveAvgPool2d AdaptiveAvgPool3d AdaptiveMaxPool1d AdaptiveMaxPool2d
+    AvgPool1d AvgPool2d AvgPool3d BCELoss BCEWithLogitsLoss BatchNorm1d BatchNorm2d BatchNorm3d
+    ConstantPad1d ConstantPad2d ConstantPad3d Conv1d Conv2d Conv3d ConvTranspose2d
+    CosineEmbeddingLoss ELU Flatten Fold GELU GroupNorm Hardshrink Hardsigmoid Hardswish
+    Hardtanh Identity KLDivLoss L1Loss Linear LogSigmoid LogSoftmax MSELoss MaxUnpool2d Mish
+    PReLU PixelShuffle ReLU ReLU6 ReflectionPad1d ReflectionPad2d ReflectionPad3d
+    ReplicationPad1d ReplicationPad2d ReplicationPad3d SELU SiLU Sigmoid SmoothL1Loss
+    SoftMarginLoss Softmax Tanh Threshold Unfold Upsample UpsamplingBilinear2d
+    UpsamplingNearest2d ZeroPad1d ZeroPad2d ZeroPad3d
+"""
+_MINT_FUNCTIONAL = """
+    adaptive_avg_pool1d adaptive_avg_pool2d adaptive_avg_pool3d adaptive_max_pool1d
+    adaptive_max_pool2d avg_pool1d avg_pool2d avg_pool3d batch_norm binary_cross_entropy
+    binary_cross_entropy_with_logits conv1d conv2d conv3d conv_transpose2d cosine_embedding_loss
+    cross_entropy dropout dropout2d elu elu_ embedding flatten fold gelu glu grid_sample
+    group_norm hardtanh hardtanh_ interpolate kl_div layer_norm leaky_relu linear log_softmax
+    logsigmoid max_pool2d max_unpool2d mse_loss nll_loss normalize one_hot pad pixel_shuffle
+    prelu relu relu6 relu_ sigmoid sigmoid_ silu soft_margin_loss softmax tanh threshold
+    threshold_ unfold upsample
+"""
+
 # distribution -> namespace ("" is the top level) -> names
 PROVIDES = {
     OPS_NN: {
@@ -112,6 +134,10 @@ PROVIDES = {
         "": (_TRAIN + "build_train_network").split(),
         "ops": (_OPS_NN_FUNCTIONAL + _OPS_NN_PRIMITIVES + _OPS_NN_IMAGE_DETECTION).split()
         + ["ScalarSummary", "ImageSummary", "TensorSummary", "HistogramSummary"],
+        "mint": ["conv2d", "conv_tbc", "erf", "erfc", "erfinv"],
+        "mint.nn": _MINT_NN.split(),
+        "mint.nn.functional": _MINT_FUNCTIONAL.split(),
+        "mint.special": ["erfc", "log_softmax"],
     },
     HOOKS: {"ops": ["HookBackward", "InsertGradientOf"]},
     DATASET: {},  # whole sub-packages: MODULES below
