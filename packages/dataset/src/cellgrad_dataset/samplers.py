@@ -161,7 +161,9 @@ class DistributedSampler(BuiltinSampler):
         return True
 
     def _ids(self, n, epoch, depth):
-        order = epoch_rng(epoch, 200 + depth).permutation(n) if self.shuffle else np.arange(n)
+        # RandomSampler's stream: the shards interleave the order one process would read, so a
+        # data-parallel step sees the rows of the same step of a single-process run
+        order = epoch_rng(epoch, 100 + depth).permutation(n) if self.shuffle else np.arange(n)
         k = self.num_shards
         if self.offset < 0:
             order = np.resize(order, -(-n // k) * k) if n else order
