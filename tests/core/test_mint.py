@@ -178,6 +178,13 @@ def test_linalg_and_special_names():
     assert {"exp2", "expm1", "log1p", "round", "sinc"} <= set(dir(mint.special))
 
 
+def test_wrong_arguments_name_the_function():
+    with pytest.raises(TypeError, match=r"'mint.cat', 'out' is not supported.*\(tensors, dim=0\)"):
+        mint.cat([t(X)], out=t(X))
+    with pytest.raises(TypeError, match="'mint.sum', .*unexpected keyword argument 'axis'"):
+        mint.sum(t(X), axis=0)
+
+
 def test_ascend_only_names_say_so():
     with pytest.raises(RuntimeError, match="npu_gelu runs only on Ascend.*gelu"):
         mint.npu_gelu(t(X))

@@ -112,7 +112,13 @@ def make(name, func, params, renames, namespace="mint", target=None):
     variadic = [p.name for p in signature.parameters.values() if p.kind is p.VAR_POSITIONAL]
 
     def thin(*args, **kwargs):
-        bound = signature.bind(*args, **kwargs)
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError as exc:
+            hint = ("'out' is not supported (cellgrad tensors are not written in place): use the "
+                    "returned tensor" if "out" in kwargs else str(exc))
+            raise TypeError(f"For '{namespace}.{name}', {hint}; its parameters are "
+                            f"({params}).") from None
         bound.apply_defaults()
         arguments = bound.arguments
         positional = arguments.pop(variadic[0]) if variadic else ()
