@@ -1,7 +1,7 @@
 """`cellgrad.mint.linalg`, mirroring `mindspore.mint.linalg` (real tensors)."""
 
 from cellgrad import ops
-from cellgrad.mint._written import _vector_norm
+from cellgrad.mint._reductions import _vector_norm
 
 __all__ = ["inv", "matrix_norm", "norm", "qr", "vector_norm"]
 

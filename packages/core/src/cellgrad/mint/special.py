@@ -3,7 +3,7 @@ from cellgrad-ops-nn."""
 
 from cellgrad import ops
 from cellgrad._namespace import plugin_names as _plugin_names
-from cellgrad.mint._written import sinc
+from cellgrad.mint._compositions import sinc
 
 __all__ = ["exp2", "expm1", "log1p", "round", "sinc"]
 
