@@ -1,7 +1,6 @@
 """mint's creation and random functions: float32 by default, int64 for integer fills and
 draws, as torch."""
 
-
 import numpy as np
 
 from cellgrad import ops
