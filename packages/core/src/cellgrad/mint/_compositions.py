@@ -1,5 +1,6 @@
 """mint's arithmetic and indexing that torch has as one name (`addmm`, `lerp`, `xlogy`,
 `narrow`, `index_add`, ...), built from differentiable core ops; and the Ascend-only names."""
+
 import builtins
 
 import numpy as np
