@@ -16,4 +16,6 @@ EXPORTS: dict = {
     **{f"experimental.optim.{name}": f"{module}:{name}" for name, module in _OPTIMIZERS.items()},
     **{f"experimental.optim.lr_scheduler.{name}": f"lr_scheduler:{name}"
        for name in _SCHEDULERS},
+    **{f"mint.optim.{name}": f"mint_optim:{name}" for name in ("Adam", "AdamW", "FusedAdamW",
+                                                                "SGD")},
 }
