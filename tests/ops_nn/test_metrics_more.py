@@ -19,6 +19,7 @@ C, D = RNG.random((3, 3)), RNG.random((3, 3))
 def test_names_at_mindspore_paths():
     assert train.MAE is ms.MAE is nn.MAE
     assert train.HausdorffDistance is nn.HausdorffDistance
+    assert train.ConfusionMatrixMetric is ms.ConfusionMatrixMetric
     assert train.auc is ms.auc and train.rearrange_inputs is nn.rearrange_inputs
     assert train.LearningRateScheduler is ms.LearningRateScheduler
     assert ms.train.callback.LearningRateScheduler is train.LearningRateScheduler
@@ -191,3 +192,32 @@ def test_learning_rate_scheduler_sets_the_optimizer_lr():
                     (0.0125, 7), (0.0125, 8)]
     assert float(opt.learning_rate.asnumpy()) == pytest.approx(0.00625)
     assert opt.learning_rate.dtype == ms.float32
+
+
+def test_confusion_matrix_metric():
+    pred = np.eye(3)[[0, 1, 2, 1]]
+    true = np.eye(3)[[0, 2, 2, 1]]
+    # skip_channel keeps all 3 classes: tp 3, fp 1, tn 7, fn 1 summed over samples and classes
+    for name, expected in (("sensitivity", 3 / 4), ("precision", 3 / 4), ("fall out", 1 / 8),
+                           ("accuracy", 10 / 12), ("f1", 6 / 8),
+                           ("mcc", (21 - 1) / np.sqrt(4 * 4 * 8 * 8))):
+        m = train.ConfusionMatrixMetric(metric_name=name)
+        m.update(pred[:2], true[:2])
+        m.update(Tensor(pred[2:]), Tensor(true[2:]))
+        np.testing.assert_allclose(m.eval(), [expected])
+    # per sample (4-d inputs): the metric per (sample, class), averaged over classes then samples
+    yp = np.zeros((2, 2, 2, 2))
+    yp[:, 0, 0, 0] = yp[:, 1, 1, 1] = 1
+    yt = np.zeros((2, 2, 2, 2))
+    yt[:, 0, 0, :] = 1
+    m = train.ConfusionMatrixMetric(metric_name="recall", calculation_method=True)
+    m.update(yp, yt)
+    assert m.eval() == pytest.approx(0.5)  # class 1 has no positives: nan, skipped
+    with pytest.raises(NotImplementedError, match="The metric is not implemented."):
+        train.ConfusionMatrixMetric(metric_name="xx")(pred, true)
+    with pytest.raises(ValueError, match="must be a binarized ndarray"):
+        train.ConfusionMatrixMetric()(pred, true * 0.5)
+    with pytest.raises(ValueError, match="'decrease' must be str and must be in"):
+        train.ConfusionMatrixMetric(decrease="x")
+    with pytest.raises(RuntimeError, match="'ConfusionMatrixMetric' can not be calculated"):
+        train.ConfusionMatrixMetric(calculation_method=True).eval()

@@ -1,6 +1,6 @@
-# mindspore.train metrics MAE, MSE, Dice, Perplexity, CosineSimilarity, ROC, auc, BleuScore and
-# the surface distances: two updates then eval, set_indexes, argument errors; and
-# LearningRateScheduler changing the optimizer's lr during Model.train.
+# mindspore.train metrics MAE, MSE, Dice, Perplexity, CosineSimilarity, ROC, auc, BleuScore,
+# the surface distances and ConfusionMatrixMetric: two updates then eval, set_indexes, argument
+# errors; and LearningRateScheduler changing the optimizer's lr during Model.train.
 import numpy as np
 import mindspore as ms
 from mindspore import nn, Tensor, train
@@ -129,6 +129,34 @@ for cls, kw in ((train.HausdorffDistance, {}), (train.HausdorffDistance, {"direc
 tr(lambda: train.HausdorffDistance(percentile=1))
 tr(lambda: train.HausdorffDistance(percentile=150.0)(img_a, img_b, 1))
 tr(lambda: train.MeanSurfaceDistance(symmetric=1))
+
+# ConfusionMatrixMetric: one-hot (N, C, ...) predictions and labels
+yp = (rng.rand(3, 2, 4, 4) > 0.5).astype(np.float32)
+yt = (rng.rand(3, 2, 4, 4) > 0.5).astype(np.float32)
+yp2 = (rng.rand(2, 2, 4, 4) > 0.4).astype(np.float32)
+yt2 = (rng.rand(2, 2, 4, 4) > 0.6).astype(np.float32)
+for name in ("sensitivity", "Specificity", "precision", "npv", "miss rate", "fall_out", "fdr",
+             "for", "pt", "ts", "accuracy", "ba", "f1_score", "mcc", "fm", "bm", "mk"):
+    for kw in ({}, {"calculation_method": True}, {"calculation_method": True, "decrease": "sum"},
+               {"skip_channel": False, "calculation_method": True}):
+        cm = train.ConfusionMatrixMetric(metric_name=name, **kw)
+        cm.update(yp, yt)
+        cm.update(Tensor(yp2), Tensor(yt2))
+        print(name, kw, end=" ")
+        tr(cm.eval)
+cm = train.ConfusionMatrixMetric(calculation_method=False)
+cm.update(np.eye(3)[[0, 1, 2, 1]], np.eye(3)[[0, 2, 2, 1]])
+tr(cm.eval)
+tr(lambda: train.ConfusionMatrixMetric()(yp, yt[:, :, :3]))
+tr(lambda: train.ConfusionMatrixMetric(metric_name="xx")(yp, yt))
+tr(lambda: train.ConfusionMatrixMetric(calculation_method=True, decrease="mean_batch")(yp, yt))
+tr(lambda: train.ConfusionMatrixMetric(calculation_method=True)(np.ones((3, 3)), np.ones((3, 3))))
+tr(lambda: train.ConfusionMatrixMetric()(yp, yt * 0.5))
+tr(lambda: train.ConfusionMatrixMetric()(np.ones(3), np.ones(3)))
+tr(lambda: train.ConfusionMatrixMetric(decrease="x"))
+tr(lambda: train.ConfusionMatrixMetric(skip_channel=1))
+tr(lambda: train.ConfusionMatrixMetric(calculation_method=True).eval())
+
 
 # LearningRateScheduler: halve the lr every 2 steps
 net = nn.Dense(3, 1, weight_init=Tensor(np.array([[0.1, -0.2, 0.3]], np.float32)),

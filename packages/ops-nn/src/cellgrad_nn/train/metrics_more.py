@@ -603,3 +603,186 @@ class HausdorffDistance(_SurfaceDistance):
         if self.directed:
             return hd
         return max(hd, self._hausdorff(self.y_edges, self.y_pred_edges))
+
+
+_CM_NAMES = {
+    "tpr": ("sensitivity", "recall", "hit_rate", "true_positive_rate", "tpr"),
+    "tnr": ("specificity", "selectivity", "true_negative_rate", "tnr"),
+    "ppv": ("precision", "positive_predictive_value", "ppv"),
+    "npv": ("negative_predictive_value", "npv"),
+    "fnr": ("miss_rate", "false_negative_rate", "fnr"),
+    "fpr": ("fall_out", "false_positive_rate", "fpr"),
+    "fdr": ("false_discovery_rate", "fdr"),
+    "for": ("false_omission_rate", "for"),
+    "pt": ("prevalence_threshold", "pt"),
+    "ts": ("threat_score", "critical_success_index", "ts", "csi"),
+    "acc": ("accuracy", "acc"),
+    "ba": ("balanced_accuracy", "ba"),
+    "f1": ("f1_score", "f1"),
+    "mcc": ("matthews_correlation_coefficient", "mcc"),
+    "fm": ("fowlkes_mallows_index", "fm"),
+    "bm": ("informedness", "bookmaker_informedness", "bm"),
+    "mk": ("markedness", "deltap", "mk"),
+}
+_CM_ALIAS = {alias: key for key, aliases in _CM_NAMES.items() for alias in aliases}
+
+
+def _rate(num, den):
+    return np.where(den > 0, num / den, np.array(float("nan")))
+
+
+# numerator and denominator of each metric from tp, fp, tn, fn, p (= tp + fn), n (= fp + tn)
+_CM_FRACTIONS = {
+    "tpr": lambda tp, fp, tn, fn, p, n: (tp, p),
+    "tnr": lambda tp, fp, tn, fn, p, n: (tn, n),
+    "ppv": lambda tp, fp, tn, fn, p, n: (tp, tp + fp),
+    "npv": lambda tp, fp, tn, fn, p, n: (tn, tn + fn),
+    "fnr": lambda tp, fp, tn, fn, p, n: (fn, p),
+    "fpr": lambda tp, fp, tn, fn, p, n: (fp, n),
+    "fdr": lambda tp, fp, tn, fn, p, n: (fp, fp + tp),
+    "for": lambda tp, fp, tn, fn, p, n: (fn, fn + tn),
+    "pt": lambda tp, fp, tn, fn, p, n: (
+        np.sqrt(_rate(tp, p) * (1.0 - _rate(tn, n))) + _rate(tn, n) - 1.0,
+        _rate(tp, p) + _rate(tn, n) - 1.0),
+    "ts": lambda tp, fp, tn, fn, p, n: (tp, tp + fn + fp),
+    "acc": lambda tp, fp, tn, fn, p, n: (tp + tn, p + n),
+    "ba": lambda tp, fp, tn, fn, p, n: (_rate(tp, p) + _rate(tn, n), 2.0),
+    "f1": lambda tp, fp, tn, fn, p, n: (tp * 2.0, tp * 2.0 + fn + fp),
+    "mcc": lambda tp, fp, tn, fn, p, n: (
+        tp * tn - fp * fn, np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))),
+    "fm": lambda tp, fp, tn, fn, p, n: (np.sqrt(_rate(tp, tp + fp) * _rate(tp, p)), 1.0),
+    "bm": lambda tp, fp, tn, fn, p, n: (_rate(tp, p) + _rate(tn, n) - 1.0, 1.0),
+    # MindSpore's markedness takes npv without the zero guard
+    "mk": lambda tp, fp, tn, fn, p, n: (_rate(tp, tp + fp) + tn / (tn + fn) - 1.0, 1.0),
+}
+
+
+def _confusion_metric(metric_name, matrix):
+    """The named metric of `(..., 4)` counts tp, fp, tn, fn (nan where undefined)."""
+    key = _CM_ALIAS.get(metric_name.replace(" ", "_").lower())
+    if key is None:
+        raise NotImplementedError("The metric is not implemented.")
+    if matrix.ndim == 1:
+        matrix = np.expand_dims(matrix, 0)
+    if matrix.shape[-1] != 4:
+        raise ValueError(f"For 'ConfusionMatrix', the size of the last dimension of "
+                         f"confusion_matrix must be 4, but got {matrix.shape[-1]}.")
+    tp, fp, tn, fn = (matrix[..., i] for i in range(4))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        num, den = _CM_FRACTIONS[key](tp, fp, tn, fn, tp + fn, fp + tn)
+        if isinstance(den, np.ndarray):
+            return np.where(den != 0, num / den, np.array(float("nan")))
+        return num / den
+
+
+def _mean_over(not_nans, chart, axis):
+    not_nans = not_nans.sum(axis=axis)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return not_nans, np.where(not_nans > 0, chart.sum(axis=axis) / not_nans, np.zeros(1))
+
+
+def _decrease(chart, decrease):
+    """Reduce a (batch, class) chart, skipping nans; returns (chart, count of non-nans)."""
+    nans = np.isnan(chart)
+    not_nans = (~nans).astype(float)
+    chart[nans] = 0
+    if decrease == "mean":
+        not_nans, chart = _mean_over(not_nans, chart, 1)
+        not_nans = (not_nans > 0).astype(float)
+        not_nans, chart = _mean_over(not_nans, chart, 0)
+    elif decrease == "sum":
+        not_nans, chart = not_nans.sum(axis=(0, 1)), np.sum(chart, axis=(0, 1))
+    elif decrease == "mean_batch":
+        # MindSpore's table holds the function itself for "mean_batch", not its result
+        raise TypeError("cannot unpack non-iterable function object")
+    elif decrease == "sum_batch":
+        not_nans, chart = not_nans.sum(axis=0), chart.sum(axis=0)
+    elif decrease == "mean_channel":
+        not_nans, chart = _mean_over(not_nans, chart, 1)
+    elif decrease == "sum_channel":
+        not_nans, chart = not_nans.sum(axis=1), chart.sum(axis=1)
+    return chart, not_nans
+
+
+def _confusion_counts(owner, y_pred, y, skip_channel, calculation_method):
+    """tp, fp, tn, fn per (sample, class) of binarized `(N, C, ...)` inputs; whether a
+    per-sample metric can be taken (not for `(N, C)` or `(N, C, 1)` inputs)."""
+    if not np.all(y.astype(np.uint8) == y):
+        raise ValueError(f"For '{owner}.update', the true value (input[1]) must be a binarized "
+                         f"ndarray.")
+    if y_pred.ndim < 2:
+        raise ValueError(f"For '{owner}.update', the predicted value (input[0]) must have at "
+                         f"least 2 dimensions, but got {y_pred.ndim}.")
+    if y_pred.ndim == 2 or (y_pred.ndim == 3 and y_pred.shape[-1] == 1):
+        calculation_method = False
+    if not skip_channel:
+        y = y[:, 1:] if y.shape[1] > 1 else y
+        y_pred = y_pred[:, 1:] if y_pred.shape[1] > 1 else y_pred
+    y, y_pred = y.astype(float), y_pred.astype(float)
+    if y.shape != y_pred.shape:
+        raise ValueError(f"The 'y_shape' should be = y_pred_shape: {y_pred.shape}, but got "
+                         f"{y.shape}.")
+    batch, classes = y_pred.shape[:2]
+    y_pred, y = y_pred.reshape(batch, classes, -1), y.reshape(batch, classes, -1)
+    tp = ((y_pred + y) == 2).astype(float).sum(axis=2)
+    tn = ((y_pred + y) == 0).astype(float).sum(axis=2)
+    p = y.sum(axis=2)
+    return np.stack([tp, y.shape[-1] - p - tn, tn, p - tp], axis=-1), calculation_method
+
+
+class ConfusionMatrixMetric(Metric):
+    """Mirrors `mindspore.train.ConfusionMatrixMetric`: a metric of tp/fp/tn/fn counts of
+    binarized (one-hot) predictions; `calculation_method=True` averages it per sample
+    (reduced by `decrease`), False takes it of the counts summed over all updates."""
+
+    DECREASE = ["none", "mean", "sum", "mean_batch", "sum_batch", "mean_channel",
+                "sum_channel"]
+
+    def __init__(self, skip_channel=True, metric_name="sensitivity", calculation_method=False,
+                 decrease="mean"):
+        super().__init__()
+        self.skip_channel = _check_type("skip_channel", skip_channel, [bool])
+        self.calculation_method = _check_type("calculation_method", calculation_method, [bool])
+        self.metric_name = _check_type("metric_name", metric_name, [str])
+        self.decrease = _check_string("decrease", decrease, self.DECREASE)
+        # MindSpore's per-sample switch turns off for good at the first (N, C) input
+        self._per_sample = calculation_method
+        self.clear()
+
+    def clear(self):
+        self._total_num = 0
+        self._class_num = 0
+        self._total_tp = 0.0
+        self._total_fp = 0.0
+        self._total_tn = 0.0
+        self._total_fn = 0.0
+
+    @rearrange_inputs
+    def update(self, *inputs):
+        _needs("ConfusionMatrixMetric", inputs, 2, "predicted value, true value")
+        counts, self._per_sample = _confusion_counts(
+            "ConfusionMatrix", _convert(inputs[0]), _convert(inputs[1]), self.skip_channel,
+            self._per_sample)
+        if self.calculation_method:
+            if self._per_sample:
+                score, not_nans = _decrease(_confusion_metric(self.metric_name, counts),
+                                            self.decrease)
+            else:  # as MindSpore: the counts themselves, unpacked as (score, count)
+                score, not_nans = counts
+            not_nans = int(not_nans.item())
+            self._total_num += score.item() * not_nans
+            self._class_num += not_nans
+        else:
+            counts, _ = _decrease(counts, "sum")
+            self._total_tp += counts[0].item()
+            self._total_fp += counts[1].item()
+            self._total_tn += counts[2].item()
+            self._total_fn += counts[3].item()
+
+    def eval(self):
+        if self.calculation_method:
+            if self._class_num == 0:
+                raise RuntimeError(_empty("ConfusionMatrixMetric"))
+            return self._total_num / self._class_num
+        counts = np.array([self._total_tp, self._total_fp, self._total_tn, self._total_fn])
+        return _confusion_metric(self.metric_name, counts)
