@@ -20,6 +20,7 @@ def test_names_at_mindspore_paths():
     assert train.MAE is ms.MAE is nn.MAE
     assert train.HausdorffDistance is nn.HausdorffDistance
     assert train.ConfusionMatrixMetric is ms.ConfusionMatrixMetric
+    assert nn.OcclusionSensitivity is train.OcclusionSensitivity
     assert train.auc is ms.auc and train.rearrange_inputs is nn.rearrange_inputs
     assert train.LearningRateScheduler is ms.LearningRateScheduler
     assert ms.train.callback.LearningRateScheduler is train.LearningRateScheduler
@@ -221,3 +222,31 @@ def test_confusion_matrix_metric():
         train.ConfusionMatrixMetric(decrease="x")
     with pytest.raises(RuntimeError, match="'ConfusionMatrixMetric' can not be calculated"):
         train.ConfusionMatrixMetric(calculation_method=True).eval()
+
+
+def test_occlusion_sensitivity_of_a_linear_classifier():
+    weight = np.arange(32, dtype=np.float32).reshape(2, 16) / 40 - 0.3
+    clf = nn.SequentialCell([nn.Flatten(), nn.Dense(16, 2, weight_init=Tensor(weight),
+                                                   bias_init="zeros")])
+    image = np.arange(1, 17, dtype=np.float32).reshape(1, 1, 4, 4) / 10
+    occ = train.OcclusionSensitivity(margin=1)
+    occ.update(clf, image, np.array(1))
+    # the patch of pixel (i, j) is rows i-1..i, columns j-1..j ([idx - margin, idx + margin)),
+    # and a linear score drops by the sum of weight * pixel over it
+    def drops(cls):
+        contrib = (weight[cls] * image.reshape(-1)).reshape(4, 4)
+        return np.array([[contrib[max(0, i - 1):i + 1, max(0, j - 1):j + 1].sum()
+                          for j in range(4)] for i in range(4)])
+
+    np.testing.assert_allclose(occ.eval(), drops(1), rtol=1e-5, atol=1e-5)
+    box = train.OcclusionSensitivity(margin=1, b_box=[0, 0, 1, 2, 0, 3])(clf, image,
+                                                                        np.array(0))
+    np.testing.assert_allclose(box, drops(0)[1:3], rtol=1e-5, atol=1e-5)
+    with pytest.raises(RuntimeError, match="the shape at index 0 of the predicted value"):
+        occ.update(clf, np.concatenate([image, image]), np.array(1))
+    with pytest.raises(TypeError, match="'model' should be 'Cell', but got type 'function'"):
+        occ.update(lambda t: t, image, np.array(1))
+    with pytest.raises(TypeError, match=r"'margin' should be one of '\['int', 'list'\]'"):
+        train.OcclusionSensitivity(margin=1.0)
+    with pytest.raises(ValueError, match="maximum bounding box must be smaller than image size"):
+        train.OcclusionSensitivity(b_box=[0, 0, 0, 1, 0, 4])(clf, image, np.array(1))

@@ -1,6 +1,6 @@
 # mindspore.train metrics MAE, MSE, Dice, Perplexity, CosineSimilarity, ROC, auc, BleuScore,
-# the surface distances and ConfusionMatrixMetric: two updates then eval, set_indexes, argument
-# errors; and LearningRateScheduler changing the optimizer's lr during Model.train.
+# the surface distances, ConfusionMatrixMetric, OcclusionSensitivity: two updates then eval,
+# set_indexes, argument errors; and LearningRateScheduler changing the optimizer's lr during Model.train.
 import numpy as np
 import mindspore as ms
 from mindspore import nn, Tensor, train
@@ -157,6 +157,28 @@ tr(lambda: train.ConfusionMatrixMetric(decrease="x"))
 tr(lambda: train.ConfusionMatrixMetric(skip_channel=1))
 tr(lambda: train.ConfusionMatrixMetric(calculation_method=True).eval())
 
+
+# OcclusionSensitivity: score drops of a fixed linear classifier on a 1x4x4 image
+clf = nn.Dense(16, 3, weight_init=Tensor(np.arange(48, dtype=np.float32).reshape(3, 16) / 50 - 0.4),
+               bias_init="zeros")
+seq = nn.SequentialCell([nn.Flatten(), clf])
+image = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4) / 10
+for kw in ({}, {"margin": 1, "n_batch": 3}, {"b_box": [-1, -1, 1, 2, 0, 3], "pad_val": 1.0}):
+    occ = train.OcclusionSensitivity(**kw)
+    occ.update(seq, image, np.array(2))
+    occ.update(seq, Tensor(image), Tensor(np.array(1)))
+    tr(occ.eval)
+tr(lambda: train.OcclusionSensitivity()(seq, np.concatenate([image, image]), np.array(1)))
+tr(lambda: train.OcclusionSensitivity()(seq, image, np.array([1, 2])))
+tr(lambda: train.OcclusionSensitivity()(lambda t: t, image, np.array(1)))
+tr(lambda: train.OcclusionSensitivity()(seq, image))
+tr(lambda: train.OcclusionSensitivity(b_box=[0, 1])(seq, image, np.array(1)))
+tr(lambda: train.OcclusionSensitivity(b_box=[0, 0, 0, 1, 0, 4])(seq, image, np.array(1)))
+tr(lambda: train.OcclusionSensitivity(b_box=[0, 0, 2, 1, 0, 1])(seq, image, np.array(1)))
+tr(lambda: train.OcclusionSensitivity(pad_val=0))
+tr(lambda: train.OcclusionSensitivity(margin=1.0))
+tr(lambda: train.OcclusionSensitivity(b_box=(0, 1)))
+tr(lambda: train.OcclusionSensitivity().eval())
 
 # LearningRateScheduler: halve the lr every 2 steps
 net = nn.Dense(3, 1, weight_init=Tensor(np.array([[0.1, -0.2, 0.3]], np.float32)),

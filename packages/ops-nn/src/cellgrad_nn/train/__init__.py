@@ -14,7 +14,8 @@ _METRICS = ("Metric", "Accuracy", "Loss", "Precision", "Recall", "F1", "Fbeta",
 # metrics_more.py: regression, segmentation, curve and text metrics
 _METRICS_MORE = ("MAE", "MSE", "Dice", "Perplexity", "CosineSimilarity", "ROC", "auc",
                  "BleuScore", "HausdorffDistance", "MeanSurfaceDistance",
-                 "RootMeanSquareDistance", "ConfusionMatrixMetric", "rearrange_inputs")
+                 "RootMeanSquareDistance", "ConfusionMatrixMetric", "OcclusionSensitivity",
+                 "rearrange_inputs")
 _SUMMARY_OPS = ("ScalarSummary", "ImageSummary", "TensorSummary", "HistogramSummary")
 _LOSS_SCALE = ("LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager")
 _WHERE = {"Model": "model", "data_sink": "data_sink", "ModelCheckpoint": "checkpoint",

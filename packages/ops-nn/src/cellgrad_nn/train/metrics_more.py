@@ -10,7 +10,9 @@ import math
 from collections import Counter
 
 import numpy as np
+from tqdm import trange
 
+from cellgrad import nn
 from cellgrad.common.tensor import Tensor
 from cellgrad_nn.train.metrics import Metric
 
@@ -40,7 +42,9 @@ def _convert(data):
 
 def _check_type(name, value, types):
     if (isinstance(value, bool) and bool not in types) or not isinstance(value, tuple(types)):
-        raise TypeError(f"The type of '{name}' should be '{types[0].__name__}', but got type "
+        names = [t.__name__ for t in types]
+        expected = f"'{names[0]}'" if len(names) == 1 else f"one of '{names}'"
+        raise TypeError(f"The type of '{name}' should be {expected}, but got type "
                         f"'{type(value).__name__}'.")
     return value
 
@@ -786,3 +790,94 @@ class ConfusionMatrixMetric(Metric):
             return self._total_num / self._class_num
         counts = np.array([self._total_tp, self._total_fp, self._total_tn, self._total_fn])
         return _confusion_metric(self.metric_name, counts)
+
+
+def _bounding_box(b_box, im_shape):
+    if b_box is None:
+        return None, None
+    if len(b_box) != 2 * len(im_shape):
+        raise ValueError(f"For 'OcclusionSensitivity', the bounding box must contain upper and "
+                         f"lower for all dimensions (except batch number), and the length of "
+                         f"'b_box' must be twice as long as predicted value's (except batch "
+                         f"number), but got 'b_box' length {len(b_box)}, predicted value length "
+                         f"(except batch number) {len(im_shape)}.")
+    b_min, b_max = np.array(b_box[::2]), np.array(b_box[1::2])
+    b_min[b_min < 0] = 0
+    b_max[b_max < 0] = im_shape[b_max < 0] - 1
+    if np.any(b_max >= im_shape):
+        raise ValueError("For 'OcclusionSensitivity', maximum bounding box must be smaller than "
+                         "image size for all values.")
+    if np.any(b_min > b_max):
+        raise ValueError("For 'OcclusionSensitivity', minimum bounding box must be smaller than "
+                         "maximum bounding box for all values.")
+    return b_min, b_max
+
+
+def _occluded_scores(model, images, ids, sensitivity_im):
+    scores = model(Tensor(np.vstack(images))).asnumpy()
+    ids = np.expand_dims(ids, 1)
+    scores = scores[np.arange(ids.shape[0])[:, None], ids]
+    return np.vstack(scores) if sensitivity_im.size == 0 else np.vstack((sensitivity_im, scores))
+
+
+class OcclusionSensitivity(Metric):
+    """Mirrors `mindspore.train.OcclusionSensitivity`: how much a classifier's score for
+    `label` drops when a `2 * margin` patch around each pixel of one image is set to
+    `pad_val`."""
+
+    def __init__(self, pad_val=0.0, margin=2, n_batch=128, b_box=None):
+        super().__init__()
+        self.pad_val = _check_type("pad_val", pad_val, [float])
+        self.margin = _check_type("margin", margin, [int, list])
+        self.n_batch = _check_type("n_batch", n_batch, [int])
+        self.b_box = b_box if b_box is None else _check_type("b_box", b_box, [list])
+        self.clear()
+
+    def clear(self):
+        self._baseline = 0
+        self._sensitivity_im = 0
+        self._is_update = False
+
+    @rearrange_inputs
+    def update(self, *inputs):
+        if len(inputs) != 3:
+            raise ValueError(f"For 'OcclusionSensitivity.update', it needs 3 inputs "
+                             f"(classification model, predicted value, label), but got "
+                             f"{len(inputs)}.")
+        model, y_pred, label = inputs[0], _convert(inputs[1]), _convert(inputs[2])
+        _check_type("model", model, [nn.Cell])
+        if y_pred.shape[0] > 1:
+            raise RuntimeError(f"For 'OcclusionSensitivity.update', the shape at index 0 of the "
+                               f"predicted value (input[1]) must be 1, but got "
+                               f"{y_pred.shape[0]}.")
+        if np.prod(label.shape) != y_pred.shape[0]:
+            raise RuntimeError(f"For 'OcclusionSensitivity.update', the number of the label "
+                               f"(input[2]) must be same as the batches, but got the label number "
+                               f"{np.prod(label.shape)}, and batches {y_pred.shape[0]}.")
+        im_shape = np.array(y_pred.shape[1:])
+        b_min, b_max = _bounding_box(self.b_box, im_shape)
+        self._baseline = model(Tensor(y_pred)).asnumpy()[0, label].item()
+        images, ids = [], []
+        sensitivity_im = np.empty(0, dtype=float)
+        out_shape = im_shape if self.b_box is None else b_max - b_min + 1
+        count = np.prod(out_shape)
+        for i in trange(count):  # MindSpore shows the passes as a progress bar
+            idx = np.unravel_index(i, out_shape)
+            if b_min is not None:
+                idx += b_min
+            lo = [max(0, k - self.margin) for k in idx]
+            hi = [min(size, k + self.margin) for k, size in zip(idx, im_shape)]
+            occluded = y_pred.copy()
+            occluded[(...,) + tuple(slice(a, b) for a, b in zip(lo, hi))] = self.pad_val
+            images.append(occluded)
+            ids.append(label)
+            if len(images) == self.n_batch or i == count - 1:
+                sensitivity_im = _occluded_scores(model, images, ids, sensitivity_im)
+                images, ids = [], []
+        self._sensitivity_im = sensitivity_im.reshape(out_shape)
+        self._is_update = True
+
+    def eval(self):
+        if not self._is_update:
+            raise RuntimeError(_NOT_UPDATED)
+        return self._baseline - np.squeeze(self._sensitivity_im)
