@@ -250,3 +250,23 @@ def test_occlusion_sensitivity_of_a_linear_classifier():
         train.OcclusionSensitivity(margin=1.0)
     with pytest.raises(ValueError, match="maximum bounding box must be smaller than image size"):
         train.OcclusionSensitivity(b_box=[0, 0, 0, 1, 0, 4])(clf, image, np.array(1))
+
+
+def test_metrics_by_name_in_model_eval():
+    assert set(train.names()) >= {"mae", "mse", "dice", "roc", "auc", "bleu_score", "topk",
+                                  "cosine_similarity", "occlusion_sensitivity", "perplexity",
+                                  "hausdorff_distance", "mean_surface_distance",
+                                  "root_mean_square_distance", "confusion_matrix",
+                                  "confusion_matrix_metric"}
+    assert isinstance(train.get_metric_fn("mae"), train.MAE)
+    # as MindSpore, "auc" names the function: its arguments are the curve's
+    assert train.get_metric_fn("auc", np.array([0., 1.]), np.array([1., 1.])) == 1.0
+    net = nn.Dense(3, 1, weight_init=Tensor(np.array([[0.1, -0.2, 0.3]], np.float32)),
+                   bias_init="zeros")
+    x = np.arange(24, dtype=np.float32).reshape(8, 3) / 10
+    y = x.sum(axis=1, keepdims=True)
+    data = NumpySlicesDataset({"x": x, "y": y}, shuffle=False).batch(4)
+    result = train.Model(net, nn.MSELoss(), metrics={"mae", "mse"}).eval(data)
+    pred = x @ np.array([0.1, -0.2, 0.3], np.float32)[:, None]
+    assert result["mae"] == pytest.approx(np.abs(pred - y).sum() / 8, rel=1e-5)
+    assert result["mse"] == pytest.approx(np.square(pred - y).sum() / 8, rel=1e-5)

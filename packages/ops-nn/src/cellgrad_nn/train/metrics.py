@@ -321,16 +321,23 @@ class ConfusionMatrix(Metric):
 
 _BY_NAME = {"accuracy": Accuracy, "acc": Accuracy, "loss": Loss, "precision": Precision,
             "recall": Recall, "F1": F1, "f1": F1, "top_1_accuracy": Top1CategoricalAccuracy,
-            "top_5_accuracy": Top5CategoricalAccuracy}
+            "top_5_accuracy": Top5CategoricalAccuracy, "topk": TopKCategoricalAccuracy,
+            "confusion_matrix": ConfusionMatrix}
+
+
+def _factory():
+    from cellgrad_nn.train import metrics_more  # it imports this module: no top-level import
+    return {**_BY_NAME, **metrics_more.BY_NAME}
 
 
 def get_metric_fn(name, *args, **kwargs):
     """Mirrors `mindspore.train.get_metric_fn`: a metric object from its name."""
-    if name not in _BY_NAME:
-        raise KeyError(f"Unknown Metric Function {name!r}; known: {sorted(_BY_NAME)}.")
-    return _BY_NAME[name](*args, **kwargs)
+    factory = _factory()
+    if name not in factory:
+        raise KeyError(f"Unknown Metric Function {name!r}; known: {sorted(factory)}.")
+    return factory[name](*args, **kwargs)
 
 
 def names():
     """Mirrors `mindspore.train.names`: the metric names `get_metric_fn` knows."""
-    return sorted(_BY_NAME)
+    return sorted(_factory())

@@ -881,3 +881,12 @@ class OcclusionSensitivity(Metric):
         if not self._is_update:
             raise RuntimeError(_NOT_UPDATED)
         return self._baseline - np.squeeze(self._sensitivity_im)
+
+
+# the names `get_metric_fn` knows for this module's metrics (as MindSpore's, "auc" included)
+BY_NAME = {"dice": Dice, "roc": ROC, "auc": auc, "bleu_score": BleuScore,
+           "cosine_similarity": CosineSimilarity, "occlusion_sensitivity": OcclusionSensitivity,
+           "hausdorff_distance": HausdorffDistance, "mae": MAE, "mse": MSE,
+           "mean_surface_distance": MeanSurfaceDistance,
+           "root_mean_square_distance": RootMeanSquareDistance, "perplexity": Perplexity,
+           "confusion_matrix_metric": ConfusionMatrixMetric}
