@@ -200,3 +200,9 @@ model.train(2, NumpySlicesDataset({"x": x, "y": y}, shuffle=False).batch(2),
 print(seen)
 print(round(float(opt.learning_rate.asnumpy()), 6), opt.learning_rate.dtype)
 print(np.round(net.weight.asnumpy(), 4).tolist())
+
+# boolean masks: HausdorffDistance compares them with the label index, the others take them
+mask_a, mask_b = (img_a > 0), (img_b == 1)
+for cls in (train.HausdorffDistance, train.MeanSurfaceDistance, train.RootMeanSquareDistance):
+    tr(lambda: cls()(mask_a, mask_b, 0))
+    tr(lambda: cls()(mask_a, mask_b, 1))

@@ -459,6 +459,7 @@ class _SurfaceDistance(Metric):
     _NEEDS = "it needs 3 inputs (predicted value, true value, label index), but got {}"
     _LABEL_TYPE = (ValueError, "the label index (input[2]) must be int or float, but got {}.")
     _LABEL_IN = "must be in predicted value (input[0]) or true value (input[1]), but {} is not."
+    _COMPARE_BOOL = False  # boolean masks are taken as they are
     _SHAPE = ("the size of predicted value (input[0]) and true value (input[1]) must be greater "
               "than 0, in addition to that, predicted value and true value must have the same "
               "shape, but got predicted value size: {}, shape: {}, true value size: {}, "
@@ -477,9 +478,9 @@ class _SurfaceDistance(Metric):
         if y_pred.size == 0 or y_pred.shape != y.shape:
             raise ValueError(name + self._SHAPE.format(y_pred.size, y_pred.shape, y.size,
                                                        y.shape))
-        if y_pred.dtype != bool:
+        if y_pred.dtype != bool or self._COMPARE_BOOL:
             y_pred = y_pred == label_idx
-        if y.dtype != bool:
+        if y.dtype != bool or self._COMPARE_BOOL:
             y = y == label_idx
         return y_pred, y
 
@@ -556,6 +557,8 @@ class HausdorffDistance(_SurfaceDistance):
     bounding box."""
 
     _NEEDS = "it needs 3 inputs (predicted value, true value, label index), but got {}."
+    # MindSpore tests `dtype is not bool`, always true: boolean masks are compared too
+    _COMPARE_BOOL = True
     _SHAPE = ("the size of predicted value (input[0]) and true value (input[1]) must be greater "
               "than 0, in addition to that, predicted value and true value should have the same "
               "shape, but got predicted value size: {}, shape: {}, true value size: {}, "
