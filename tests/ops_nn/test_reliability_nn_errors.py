@@ -155,3 +155,17 @@ def test_layers_of_the_inputs_dtype_run():
     net = nn.Dense(3, 2)
     net.to_float(ms.float16)
     assert net(_x(2, 3)).dtype == ms.float16
+
+
+@pytest.mark.parametrize("call", [
+    lambda: ops.conv2d(_x(1, 2, 5, 5, dtype=np.float16), _x(2, 2, 3, 3)),
+    lambda: ops.conv2d(_x(1, 2, 5, 5, dtype=np.float64), _x(2, 2, 3, 3)),
+    lambda: ops.conv1d(_x(1, 2, 5, dtype=np.float64), _x(2, 2, 3)),
+    lambda: ops.conv3d(_x(1, 2, 5, 5, 5, dtype=np.float16), _x(2, 2, 3, 3, 3)),
+    lambda: ops.conv_transpose2d(_x(1, 2, 5, 5, dtype=np.float64), _x(2, 2, 3, 3)),
+])
+def test_functional_convolutions_refuse_mixed_dtypes(call):
+    # MindSpore 2.10: TypeError "For primitive[Conv2D], the input type must be same."
+    with pytest.raises(TypeError, match=r"the type of 'input' should be same as 'weight', but "
+                                        r"got 'input' with type Tensor\["):
+        call()

@@ -73,8 +73,8 @@ def _conv_bwd(ctx, g):
                                .transpose(0, 2, 1), g2,
                                B.empty((groups, cols.shape[0] // groups, n * length), g.dtype))
         dx = B.zeros(x_shape, g.dtype)
-        col2im(dcols.reshape(cols.shape[0], n, length), dx, w.shape[2:], stride, dilation, pads[::2],
-               out_size)
+        col2im(dcols.reshape(cols.shape[0], n, length), dx, w.shape[2:], stride, dilation,
+               pads[::2], out_size)
     return (dx, dw, db) if has_bias else (dx, dw)
 
 
@@ -89,6 +89,10 @@ def conv_checked(op, input, weight, bias, stride, pad_mode, padding, dilation, g
     `padding` as MindSpore's functional forms take them."""
     W.check_rank(op, "input", input, rank)
     W.check_rank(op, "weight", weight, rank)
+    if input.dtype != weight.dtype:  # MindSpore's Conv2D/Conv3D refuse; no silent promotion
+        raise TypeError(f"For '{op}', the type of 'input' should be same as 'weight', but got "
+                        f"'input' with type Tensor[{input.dtype}] and 'weight' with type "
+                        f"Tensor[{weight.dtype}].")
     stride = W.ints_of(op, "stride", stride, rank)
     dilation = W.ints_of(op, "dilation", dilation, rank)
     if any(v < 1 for v in stride + dilation):

@@ -70,6 +70,10 @@ def transpose_checked(op, input, weight, bias, stride, pads, output_padding, gro
     positions at the end. `out_size`, when given, must be the size that follows."""
     W.check_rank(op, "input", input, rank)
     W.check_rank(op, "weight", weight, rank)
+    if input.dtype != weight.dtype:  # MindSpore's Conv2DTranspose refuses; no promotion
+        raise TypeError(f"For '{op}', the type of 'input' should be same as 'weight', but got "
+                        f"'input' with type Tensor[{input.dtype}] and 'weight' with type "
+                        f"Tensor[{weight.dtype}].")
     stride = W.ints_of(op, "stride", stride, rank)
     dilation = W.ints_of(op, "dilation", dilation, rank)
     output_padding = W.ints_of(op, "output_padding", output_padding, rank)
