@@ -47,8 +47,9 @@ def _check_weights(weights, api="grad"):
         return None, False
     single = isinstance(weights, TensorBuffer)
     if not single and not isinstance(weights, (list, tuple)):
-        raise TypeError(f"For '{api}', the weights you provided is expected to be a tensor, or "
-                        f"a list or tuple. but got {weights!r} ({type(weights).__name__}).")
+        # MindSpore's exact message (programs print it)
+        raise TypeError("The weights you provided is expected to be a tensor, or a list or "
+                        f"tuple. but got {weights}")
     ws = (weights,) if single else tuple(weights)
     for i, w in enumerate(ws):
         if not isinstance(w, TensorBuffer):

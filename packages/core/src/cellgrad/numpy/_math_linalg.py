@@ -3,6 +3,7 @@ multi_dot, kron, cross, norm), built on `cellgrad.ops` so gradients come from th
 
 import numpy as np
 
+from cellgrad._errors import ShapeError
 from cellgrad.dtype import float32
 from cellgrad.numpy._common import axes_valid, axis_in_range, broadcast_shape, promote, to_tensor
 from cellgrad.numpy._math_binary import multiply
@@ -26,7 +27,10 @@ def matmul(x1, x2, dtype=None):
     """Mirrors `mindspore.numpy.matmul` (Tensors of one dtype, numpy's broadcasting rules)."""
     need_tensor("mindspore.numpy.matmul", x1, x2)
     _same_dtype("mindspore.numpy.matmul", x1, x2)
-    return cast(F.matmul(x1, x2), dtype)
+    try:
+        return cast(F.matmul(x1, x2), dtype)
+    except ShapeError as e:  # mindspore.numpy raises ValueError where ops.matmul is RuntimeError
+        raise ValueError(str(e)) from e
 
 
 def _rows_times_rows(a, b):
