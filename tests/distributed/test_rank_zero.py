@@ -7,10 +7,10 @@ import os
 
 import numpy as np
 import pytest
+from cellgrad.dataset import NumpySlicesDataset
 
 import cellgrad as ms
 from cellgrad import nn
-from cellgrad.dataset import NumpySlicesDataset
 from cellgrad.train import CheckpointConfig, LossMonitor, Model, ModelCheckpoint, ProgressBar
 from cellgrad_nn.train import parallel
 

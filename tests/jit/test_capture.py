@@ -7,8 +7,9 @@ import cellgrad as ms
 from cellgrad import nn, ops
 
 pytest.importorskip("cellgrad_jit")
-from cellgrad_jit import Graph, capture  # noqa: E402
 from jit_models import MLP, LeNetBN, randomize_bn  # noqa: E402
+
+from cellgrad_jit import Graph, capture  # noqa: E402
 
 
 def test_mlp_graph_has_dense_ops_parameters_and_scopes():

@@ -13,9 +13,10 @@ from cellgrad import nn, ops
 
 pytest.importorskip("google.protobuf")
 pytest.importorskip("cellgrad_jit")
+from jit_models import MLP, Lambda  # noqa: E402
+
 from cellgrad_jit import MindIRFormatError, UnsupportedOpError  # noqa: E402
 from cellgrad_jit.mindir.proto import messages  # noqa: E402
-from jit_models import MLP, Lambda  # noqa: E402
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 MODELS = ["mlp", "lenet_bn", "small_cnn", "mixed"]
@@ -225,6 +226,7 @@ def test_every_mindir_rule_was_run_by_mindspore():
     """Each op the MINDIR writer handles appears in a file MindSpore 2.10 ran
     (mindspore_reads_ours.py): the writer never emits a form MindSpore was not shown."""
     import mindspore_reads_ours
+
     from cellgrad_jit import capture
     from cellgrad_jit.mindir.write import RULES
 

@@ -11,9 +11,10 @@ from cellgrad import nn, ops
 
 onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")
+from jit_models import MLP, Lambda, LeNetBN, SmallCNN, randomize_bn  # noqa: E402
+
 from cellgrad_jit import UnsupportedOpError  # noqa: E402
 from cellgrad_jit.onnx_export import CONVERTERS, OPSET  # noqa: E402
-from jit_models import MLP, Lambda, LeNetBN, SmallCNN, randomize_bn  # noqa: E402
 
 
 def _run(path, *xs):

@@ -3,10 +3,10 @@
 
 import numpy as np
 import pytest
+from cellgrad.dataset import NumpySlicesDataset
 
 import cellgrad as ms
 from cellgrad import nn
-from cellgrad.dataset import NumpySlicesDataset
 
 X = np.arange(24, dtype=np.float32).reshape(12, 2) / 10
 Y = (np.arange(12) % 3).astype(np.float32)

@@ -6,10 +6,10 @@ independent reader (summary_events.py); MindSpore's argument errors."""
 import numpy as np
 import pytest
 import summary_events as se
+from cellgrad.dataset import NumpySlicesDataset
 
 import cellgrad as ms
 from cellgrad import Tensor, nn, ops
-from cellgrad.dataset import NumpySlicesDataset
 
 pytest.importorskip("tensorboardX")
 

@@ -3,10 +3,10 @@ resuming from an epoch, mixed precision, and batches of the wrong shape."""
 
 import numpy as np
 import pytest
+from cellgrad.dataset import NumpySlicesDataset
 
 import cellgrad as ms
 from cellgrad import Tensor, nn
-from cellgrad.dataset import NumpySlicesDataset
 
 
 def blobs(n=120, seed=0):

@@ -14,12 +14,12 @@ import os
 import sys
 
 import numpy as np
+from cellgrad.dataset import NumpySlicesDataset
 
 import cellgrad as ms
 from cellgrad import Tensor, nn
 from cellgrad.communication import get_group_size, get_rank, init
 from cellgrad.communication.comm_func import all_gather_into_tensor, barrier
-from cellgrad.dataset import NumpySlicesDataset
 from cellgrad.train import CheckpointConfig, LossMonitor, Model, ModelCheckpoint
 
 DIRECTORY = sys.argv[1]

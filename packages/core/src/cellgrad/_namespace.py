@@ -23,7 +23,8 @@ from cellgrad._paths import EVERY_PRIMITIVE, MOVED, PATHS, WHOLE_OPS
 # MindSpore namespaces and the module paths of `cellgrad._paths`.
 NAMESPACES = tuple(dict.fromkeys((
     "", "nn", "ops", "common.initializer", "train", "amp", "communication",
-    "communication.comm_func", "mint", "mint.nn", "mint.nn.functional", "mint.optim", "mint.special",
+    "communication.comm_func", "mint", "mint.nn", "mint.nn.functional", "mint.optim",
+    "mint.special",
     "experimental", "experimental.optim", "experimental.optim.lr_scheduler",
     *PATHS, *EVERY_PRIMITIVE, *WHOLE_OPS)))
 # Core modules that MindSpore's top level holds as attributes (`ms.log`), imported on first use.
