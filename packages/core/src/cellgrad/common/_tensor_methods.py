@@ -87,12 +87,27 @@ def _thin(name, fn, params=None):
     return method
 
 
+# Modules holding one area's methods: each may define `THIN` (entries as above) and `METHODS`
+# (name -> a function taking the tensor first, set on the class as is). Appended by area.
+AREAS = ()
+
+
 def install(cls):
-    """Put the THIN methods on `cls` (methods `cls` defines itself win)."""
-    for name, entry in THIN.items():
+    """Put the THIN methods and the areas' methods on `cls` (methods `cls` defines win)."""
+    import importlib
+
+    thin, methods = dict(THIN), {}
+    for module_name in AREAS:
+        module = importlib.import_module(module_name)
+        thin.update(getattr(module, "THIN", {}))
+        methods.update(getattr(module, "METHODS", {}))
+    for name, entry in thin.items():
         if name not in cls.__dict__:
             fn, params = entry if isinstance(entry, tuple) else (entry, None)
             setattr(cls, name, _thin(name, fn, params))
+    for name, method in methods.items():
+        if name not in cls.__dict__:
+            setattr(cls, name, method)
 
 
 def _spelling(method, first, second, names):
