@@ -42,6 +42,7 @@ def _load(tmp_path, data, name="bad.ckpt", **kwargs):
         return ms.load_checkpoint(str(path), **kwargs)
 
 
+@pytest.mark.stress
 @pytest.mark.parametrize("options", [{}, {"crc_check": True}])
 def test_truncation_at_every_offset_is_detected(tmp_path, options):
     data = _saved(tmp_path, **options)
@@ -51,6 +52,7 @@ def test_truncation_at_every_offset_is_detected(tmp_path, options):
         assert info.value.offset is not None, cut
 
 
+@pytest.mark.stress
 def test_truncation_of_an_encrypted_file_is_detected(tmp_path):
     pytest.importorskip("cryptography")
     data = _saved(tmp_path, enc_key=KEY)
@@ -59,6 +61,7 @@ def test_truncation_of_an_encrypted_file_is_detected(tmp_path):
             _load(tmp_path, data[:cut], dec_key=KEY)
 
 
+@pytest.mark.stress
 def test_every_single_bit_flip_is_detected(tmp_path):
     data = _saved(tmp_path)
     for i in range(len(data)):
@@ -69,6 +72,7 @@ def test_every_single_bit_flip_is_detected(tmp_path):
                 _load(tmp_path, bytes(bad))
 
 
+@pytest.mark.stress
 @pytest.mark.parametrize("options", [{"crc_check": True}, {"integrity": False}])
 def test_bit_flips_never_load_wrong_values(tmp_path, options):
     # crc_check without crc on load: the footer verifies, the CRC value itself is not read;
@@ -97,6 +101,7 @@ def test_bit_flips_never_load_wrong_values(tmp_path, options):
                 _load(tmp_path, bytes(bad), crc_check=True)
 
 
+@pytest.mark.stress
 @pytest.mark.parametrize("name", ["dense", "dtypes", "dense_append_str", "dense_crc"])
 def test_damaged_mindspore_fixtures_only_raise_checkpoint_error(tmp_path, name):
     data = (FIXTURES / f"{name}.ckpt").read_bytes()
@@ -116,6 +121,7 @@ def test_damaged_mindspore_fixtures_only_raise_checkpoint_error(tmp_path, name):
             pass
 
 
+@pytest.mark.stress
 @settings(max_examples=300, deadline=None, suppress_health_check=TMP_OK)
 @given(st.binary(min_size=0, max_size=200))
 def test_random_bytes_only_raise_checkpoint_error(tmp_path, data):
@@ -125,6 +131,7 @@ def test_random_bytes_only_raise_checkpoint_error(tmp_path, data):
         pass
 
 
+@pytest.mark.stress
 @settings(max_examples=150, deadline=None, suppress_health_check=TMP_OK)
 @given(st.binary(min_size=0, max_size=120), st.integers(0, 200))
 def test_random_safetensors_only_raise_checkpoint_error(tmp_path, data, cut):

@@ -2,6 +2,7 @@
 missed is detected, the safetensors header is covered, legacy files still verify."""
 
 import json
+import os
 import struct
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -19,6 +20,9 @@ F1 = Path(__file__).parent / "fixtures" / "cellgrad-f1"
 PIECE = integrity.PIECE
 ROW = 8192
 _N = 3 * PIECE // 4  # float32 elements: 12 MiB, three pieces
+
+# `CELLGRAD_STRESS_SCALE=N tox -e stress` tries N times as many crafted cases.
+SCALE = int(os.environ.get("CELLGRAD_STRESS_SCALE", "1"))
 
 
 def _big():
@@ -40,12 +44,13 @@ def _load(path, fmt, data):
     return ms.load_checkpoint(str(path), format=fmt)
 
 
+@pytest.mark.stress
 @pytest.mark.parametrize("fmt", ["ckpt", "safetensors"])
 def test_two_sign_flips_that_cancel_in_sum64_are_detected(tmp_path, fmt):
     path, good, start = _save(tmp_path, fmt)
     tensor = np.frombuffer(bytes(good[start:start + 4 * _N]), np.float32)
     rng = np.random.default_rng(1)
-    for trial in range(10):
+    for trial in range(10 * SCALE):
         piece = int(rng.integers(3))
         first, second = 2 * rng.choice(PIECE // 8, 2, replace=False) + 1  # odd elements
         bad = bytearray(good)
@@ -60,11 +65,12 @@ def test_two_sign_flips_that_cancel_in_sum64_are_detected(tmp_path, fmt):
         assert info.value.entry == "w", trial
 
 
+@pytest.mark.stress
 @pytest.mark.parametrize("fmt", ["ckpt", "safetensors"])
 def test_two_8kib_rows_swapped_inside_a_piece_are_detected(tmp_path, fmt):
     path, good, start = _save(tmp_path, fmt)
     rng = np.random.default_rng(2)
-    for trial in range(10):
+    for trial in range(10 * SCALE):
         piece = int(rng.integers(3))
         i, j = sorted(rng.choice(PIECE // ROW, 2, replace=False))
         a = start + piece * PIECE + int(i) * ROW
@@ -79,6 +85,7 @@ def test_two_8kib_rows_swapped_inside_a_piece_are_detected(tmp_path, fmt):
         assert info.value.entry == "w", trial
 
 
+@pytest.mark.stress
 @pytest.mark.parametrize("fmt", ["ckpt", "safetensors"])
 def test_two_whole_pieces_swapped_are_detected(tmp_path, fmt):
     path, good, start = _save(tmp_path, fmt)

@@ -14,6 +14,8 @@ import pytest
 import cellgrad as ms
 from cellgrad import Parameter, Tensor
 
+pytestmark = pytest.mark.stress  # the stress tier: tox -e stress
+
 _CHILD = textwrap.dedent("""
     import sys
     import numpy as np

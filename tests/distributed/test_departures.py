@@ -10,6 +10,8 @@ import time
 import pytest
 from mpi_launch import require_mpi, run
 
+pytestmark = pytest.mark.stress  # the stress tier: tox -e stress
+
 SHM = {"shared memory": {"CELLGRAD_SHM_REDUCE": "1"}, "Iallreduce": {"CELLGRAD_SHM_REDUCE": "0"}}
 HINT = "every process of a data-parallel job must build the same network"
 DIFFERENCE = {

@@ -15,6 +15,7 @@ def _digits(*args):
     return done.stdout
 
 
+@pytest.mark.stress
 @pytest.mark.slow
 def test_two_processes_resumed_equal_two_processes_uninterrupted(tmp_path):
     pytest.importorskip("cellgrad_digits", reason="the digits example is not installed")

@@ -83,6 +83,7 @@ def test_a_shorter_rerun_keeps_its_checkpoints_and_reloads_its_latest(tmp_path):
                                           "digits_1-2_5.ckpt"]
 
 
+@pytest.mark.stress
 def test_resumed_training_equals_uninterrupted_training_bit_for_bit(tmp_path):
     straight, interrupted = tmp_path / "straight", tmp_path / "interrupted"
     run_cli("--epochs", 4, "--out", straight)
@@ -100,6 +101,7 @@ def test_resumed_training_equals_uninterrupted_training_bit_for_bit(tmp_path):
     assert not np.array_equal(two["fc1.weight"].asnumpy(), a["fc1.weight"].asnumpy())
 
 
+@pytest.mark.stress
 def test_model_resumed_with_set_init_step_reads_the_uninterrupted_epochs():
     class Batches(ms.train.Callback):
         def __init__(self):

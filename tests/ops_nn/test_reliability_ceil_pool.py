@@ -1,6 +1,8 @@
 """Issue 21 item 5: pooling with ceil_mode has PyTorch's (and MindSpore's) output shapes and
 values: the last window starts inside the input or its left padding, no -inf/NaN rows."""
 
+import os
+
 import numpy as np
 import pytest
 
@@ -11,7 +13,11 @@ torch = pytest.importorskip("torch")
 F = torch.nn.functional
 
 
-def _configs(rank, seed, count=72):
+# `CELLGRAD_STRESS_SCALE=N tox -e stress` tries N times as many random configurations.
+SCALE = int(os.environ.get("CELLGRAD_STRESS_SCALE", "1"))
+
+
+def _configs(rank, seed, count=72 * SCALE):
     rng = np.random.default_rng(seed)
     out = []
     while len(out) < count:
@@ -42,6 +48,7 @@ def _ceil_size(size, k, s, p, d=1):
     return out - 1 if (out - 1) * s >= size + p else out
 
 
+@pytest.mark.stress
 @pytest.mark.parametrize("rank", [1, 2, 3])
 def test_max_pool_ceil_mode_matches_torch(rank):
     tmax = (F.max_pool1d, F.max_pool2d, F.max_pool3d)[rank - 1]
@@ -65,6 +72,7 @@ def test_max_pool_ceil_mode_matches_torch(rank):
     assert checked >= 50
 
 
+@pytest.mark.stress
 @pytest.mark.parametrize("rank", [1, 2, 3])
 @pytest.mark.parametrize("count_include_pad", [True, False])
 def test_avg_pool_ceil_mode_matches_torch(rank, count_include_pad):

@@ -41,6 +41,7 @@ def test_fixture_follows_the_shape_formula():
         assert cfg["shape"][2:] == want
 
 
+@pytest.mark.stress
 @pytest.mark.parametrize("index", range(len(CONFIGS)))
 def test_shape_and_values_as_mindspore(index):
     cfg, _, _, y = _run(index)
@@ -49,6 +50,7 @@ def test_shape_and_values_as_mindspore(index):
         np.testing.assert_allclose(y.reshape(-1), cfg["output"], rtol=1e-4, atol=2e-4)
 
 
+@pytest.mark.stress
 @pytest.mark.parametrize("index", range(0, len(CONFIGS), 3))
 def test_values_as_torch_conv_transpose_cropped(index):
     torch = pytest.importorskip("torch")
