@@ -2,12 +2,16 @@
 the ratio each target is stated in, and whether it is met. Each row comes from its own script's
 `measure` function (see those scripts for what is timed).
 
-    python benchmarks/run_all.py [--scale 1.0] [--rounds 1] [--steps 1000] [--only mlp_step,...]
+    env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE python benchmarks/run_all.py [--scale 1.0] \
+        [--rounds 1] [--steps 1000] [--only mlp_step,...] [--threads 2] [--cpu-time]
 
 `--scale` multiplies every script's default repeat count (0.2 for a quick look); `--rounds`
 repeats the timed rows (mlp_step, cnn_step, inference, op_overhead) and reports each
 contender's median over rounds, which damps a neighbour's load on a shared machine; `--steps`
-is the length of deep_chain's flat-memory check.
+is the length of deep_chain's flat-memory check. `--threads 1 --cpu-time` times every step by
+its thread's CPU time, and runs mlp_step, inference and deep_chain with the contenders taking
+turns round by round (benchmarks/interleaved.py; `--rounds` of them, 21 unless given): the mode
+to quote on a shared machine. The header names the BLAS libraries, versions, kernels and threads.
 """
 
 import argparse
@@ -24,12 +28,13 @@ import deep_chain
 import hooks_overhead
 import import_time
 import inference
+import interleaved
 import lstm_step
 import mlp_step
 import op_overhead
 import plugin_load
+import timing
 import transformer_step
-from timing import THREADS
 
 ROWS = ("mlp_step", "cnn_step", "inference", "deep_chain", "op_overhead", "hooks_overhead",
         "import", "amp_step", "data_pipeline", "lstm_step", "transformer_step")
@@ -78,16 +83,58 @@ class Table:
             print(" | ".join(str(c).ljust(w) for c, w in zip(row, widths)))
 
 
+def cpu_model():
+    """The CPU's model name (Linux), or the platform's processor string."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            return next(ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name"))
+    except (OSError, StopIteration):
+        return platform.processor() or "?"
+
+
+def cpu_time_rows(table, only, args):
+    """mlp_step, inference and deep_chain's step rows from interleaved rounds, each with its
+    spread and the per-round ratio to PyTorch (median and quartiles)."""
+    rows = [w for w, key in (("mlp_step", "mlp_step"), ("inference b1", "inference"),
+                             ("inference b256", "inference"), ("deep_chain", "deep_chain"))
+            if key in only]
+    targets = {"mlp_step": 1.0, "inference b1": 0.8, "inference b256": 1.0, "deep_chain": 1.0}
+    rounds = args.rounds if args.rounds > 1 else 21
+    for name, s in interleaved.measure(rounds, rows, args.scale).items():
+        med, r = s["median"], s["ratio"]
+        if r is None:
+            table.timed(name + " (CPU time)", med, targets[name])
+            continue
+        met = "yes" if r[1] <= targets[name] else "NO"
+        table.rows.append((name + " (CPU time)", fmt(med["cellgrad"], "ms"),
+                           fmt(med["pytorch"], "ms"), fmt(med.get("numpy"), "ms"),
+                           f"{r[1]:.2f}x [{r[0]:.2f}-{r[2]:.2f}] of PyTorch",
+                           f"<= {targets[name]:g}x", met))
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--scale", type=float, default=1.0, help="multiplies every repeat count")
     p.add_argument("--rounds", type=int, default=1, help="median over rounds of the timed rows")
     p.add_argument("--steps", type=int, default=1000, help="deep_chain's flat-memory check")
     p.add_argument("--only", default=",".join(ROWS), help="comma-separated rows to run")
+    p.add_argument("--threads", type=int, default=timing.THREADS,
+                   help="BLAS and PyTorch threads (default: CELLGRAD_BENCH_THREADS or 2)")
+    p.add_argument("--cpu-time", action="store_true",
+                   help="time by thread CPU time, contenders interleaved (needs --threads 1)")
     args = p.parse_args()
+    timing.configure(args.threads, args.cpu_time)
     only = set(args.only.split(","))
     t0 = time.perf_counter()
+    clock = "thread CPU time, interleaved" if args.cpu_time else "wall clock"
+    print(f"cellgrad benchmarks, {platform.machine()} {cpu_model()}, {os.cpu_count()} cores, "
+          f"{timing.THREADS} thread(s), {clock}")
+    for line in timing.blas_lines():
+        print("  " + line)
     table = Table()
+    if args.cpu_time:
+        cpu_time_rows(table, only, args)
+        only -= {"mlp_step", "inference"}
     if "mlp_step" in only:
         table.timed("mlp_step", rounds_median(
             lambda: mlp_step.measure(n(200, args.scale)), args.rounds), 1.0)
@@ -101,7 +148,8 @@ def main():
         table.timed("inference batch 256", got[256], 1.0)
     if "deep_chain" in only:
         got = deep_chain.measure_all(n(50, args.scale), args.steps)
-        table.timed("deep_chain step", {k: v["ms"] for k, v in got.items()}, 1.0)
+        if not args.cpu_time:  # in that mode the row comes from the interleaved rounds
+            table.timed("deep_chain step", {k: v["ms"] for k, v in got.items()}, 1.0)
         peaks = {k: v["peak_mb"] for k, v in got.items()}
         table.add("deep_chain peak RSS", "MB", peaks["cellgrad"], peaks.get("pytorch"),
                   peaks["numpy"], peaks["cellgrad"] / peaks["numpy"], "of numpy", 1.5)
@@ -152,7 +200,7 @@ def main():
         transformer_step.add_rows(table, n(20, args.scale))
     now = datetime.datetime.now(datetime.timezone.utc)
     print(f"cellgrad benchmarks (issue 12), {now:%Y-%m-%d %H:%M} UTC, {args.rounds} round(s), "
-          f"{platform.machine()} {os.cpu_count()} cores, {THREADS} threads, "
+          f"{platform.machine()} {os.cpu_count()} cores, {timing.THREADS} threads, "
           f"python {platform.python_version()}; {time.perf_counter() - t0:.0f} s")
     table.print()
 

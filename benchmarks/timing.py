@@ -1,11 +1,55 @@
-"""Shared by the benchmark scripts: medians of repeated timings, PyTorch when installed,
-and one printed table row per contender with its ratio to cellgrad."""
+"""Shared by the benchmark scripts: the clock and thread count of a run, medians of repeated
+timings, contenders interleaved round by round, PyTorch when installed, the BLAS libraries in
+use, and one printed table row per contender with its ratio to cellgrad.
+
+Two modes (`configure`, or the environment a parent benchmark passes to its subprocesses):
+- wall clock, `THREADS` BLAS/PyTorch threads (2 by default): the numbers of a quiet machine;
+- thread CPU time (`time.thread_time`), one thread: what each step costs its own core, which a
+  neighbour's load on a shared machine barely moves. Only meaningful with one thread: CPU time
+  spent by other threads is not this thread's.
+"""
 
 import os
+import re
 import statistics
 import time
 
 THREADS = int(os.environ.get("CELLGRAD_BENCH_THREADS", "2"))
+CPU_TIME = os.environ.get("CELLGRAD_BENCH_CPU_TIME", "") not in ("", "0")
+# The machine's OpenBLAS pins (kernel family, cache size) that a benchmark run must not inherit.
+OPENBLAS_OVERRIDES = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+_limits = None  # threadpoolctl's limiter, kept alive for the run
+
+
+def _limit_blas(threads):
+    global _limits
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # subprocesses still get OPENBLAS_NUM_THREADS from the environment
+        return
+    _limits = threadpool_limits(limits=threads)
+
+
+def configure(threads=None, cpu_time=None):
+    """Set the run's thread count and clock, here and for the subprocesses it starts."""
+    global THREADS, CPU_TIME
+    if threads is not None:
+        THREADS = threads
+    if cpu_time is not None:
+        CPU_TIME = cpu_time
+    if CPU_TIME and THREADS != 1:
+        raise ValueError(f"timing.configure: thread CPU time needs threads=1, got {THREADS}: "
+                         f"work done by other threads is not counted on this thread's clock")
+    os.environ["CELLGRAD_BENCH_THREADS"] = str(THREADS)
+    os.environ["CELLGRAD_BENCH_CPU_TIME"] = "1" if CPU_TIME else "0"
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[var] = str(THREADS)
+    _limit_blas(THREADS)
+
+
+def clock():
+    """The run's clock in seconds: thread CPU time or wall time."""
+    return time.thread_time() if CPU_TIME else time.perf_counter()
 
 
 def torch_or_none():
@@ -19,15 +63,92 @@ def torch_or_none():
 
 
 def median_ms(step, repeat, warmup=3):
-    """Median wall time of `step()` in milliseconds over `repeat` runs after `warmup`."""
+    """Median time of `step()` in milliseconds (the run's clock) over `repeat` runs after
+    `warmup`."""
     for _ in range(warmup):
         step()
+    now = time.thread_time if CPU_TIME else time.perf_counter
     times = []
     for _ in range(repeat):
-        t = time.perf_counter()
+        t = now()
         step()
-        times.append((time.perf_counter() - t) * 1e3)
+        times.append((now() - t) * 1e3)
     return statistics.median(times)
+
+
+def quartiles(values):
+    """(first quartile, median, third quartile) of `values`."""
+    if len(values) < 2:
+        return values[0], values[0], values[0]
+    q1, q2, q3 = statistics.quantiles(values, n=4, method="inclusive")
+    return q1, q2, q3
+
+
+def interleaved(steps, rounds, per_round, warmup=3):
+    """Time each of `steps` {name: callable} `per_round` times per round, contenders taking
+    turns round by round (the first one rotates), so a neighbour's burst of load falls on all of
+    them alike. Returns {name: [round medians in ms]}: each round's median step time."""
+    for step in steps.values():
+        for _ in range(warmup):
+            step()
+    now = time.thread_time if CPU_TIME else time.perf_counter
+    names = list(steps)
+    got = {name: [] for name in names}
+    for r in range(rounds):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            step, times = steps[name], []
+            for _ in range(per_round):
+                t = now()
+                step()
+                times.append((now() - t) * 1e3)
+            got[name].append(statistics.median(times))
+    return got
+
+
+def summary(per_round, base="cellgrad", against="pytorch"):
+    """{"median": {name: ms}, "spread": {name: half the interquartile range / median},
+    "ratio": (q1, median, q3) of base/against taken round by round, or None} of
+    `interleaved`'s result."""
+    med, spread = {}, {}
+    for name, values in per_round.items():
+        q1, q2, q3 = quartiles(values)
+        med[name], spread[name] = q2, (q3 - q1) / 2 / q2
+    ratio = None
+    if base in per_round and against in per_round:
+        ratio = quartiles([a / b for a, b in zip(per_round[base], per_round[against])])
+    return {"median": med, "spread": spread, "ratio": ratio}
+
+
+def blas_lines():
+    """Lines naming the BLAS libraries this process uses: library, version, kernel, threads,
+    and the machine's OpenBLAS overrides if still set."""
+    import numpy as np
+
+    lines = []
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        lines.append("BLAS: threadpoolctl not installed (pip install -r benchmarks/"
+                     "requirements.txt), library and kernel unknown")
+        info = []
+    else:
+        info = threadpool_info()
+    for lib in info:
+        lines.append(f"{lib['user_api']}: {lib['internal_api']} {lib['version']}, kernel "
+                     f"{lib.get('architecture', '?')}, {lib.get('threading_layer', '?')}, "
+                     f"{lib['num_threads']} thread(s), {os.path.basename(lib['filepath'])}")
+    lines.append(f"numpy {np.__version__}")
+    torch = torch_or_none()
+    if torch is not None:
+        cfg = torch.__config__.show()
+        blas = re.search(r"BLAS_INFO=([^,\s]+)", cfg)
+        blas = blas.group(1) if blas else "?"
+        lines.append(f"torch {torch.__version__}: BLAS {blas}, {torch.get_num_threads()} "
+                     f"thread(s), MKL {'yes' if torch.backends.mkl.is_available() else 'no'}")
+    pinned = [f"{v}={os.environ[v]}" for v in OPENBLAS_OVERRIDES if v in os.environ]
+    lines.append("OpenBLAS overrides: " + (", ".join(pinned) + " (SET: numbers are pinned, "
+                 "see benchmarks/README.md)" if pinned else "none (unset)"))
+    return lines
 
 
 def report(title, results):

@@ -1,0 +1,122 @@
+"""mlp_step, inference (batch 1 and 256) and deep_chain with cellgrad, PyTorch and numpy taking
+turns round by round in one process: the mode to quote on a shared machine.
+
+    env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE \
+        python benchmarks/interleaved.py --threads 1 --cpu-time [--rounds 31] [--only mlp_step]
+
+Each round times every contender `per_round` steps (the first contender rotates); a workload's
+number is the median over rounds of each round's median, its spread half the interquartile
+range, and its ratio to PyTorch the median of the per-round ratios (so a burst of a neighbour's
+load, which hits both contenders of a round alike, cancels out).
+"""
+
+import argparse
+
+import numpy as np
+
+import deep_chain
+import inference
+import mlp_step
+import timing
+
+WORKLOADS = ("mlp_step", "inference b1", "inference b256", "deep_chain")
+PER_ROUND = {"mlp_step": 10, "inference b1": 100, "inference b256": 10, "deep_chain": 3}
+
+
+def _torch_mlp_eval(torch, ws):
+    mods = []
+    for i, (w, b) in enumerate(ws):
+        lin = torch.nn.Linear(w.shape[1], w.shape[0])
+        with torch.no_grad():
+            lin.weight.copy_(torch.tensor(w))
+            lin.bias.copy_(torch.tensor(b))
+        mods += [lin] + ([torch.nn.ReLU()] if i < len(ws) - 1 else [])
+    return torch.nn.Sequential(*mods).eval()
+
+
+def steps(name):
+    """{contender: step callable} of one workload."""
+    from cellgrad import Tensor
+
+    torch = timing.torch_or_none()
+    got = {}
+    if name == "mlp_step":
+        rng = np.random.default_rng(1)
+        x = rng.standard_normal((mlp_step.BATCH, mlp_step.SIZES[0])).astype(np.float32)
+        y = rng.integers(0, mlp_step.SIZES[-1], mlp_step.BATCH).astype(np.int32)
+        ws = mlp_step.weights()
+        got["cellgrad"] = mlp_step.cellgrad_step(ws, x, y)
+        if torch is not None:
+            got["pytorch"] = mlp_step.torch_step(torch, ws, x, y)
+        got["numpy"] = mlp_step.numpy_step(ws, x, y)
+    elif name.startswith("inference"):
+        batch = int(name.split()[1][1:])
+        ws = mlp_step.weights()
+        x = np.random.default_rng(batch).standard_normal(
+            (batch, mlp_step.SIZES[0])).astype(np.float32)
+        net, xt = inference.cellgrad_forward(ws), Tensor(x)
+        got["cellgrad"] = lambda: net(xt)
+        if torch is not None:
+            tnet, tx = _torch_mlp_eval(torch, ws), torch.tensor(x)
+
+            def torch_forward():
+                with torch.no_grad():
+                    return tnet(tx)
+
+            got["pytorch"] = torch_forward
+
+        def numpy_forward():
+            a = x
+            for i, (w, b) in enumerate(ws):
+                a = a @ w.T + b
+                if i < len(ws) - 1:
+                    a = np.maximum(a, 0)
+            return a
+
+        got["numpy"] = numpy_forward
+    elif name == "deep_chain":
+        ws, x = deep_chain.data()
+        got["cellgrad"] = deep_chain.cellgrad_step(ws, x)
+        if torch is not None:
+            got["pytorch"] = deep_chain.torch_step(torch, ws, x)
+        got["numpy"] = deep_chain.numpy_step(ws, x)
+    else:
+        raise ValueError(f"interleaved.steps: unknown workload {name!r}, expected one of "
+                         f"{WORKLOADS}")
+    return got
+
+
+def measure(rounds, only=WORKLOADS, scale=1.0):
+    """{workload: timing.summary(...)} with every workload's contenders interleaved."""
+    return {name: timing.summary(timing.interleaved(
+        steps(name), rounds, max(1, round(PER_ROUND[name] * scale)))) for name in only}
+
+
+def print_table(got):
+    clock = "thread CPU time" if timing.CPU_TIME else "wall time"
+    print(f"{clock}, {timing.THREADS} thread(s); median of round medians (ms) +- half the "
+          f"interquartile range; cellgrad/PyTorch per round: median [q1, q3]")
+    for name, s in got.items():
+        cells = "  ".join(f"{c} {s['median'][c]:8.3f} +-{100 * s['spread'][c]:4.1f}%"
+                          for c in s["median"])
+        r = s["ratio"]
+        ratio = f"  ratio {r[1]:.2f}x [{r[0]:.2f}, {r[2]:.2f}]" if r else ""
+        print(f"  {name:<15} {cells}{ratio}")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--threads", type=int, default=timing.THREADS)
+    p.add_argument("--cpu-time", action="store_true", help="thread CPU time (needs --threads 1)")
+    p.add_argument("--rounds", type=int, default=31)
+    p.add_argument("--scale", type=float, default=1.0, help="multiplies the steps per round")
+    p.add_argument("--only", default=",".join(WORKLOADS), help="comma-separated workloads")
+    args = p.parse_args()
+    timing.configure(args.threads, args.cpu_time)
+    for line in timing.blas_lines():
+        print(line)
+    print_table(measure(args.rounds, [w.strip() for w in args.only.split(",")], args.scale))
+
+
+if __name__ == "__main__":
+    main()
