@@ -74,9 +74,11 @@ class _LearningRateList(LearningRateSchedule):
         return float(values[min(step, len(values) - 1)])
 
     def construct(self, global_step):
-        step = int(np.asarray(global_step.asnumpy() if isinstance(global_step, Tensor)
-                              else global_step).reshape(-1)[0])
-        return Tensor(np.float32(self.at(step)))
+        """The rates at `global_step`, in its shape (a gather, as MindSpore: `[1]` -> `[lr]`)."""
+        steps = np.asarray(global_step.asnumpy() if isinstance(global_step, Tensor)
+                           else global_step)
+        values = self.learning_rate.asnumpy()
+        return Tensor(values[np.minimum(steps, len(values) - 1)].astype(np.float32))
 
 
 def _weight_decay(owner, value):
