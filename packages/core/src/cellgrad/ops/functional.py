@@ -629,13 +629,6 @@ def _count(shape, axis):
     return n
 
 
-def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
-    """Mirrors `mindspore.ops.norm` for vector 2-norms and the Frobenius norm."""
-    if ord not in (None, 2, "fro"):
-        raise ValueError(f"For 'norm', only ord=None/2/'fro' is supported, got {ord!r}.")
-    return sqrt(sum(A * A, dim, keepdim))
-
-
 # functions built on the ones above; imported last because they use this module
 from cellgrad.ops._fn_array import (  # noqa: E402,F401
     count_nonzero,
@@ -653,6 +646,7 @@ from cellgrad.ops._fn_array import (  # noqa: E402,F401
     unstack,
 )
 from cellgrad.ops._fn_einsum import einsum  # noqa: E402,F401
+from cellgrad.ops._fn_linalg2 import norm  # noqa: E402,F401  (the norm family lives there)
 from cellgrad.ops._fn_math import (  # noqa: E402,F401
     addn,
     assign_add,
