@@ -8,6 +8,7 @@ import numpy as np
 from cellgrad._construct import _cast, infer_array
 from cellgrad._core import _tape
 from cellgrad._core._buffer import TensorBuffer, make_tensor
+from cellgrad._param_attrs import ParallelAttributes
 from cellgrad.common.tensor import Tensor
 
 _unnamed = itertools.count(1)
@@ -20,7 +21,7 @@ def _check_name(value):
                          f"but got {type(value)}.")
 
 
-class Parameter(Tensor):
+class Parameter(ParallelAttributes, Tensor):
     """Mirrors `mindspore.Parameter`: a named, trainable Tensor held by a Cell.
 
     `default_input` may be a Tensor (also the result of `initializer(...)`), a numpy array, a
@@ -46,7 +47,6 @@ class Parameter(Tensor):
         self.device = device
         self.init_mode = None
         self.is_init = True
-        self.comm_fusion = 1  # MindSpore's all-reduce fusion group (Cell.set_comm_fusion)
 
     @property
     def name(self):
