@@ -192,6 +192,16 @@ CASES = [
     Case("mnp_acosh", mnp.arccosh, [(2, 3)], low=1.2, high=3.0),
     Case("mnp_atanh", mnp.arctanh, [(2, 3)], low=-0.8, high=0.8),
     Case("mnp_cumprod", lambda x: mnp.cumprod(x, 1), [(2, 4)], low=0.5, high=2.0),
+    # linear algebra (ops/_linalg_ops.py; the compositions: test_linalg2.py)
+    Case("det", lambda a: ops.det(a + EYE3), [(2, 3, 3)], low=-1.0, high=1.0),
+    Case("slogdet", lambda a: ops.slogdet(a + EYE3), [(2, 3, 3)], low=-1.0, high=1.0),
+    Case("matrix_solve", lambda a, b: ops.matrix_solve(a + EYE3, b, True), [(3, 3), (3, 2)],
+         low=-1.0, high=1.0),
+    Case("matrix_exp", ops.matrix_exp, [(2, 3, 3)], low=-1.0, high=1.0),
+    Case("svd", lambda a: tuple(t * t for t in ops.svd(a)), [(4, 3)]),
+    Case("qr", ops.qr, [(4, 3)]),
+    Case("cholesky", lambda a: ops.cholesky(ops.matmul(a, a.swapaxes(-1, -2)) + EYE3),
+         [(2, 3, 3)], low=-1.0, high=1.0),
 ]
 
 GRADCHECK_OPS = frozenset(c.op for c in CASES)

@@ -107,7 +107,7 @@ def qr(input, mode="reduced"):
     """Mirrors `mindspore.ops.qr`: `(Q, R)` for mode 'reduced' or 'complete'."""
     _matrix("qr", "input", input)
     if mode not in ("reduced", "complete"):
-        raise ValueError(f"For 'qr', 'mode' must be 'reduced' or 'complete', but got {mode!r}.")
+        raise TypeError(f"For qr, the arg mode must be 'reduced' or 'complete', but got {mode}.")
     return apply(L.QR, (input,), {"mode": mode})
 
 
@@ -122,10 +122,10 @@ def _from_factor(x, upper):
 
 
 def cholesky_inverse(input_x, upper=False):
-    """Mirrors `mindspore.ops.cholesky_inverse`: the inverse of `L L^T` (or `U^T U`)."""
+    """Mirrors `mindspore.ops.cholesky_inverse`: the inverse of `L L^T` (or `U^T U`); as
+    MindSpore's, the whole of `input_x` is used, not only its triangle."""
     _matrix("cholesky_inverse", "input_x", input_x, square=True)
-    tri = F.triu(input_x) if upper else F.tril(input_x)
-    return inverse(_from_factor(tri, upper))
+    return inverse(_from_factor(input_x, upper))
 
 
 def cholesky_solve(input, input2, upper=False):
@@ -133,10 +133,12 @@ def cholesky_solve(input, input2, upper=False):
     `input2` (lower, or upper when `upper`)."""
     _matrix("cholesky_solve", "input", input)
     _matrix("cholesky_solve", "input2", input2, square=True)
+    # the value reads only the factor's triangle; the gradient, as MindSpore's and PyTorch's,
+    # is that of A = input2 input2^T with the whole of input2
     tri = F.triu(input2) if upper else F.tril(input2)
-    low = _mT(tri) if upper else tri
-    y = matrix_solve(low, input)
-    return matrix_solve(low, y, adjoint=True)
+    full = _from_factor(input2, upper)
+    a = full + F.stop_gradient(_from_factor(tri, upper) - full)
+    return matrix_solve(a, input)
 
 
 def matrix_solve(matrix, rhs, adjoint=False):
@@ -277,7 +279,8 @@ def trace(input):
     """Mirrors `mindspore.ops.trace`: the sum of the main diagonal of a 2-D tensor."""
     _tensor("trace", "input", input)
     if input.ndim != 2:
-        raise ValueError(f"For 'trace', the input must be 2-D, but got shape {input.shape}.")
+        raise RuntimeError(f"For Primitive[Trace], the rank of the input must be 2, but got "
+                           f"{input.ndim}!")
     return F.sum(diagonal(input), dtype=input.dtype)
 
 

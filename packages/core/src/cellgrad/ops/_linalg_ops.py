@@ -73,7 +73,10 @@ def _solve_fwd(a, b, adjoint=False):
         raise ValueError(f"For 'matrix_solve', 'rhs' must have shape (*, {a.shape[-1]}, k) to "
                          f"match 'matrix' of shape {a.shape}, but got {b.shape}.")
     m = np.swapaxes(a, -1, -2) if adjoint else a
-    out = np.linalg.solve(m, b).astype(np.result_type(a, b), copy=False)
+    try:
+        out = np.linalg.solve(m, b).astype(np.result_type(a, b), copy=False)
+    except np.linalg.LinAlgError:
+        raise ValueError("For 'MatrixSolve', the input 'matrix' is not invertible.") from None
     return out, (a, out, bool(adjoint))
 
 
@@ -187,8 +190,8 @@ def _cholesky_fwd(a, upper=False):
     try:
         low = np.linalg.cholesky(a)
     except np.linalg.LinAlgError:
-        raise ValueError("For 'cholesky', the input matrix must be symmetric positive "
-                         "definite; the Cholesky decomposition failed.") from None
+        raise RuntimeError("Cholesky expects symmetric positive definite matrices as "
+                           "inputs.") from None
     out = np.swapaxes(low, -1, -2).copy() if upper else low
     return out, (low, bool(upper))
 
