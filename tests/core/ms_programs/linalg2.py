@@ -1,5 +1,5 @@
-import numpy as np
 import mindspore as ms
+import numpy as np
 from mindspore import Tensor, ops
 
 
