@@ -37,3 +37,251 @@ def sgd_step(param, grad, double lr):
         pd, gd = param.reshape(-1), grad.reshape(-1)
         with nogil:
             _descend(pd, gd, lr)
+
+
+# ---- one call per step for a whole group of parameters ----
+#
+# `group_update` runs an optimizer's update over every parameter in C: no Python frame per
+# parameter. Each line below is one numpy ufunc of the optimizer's per-parameter code
+# (cellgrad_nn.optim), in its order, each result rounded to the parameter's dtype, so the
+# results are the per-parameter path's bit for bit (tests/ops_nn/test_group_update.py).
+
+from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBUF_WRITABLE, PyBuffer_Release
+from libc.math cimport sqrt
+
+
+cdef extern from "Python.h":
+    # without Cython's `except -1`: a refused buffer is an answer here, not an error
+    int _get_buffer "PyObject_GetBuffer"(object, Py_buffer*, int)
+    void PyErr_Clear()
+
+
+cdef bint _take(object a, Py_buffer* view, int flags):
+    if _get_buffer(a, view, flags | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) == -1:
+        PyErr_Clear()
+        return False
+    return True
+
+cdef enum:
+    K_SGD, K_SGD_MOMENTUM, K_MOMENTUM, K_ADAM, K_ADAM_WEIGHT_DECAY
+    _MAX_STATE = 3
+
+# the kinds, for the optimizers
+SGD_PLAIN, SGD_MOMENTUM, MOMENTUM, ADAM, ADAM_WEIGHT_DECAY = (
+    K_SGD, K_SGD_MOMENTUM, K_MOMENTUM, K_ADAM, K_ADAM_WEIGHT_DECAY)
+
+
+cdef struct Coef:
+    # every coefficient of one parameter's update, as doubles (cast to the dtype in `_run`)
+    double lr, inv_scale, wd, m, damp_keep, b1, c1, b2, c2, eps
+    bint scaled, decay_grad, nesterov, dampened, amsgrad
+
+
+cdef inline floating _grad_at(floating g, floating p, floating inv, floating wd, bint scaled,
+                              bint decay) noexcept nogil:
+    # Optimizer._gradient: g * (1 / loss_scale), then + param * weight_decay
+    if scaled:
+        g = g * inv
+    if decay:
+        g = g + p * wd
+    return g
+
+
+cdef inline floating _max_nan(floating a, floating b) noexcept nogil:
+    # np.maximum: a NaN on either side wins
+    if a >= b or a != a:
+        return a
+    return b
+
+
+cdef void _run(int kind, Coef c, Py_ssize_t n, floating* p, const floating* g,
+               floating* s0, floating* s1, floating* s2) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef floating lr = <floating>c.lr, inv = <floating>c.inv_scale, wd = <floating>c.wd
+    cdef floating m = <floating>c.m, keep = <floating>c.damp_keep
+    cdef floating b1 = <floating>c.b1, c1 = <floating>c.c1, b2 = <floating>c.b2
+    cdef floating c2 = <floating>c.c2, eps = <floating>c.eps
+    cdef floating gv, t, u, a
+    cdef bint first
+    if kind == K_SGD:
+        for i in range(n):
+            gv = _grad_at(g[i], p[i], inv, wd, c.scaled, c.decay_grad)
+            t = gv * lr
+            p[i] = p[i] - t
+    elif kind == K_SGD_MOMENTUM:  # s0 accum, s1 stat (non-zero until the first step)
+        first = n > 0 and s1[0] != 0
+        for i in range(n):
+            gv = _grad_at(g[i], p[i], inv, wd, c.scaled, c.decay_grad)
+            if first:
+                a = gv
+            else:
+                a = s0[i] * m
+                if c.dampened:
+                    t = gv * keep
+                    a = a + t
+                else:
+                    a = a + gv
+            s0[i] = a
+            if c.nesterov:
+                t = a * m
+                t = gv + t
+            else:
+                t = a
+            t = t * lr
+            p[i] = p[i] - t
+        if first:
+            for i in range(n):
+                s1[i] = 0
+    elif kind == K_MOMENTUM:  # s0 moments
+        for i in range(n):
+            gv = _grad_at(g[i], p[i], inv, wd, c.scaled, c.decay_grad)
+            a = s0[i] * m
+            a = a + gv
+            s0[i] = a
+            if c.nesterov:
+                t = a * m
+                t = t + gv
+                t = t * lr
+            else:
+                t = a * lr
+            p[i] = p[i] - t
+    elif kind == K_ADAM:  # s0 moment1, s1 moment2, s2 vhat (amsgrad)
+        for i in range(n):
+            gv = _grad_at(g[i], p[i], inv, wd, c.scaled, c.decay_grad)
+            a = s0[i] * b1
+            t = gv * c1
+            a = a + t
+            s0[i] = a
+            u = s1[i] * b2
+            t = gv * gv
+            t = t * c2
+            u = u + t
+            s1[i] = u
+            if c.amsgrad:
+                u = _max_nan(s2[i], u)
+                s2[i] = u
+            u = <floating>sqrt(u)
+            u = u + eps
+            if c.nesterov:
+                a = a * b1
+                t = gv * c1
+                a = a + t
+            t = a / u
+            t = t * lr
+            p[i] = p[i] - t
+    elif kind == K_ADAM_WEIGHT_DECAY:  # s0 adam_m, s1 adam_v; the decay goes to the update
+        for i in range(n):
+            gv = _grad_at(g[i], p[i], inv, wd, c.scaled, False)
+            a = s0[i] * b1
+            t = gv * c1
+            a = a + t
+            s0[i] = a
+            u = s1[i] * b2
+            t = gv * gv
+            t = t * c2
+            u = u + t
+            s1[i] = u
+            u = <floating>sqrt(u)
+            u = u + eps
+            t = a / u
+            if c.decay_grad:
+                a = p[i] * wd
+                t = t + a
+            t = t * lr
+            p[i] = p[i] - t
+
+
+cdef bint _view(object a, Py_buffer* view, int flags, char code, Py_buffer* like) except -1:
+    """Take `a`'s buffer if it is C-contiguous, of dtype `code` and (with `like`) of its shape;
+    False (nothing held) otherwise."""
+    cdef int k
+    if a is None or not _take(a, view, flags):
+        return False
+    ok = view.format[0] == code and view.format[1] == 0
+    if ok and like is not NULL:
+        ok = view.ndim == like.ndim and view.len == like.len
+        k = 0
+        while ok and k < view.ndim:
+            ok = view.shape[k] == like.shape[k]
+            k += 1
+    if not ok:
+        PyBuffer_Release(view)
+    return ok
+
+
+cdef object _array(object t):
+    """A Tensor's (or Parameter's) ndarray; an ndarray as it is."""
+    data = getattr(t, "_data", None)
+    return t if data is None else data
+
+
+def group_update(int kind, params, gradients, states, lrs, slots, wds, double loss_scale,
+                 double m=0.0, double dampening=0.0, bint nesterov=False, double beta1=0.0,
+                 double beta2=0.0, double eps=0.0, double lr_factor=1.0,
+                 bint amsgrad=False):
+    """Update parameters 0, 1, ... of `params` (Parameters) with `gradients` in place by
+    optimizer `kind`; stops at the first parameter it cannot take (a dtype other than float32
+    or float64, a non-contiguous or read-only array, a gradient of another shape or dtype)
+    and returns how many it updated, so the caller's per-parameter path does the rest.
+
+    `states` holds one sequence of Parameters per state the kind keeps; parameter i's learning
+    rate is `lrs[slots[i]] * lr_factor` and its weight decay `wds[i]`; the gradient is divided
+    by `loss_scale` first (and decayed unless the kind decays the parameter)."""
+    cdef Py_ssize_t i, k, n = len(params), nstate = len(states)
+    cdef Py_buffer pv, gv
+    cdef Py_buffer sv[3]
+    cdef void* sp[3]
+    cdef Coef c
+    cdef char code
+    if nstate > _MAX_STATE or len(gradients) < n or len(slots) < n or len(wds) < n:
+        raise ValueError("group_update: states, gradients, slots and wds must cover params")
+    c.inv_scale = 1.0 / loss_scale
+    c.scaled = loss_scale != 1.0
+    c.m, c.nesterov = m, nesterov
+    c.dampened, c.damp_keep = dampening != 0.0, 1.0 - dampening
+    c.b1, c.c1, c.b2, c.c2, c.eps = beta1, 1.0 - beta1, beta2, 1.0 - beta2, eps
+    c.amsgrad = amsgrad
+    for i in range(n):
+        param = params[i]
+        if not _take(_array(param), &pv, PyBUF_WRITABLE):
+            return i
+        code = pv.format[0]
+        if (code != b"f" and code != b"d") or pv.format[1] != 0:
+            PyBuffer_Release(&pv)
+            return i
+        held = 0
+        ok = _view(_array(gradients[i]), &gv, 0, code, &pv)
+        if ok:
+            while held < nstate:
+                if not _view(_array(states[held][i]), &sv[held], PyBUF_WRITABLE, code, &pv):
+                    break
+                sp[held] = sv[held].buf
+                held += 1
+            ok = held == nstate
+            if not ok:
+                PyBuffer_Release(&gv)
+        if not ok:
+            for k in range(held):
+                PyBuffer_Release(&sv[k])
+            PyBuffer_Release(&pv)
+            return i
+        for k in range(held, _MAX_STATE):
+            sp[k] = NULL
+        c.lr = <double>lrs[slots[i]] * lr_factor
+        c.wd = wds[i]
+        c.decay_grad = c.wd != 0.0
+        count = pv.len // pv.itemsize
+        if code == b"f":
+            with nogil:
+                _run(kind, c, count, <float*>pv.buf, <const float*>gv.buf, <float*>sp[0],
+                     <float*>sp[1], <float*>sp[2])
+        else:
+            with nogil:
+                _run(kind, c, count, <double*>pv.buf, <const double*>gv.buf, <double*>sp[0],
+                     <double*>sp[1], <double*>sp[2])
+        for k in range(held):
+            PyBuffer_Release(&sv[k])
+        PyBuffer_Release(&gv)
+        PyBuffer_Release(&pv)
+        param._pending_init = False
+    return n

@@ -11,6 +11,7 @@ from cellgrad._core._buffer import SAVE_OUTPUT, TensorBuffer, apply_unary
 
 from cellgrad.dtype import bool_
 from cellgrad.plugins import PROMOTE_NONE, Op, apply
+from cellgrad_nn._kernels.activation import relu_grad
 from cellgrad_nn.functional import _checks
 from cellgrad_nn.functional._math import erf, erf_xp, sigmoid, sigmoid_xp, tanh_xp
 
@@ -34,6 +35,10 @@ def _relu_bwd(ctx, g):
     (out,) = ctx.saved
     # a select, as MindSpore's ReluGrad: an inf/nan gradient where the unit is off gives 0, not
     # nan (a loss-scaled step is not skipped for it); no float16 multiply (emulated by numpy)
+    if not ctx.xp.IS_TENSOR:
+        res = relu_grad(out, g)  # one pass; None for other dtypes and layouts
+        if res is not None:
+            return res
     return ctx.xp.where(out > 0, g, 0)
 
 

@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 
+from cellgrad_nn._kernels import update
 from cellgrad_nn.optim import _checks
 from cellgrad_nn.optim.optimizer import Optimizer
 
@@ -45,6 +46,13 @@ class Adam(Optimizer):
         if use_amsgrad:
             self.vhat = self._state("vhat")
         self._tmp = [np.empty_like(p.asnumpy()) for p in self.parameters]
+        states = (self.moment1, self.moment2) + ((self.vhat,) if use_amsgrad else ())
+        self._group = (update.ADAM, states,
+                       {"beta1": beta1, "beta2": beta2, "eps": eps, "nesterov": use_nesterov,
+                        "amsgrad": use_amsgrad})
+
+    def _group_options(self):
+        return {"lr_factor": self._correction}
 
     def construct(self, gradients):
         # The powers advance once per step, before the parameters use them (MindSpore's order).
@@ -79,6 +87,9 @@ class Adam(Optimizer):
         param -= tmp
 
 
+Adam._group_owner = Adam._update
+
+
 class AdamWeightDecay(Optimizer):
     """Mirrors `mindspore.nn.AdamWeightDecay`: decoupled weight decay and no bias correction,
     update = m / (sqrt(v) + eps) + weight_decay * param; param -= lr * update."""
@@ -93,6 +104,8 @@ class AdamWeightDecay(Optimizer):
         self.moments1 = self._state("adam_m")
         self.moments2 = self._state("adam_v")
         self._tmp = [np.empty_like(p.asnumpy()) for p in self.parameters]
+        self._group = (update.ADAM_WEIGHT_DECAY, (self.moments1, self.moments2),
+                       {"beta1": beta1, "beta2": beta2, "eps": eps})
 
     def _update(self, i, param, grad, lr):
         m, v, tmp = self.moments1[i].asnumpy(), self.moments2[i].asnumpy(), self._tmp[i]
@@ -109,6 +122,9 @@ class AdamWeightDecay(Optimizer):
             tmp += param * self._wds[i]
         tmp *= lr
         param -= tmp
+
+
+AdamWeightDecay._group_owner = AdamWeightDecay._update
 
 
 class LazyAdam(Adam):

@@ -13,6 +13,7 @@ from cellgrad import Parameter, ParameterTuple
 from cellgrad._errors import ShapeError
 from cellgrad.common.tensor import Tensor
 from cellgrad.nn import Cell
+from cellgrad_nn._kernels.update import group_update
 from cellgrad_nn.optim.lr_schedule import LearningRateSchedule
 
 
@@ -128,6 +129,9 @@ class Optimizer(Cell):
             if made:
                 self.group_lr = [lr.holder for lr in made.values()]
         self._decay_buffers = [None] * len(params)
+        # each distinct learning rate once, evaluated once per step (a schedule is a Cell call)
+        self._lr_kinds = list({id(lr): lr for lr in self._lrs}.values())
+        self._lr_slots = [self._lr_kinds.index(lr) for lr in self._lrs]
         self._mindspore_internals(wd)
 
     # ---- MindSpore's API ----
@@ -160,10 +164,13 @@ class Optimizer(Cell):
                              f"{len(params)} Tensors (one per parameter), but got {got}.")
         step_array = self.global_step.asnumpy()
         step = int(step_array[0])
-        for i, param in enumerate(params):
-            data = param.asnumpy()
+        lrs = [lr.value(step) for lr in self._lr_kinds]
+        done = self._update_group(params, gradients, lrs)
+        slots = self._lr_slots
+        for i in range(done, len(params)):
+            data = params[i].asnumpy()
             grad = self._gradient(i, data, gradients[i])
-            self._update(i, data, grad, self._lrs[i].value(step))
+            self._update(i, data, grad, lrs[slots[i]])
         step_array += 1
         return True
 
@@ -249,6 +256,25 @@ class Optimizer(Cell):
 
     def _update(self, i, param, grad, lr):
         raise NotImplementedError(f"{type(self).__name__} must implement _update")
+
+    def _update_group(self, params, gradients, lrs):
+        """Update parameters 0, 1, ... in one kernel call (`update.group_update`) and return
+        how many it took; `_update` does the rest. An optimizer with such a kernel sets
+        `_group = (kind, states, options)`: states are ParameterTuples, options the kernel's
+        keywords; `_group_options()` may add per-step ones."""
+        cls = type(self)
+        if self._group is None or cls._update is not cls._group_owner or \
+                cls._gradient is not Optimizer._gradient:
+            return 0
+        kind, states, options = self._group
+        return group_update(kind, params, gradients, states, lrs, self._lr_slots, self._wds,
+                            self.loss_scale, **options, **self._group_options())
+
+    _group = None  # (kind, states, options) for `group_update`
+    _group_owner = None  # the `_update` the kernel reproduces (a subclass's own disables it)
+
+    def _group_options(self):
+        return {}
 
     def _gradient(self, i, data, grad):
         """The gradient as an array, unscaled by loss_scale, with weight decay added."""

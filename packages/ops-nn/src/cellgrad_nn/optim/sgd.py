@@ -4,6 +4,7 @@ formulas."""
 import numpy as np
 
 from cellgrad import Parameter, ParameterTuple
+from cellgrad_nn._kernels import update
 from cellgrad_nn._kernels.update import sgd_step
 from cellgrad_nn.optim import _checks
 from cellgrad_nn.optim.optimizer import Optimizer
@@ -55,6 +56,12 @@ class SGD(Optimizer):
         if momentum == 0.0:
             _share_constant_state(self.stat, 1)
         self._tmp = [None] * len(self.parameters)
+        if momentum == 0.0:
+            self._group = (update.SGD_PLAIN, (), {})
+        else:
+            self._group = (update.SGD_MOMENTUM, (self.accum, self.stat),
+                           {"m": momentum, "dampening": self.dampening,
+                            "nesterov": self.nesterov})
 
     def _update(self, i, param, grad, lr):
         if self._m == 0.0:
@@ -75,6 +82,9 @@ class SGD(Optimizer):
         param -= step * lr
 
 
+SGD._group_owner = SGD._update
+
+
 class Momentum(Optimizer):
     """Mirrors `mindspore.nn.Momentum`: accum = momentum * accum + g;
     param -= lr * (g + momentum * accum if use_nesterov else accum)."""
@@ -90,6 +100,8 @@ class Momentum(Optimizer):
         self._m = momentum
         self.moments = self._state("moments")
         self._tmp = [np.empty_like(p.asnumpy()) for p in self.parameters]
+        self._group = (update.MOMENTUM, (self.moments,),
+                       {"m": momentum, "nesterov": self.use_nesterov})
 
     def _update(self, i, param, grad, lr):
         accum = self.moments[i].asnumpy()
@@ -103,6 +115,9 @@ class Momentum(Optimizer):
         else:
             np.multiply(accum, lr, out=tmp)
         param -= tmp
+
+
+Momentum._group_owner = Momentum._update
 
 
 class ASGD(Optimizer):
