@@ -3,6 +3,7 @@
 
 import numpy as np
 
+from cellgrad import _jit_hook
 from cellgrad._core import _tape
 from cellgrad._core._buffer import TensorBuffer, make_tensor
 from cellgrad.ops.functional import IDENTITY, apply
@@ -126,6 +127,10 @@ def _run(fn, args, kwargs, positions, weights, has_aux, sens=None):
         # node to the write's node, which is not where its gradient arrives.
         in_nodes = {p: alias._node for p, alias in alias_of.items()}
         w_nodes = [w._node for w in weights or ()]
+        tracer = _jit_hook.tracer
+        if tracer is not None:
+            tracer.grad_begin([(a, inputs[p]) for p, a in alias_of.items()] +
+                              [(w, w) for w in weights or ()])
         out = fn(*new_args, **new_kwargs)
         if has_aux:
             if not isinstance(out, tuple) or len(out) < 2:
@@ -171,6 +176,10 @@ def _run(fn, args, kwargs, positions, weights, has_aux, sens=None):
         x = inputs[p]
         in_grads[p] = result_for(in_nodes[p], x) if p in alias_of else ()
     w_grads = [result_for(node, w) for node, w in zip(w_nodes, weights or ())]
+    if tracer is not None:
+        tracer.grad_end(list(zip(roots, slots)), grads, targets,
+                        [(targets.get(in_nodes[p]), in_grads[p]) for p in alias_of] +
+                        [(targets.get(n), g) for n, g in zip(w_nodes, w_grads)])
     if not nested:
         out = _detach(out)
     return out, in_grads, w_grads

@@ -179,28 +179,45 @@ def generator(kernel="default", seed=None):
 # ---- jit ----
 def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgraph=False,
         backend="", **options):
-    """Mirrors `mindspore.jit` as a decorator (`@jit`, `@jit(...)`) and a function (`jit(fn)`).
-
-    cellgrad has no compiler: the function runs eagerly, exactly as without `jit`, so hooks,
-    Python control flow and in-place ops such as `ops.assign` behave as in PyNative mode.
-    Compilation options (`capture_mode`, `jit_level`, ...) are accepted and ignored.
+    """Mirrors `mindspore.jit` as a decorator (`@jit`, `@jit(...)`) and a function (`jit(fn)`,
+    `jit(cell)`). With cellgrad-jit installed, the first call traces and later calls with
+    the same guards replay a plan (`cellgrad_jit.replay`); without it the function runs
+    eagerly, exactly as without `jit` (hooks, Python control flow, in-place ops as in
+    PyNative mode).
     """
+    if capture_mode not in ("ast", "bytecode", "trace"):
+        raise ValueError(f"For 'jit', the argument 'capture_mode' must be one of ['ast', "
+                         f"'bytecode', 'trace'], but got {capture_mode!r}.")
+    if jit_level not in ("O0", "O1", "O2"):
+        raise ValueError(f"For 'jit', the argument 'jit_level' must be one of ['O0', 'O1', "
+                         f"'O2'], but got {jit_level!r}.")
+    if not isinstance(fullgraph, bool):
+        raise TypeError(f"For 'jit', the argument 'fullgraph' must be a bool, but got "
+                        f"{type(fullgraph).__name__}.")
+    settings = dict(options, capture_mode=capture_mode, jit_level=jit_level, dynamic=dynamic,
+                    fullgraph=fullgraph, backend=backend)
     if function is None:
-        return _jit_wrap
-    return _jit_wrap(function)
+        return functools.partial(_jit_wrap, settings=settings)
+    return _jit_wrap(function, settings)
 
 
-def _jit_wrap(function):
+def _jit_wrap(function, settings=None):
+    from cellgrad import _jit_hook
     from cellgrad.nn.cell import Cell
 
-    if isinstance(function, Cell):
-        return function
+    settings = settings or {}
     if not callable(function):
         raise TypeError(f"For 'jit', the decorated object must be a function or a Cell, but got "
                         f"{type(function).__name__}.")
+    make = _jit_hook.compiler()
+    if isinstance(function, Cell):
+        if make is not None:  # the instance's construct is traced and replayed
+            function.construct = make(function.construct, settings)
+        return function
+    if make is not None:
+        return make(function, settings)
 
     @functools.wraps(function)
     def eager(*args, **kwargs):
         return function(*args, **kwargs)
-
     return eager

@@ -14,6 +14,8 @@ import zlib
 
 import numpy as np
 
+from cellgrad import _jit_hook
+
 _lock = threading.Lock()
 _global_seed = None
 _calls = {}  # (kernel, op seed) -> draws made since the last set_seed
@@ -34,6 +36,8 @@ def global_seed():
 def generator(kernel="default", seed=None):
     """A fresh numpy Generator for one draw of `kernel` with op seed `seed` (None or 0: none)."""
     op_seed = 0 if seed is None else int(seed)
+    if _jit_hook.tracer is not None:
+        _jit_hook.tracer.random_draw(kernel, op_seed)
     with _lock:
         if _global_seed is None and op_seed == 0:
             return np.random.default_rng()

@@ -18,3 +18,7 @@ EXPORTS = {
 def cellgrad_export_names(export):
     for qualname, target in EXPORTS.items():
         export(qualname, lazy=target)
+    # `ms.jit` traces and replays through this package from now on (the core asks lazily).
+    from cellgrad import _jit_hook
+
+    _jit_hook.register_compiler("cellgrad_jit.replay:compile_function")

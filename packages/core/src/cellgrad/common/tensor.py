@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from cellgrad import _format
+from cellgrad import _format, _jit_hook
 from cellgrad._construct import infer_array
 from cellgrad._core import _buffer, _tape
 from cellgrad._core._buffer import TensorBuffer, make_tensor
@@ -60,11 +60,15 @@ class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
     def asnumpy(self):
         """The values as a numpy array (shares memory, like MindSpore on CPU)."""
         self._pending_init = False
+        if _jit_hook.tracer is not None:
+            _jit_hook.tracer.value_read(self, "asnumpy")
         return self._data
 
     numpy = asnumpy
 
     def __array__(self, dtype=None, copy=None):
+        if _jit_hook.tracer is not None:
+            _jit_hook.tracer.value_read(self, "__array__")
         arr = self._data
         if dtype is not None and arr.dtype != dtype:
             return arr.astype(dtype)
@@ -85,6 +89,8 @@ class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
         if self._data.size != 1:
             raise ValueError(f"The tensor should have only one element, but got "
                              f"{self._data.size}, more than one element is ambiguous.")
+        if _jit_hook.tracer is not None:
+            _jit_hook.tracer.value_read(self, what)
         return self._data.reshape(())[()]
 
     def __bool__(self):
@@ -107,6 +113,8 @@ class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
         return self._one_element("item").item()
 
     def tolist(self):
+        if _jit_hook.tracer is not None:
+            _jit_hook.tracer.value_read(self, "tolist")
         return self._data.tolist()
 
     def __repr__(self):

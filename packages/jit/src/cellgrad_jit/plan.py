@@ -1,0 +1,388 @@
+"""A replay plan: the steps one traced call ran, run again on plain arrays.
+
+Slots hold arrays: arguments, Parameters (their live data), constant Tensors (live), and the
+results of earlier steps. Steps: `OpStep` (an op's forward on arrays: no Tensor, no tape
+node), `GradStep` (the gradient walk over the recorded nodes, in the engine's order, with
+the engine's shape reductions, casts and fan-in sums), `IslandStep` (one Cell called
+eagerly, e.g. an optimizer). The result is built from the traced call's result template.
+"""
+
+import numpy as np
+
+from cellgrad import _jit_hook
+from cellgrad._core._buffer import make_tensor
+
+_XP = _jit_hook.rule_namespace()
+
+__all__ = ["GradStep", "IslandStep", "OpStep", "Plan", "Ref"]
+
+
+class Ref:
+    """A Tensor in a template or an argument: slot `s`, cellgrad dtype `dtype`."""
+    __slots__ = ("s", "dtype")
+
+    def __init__(self, s, dtype=None):
+        self.s, self.dtype = s, dtype
+
+
+class ParamRef:
+    """An attribute that is a Parameter's data: read live at each replay."""
+    __slots__ = ("param",)
+
+    def __init__(self, param):
+        self.param = param
+
+
+def _build(template, env):
+    """The template with each `Ref` replaced by a Tensor of the slot's array."""
+    if type(template) is Ref:
+        return make_tensor(env[template.s], None, 0, template.dtype)
+    if isinstance(template, tuple) and type(template) is not tuple:
+        return type(template)(*(_build(x, env) for x in template))
+    if isinstance(template, (tuple, list)):
+        return type(template)(_build(x, env) for x in template)
+    if isinstance(template, dict):
+        return {k: _build(x, env) for k, x in template.items()}
+    return template
+
+
+def _refs(template, out):
+    """The slots of `template` (a structure with `Ref`s) in order."""
+    if type(template) is Ref:
+        out.append(template.s)
+    elif isinstance(template, (tuple, list)):
+        for x in template:
+            _refs(x, out)
+    elif isinstance(template, dict):
+        for x in template.values():
+            _refs(x, out)
+    return out
+
+
+class OpStep:
+    """One op's forward on arrays. `args`: (slot, cast dtype or None), or (-1, value)."""
+    __slots__ = ("op", "args", "attrs", "dyn", "outs", "multi", "keep", "places", "meta",
+                 "in_meta", "index", "fwd")
+
+    def __init__(self, op, args, attrs, outs, multi, keep):
+        self.op, self.args, self.outs, self.multi, self.keep = op, args, outs, multi, keep
+        self.attrs = {k: v for k, v in attrs.items() if type(v) not in (Ref, ParamRef)}
+        self.dyn = [(k, v) for k, v in attrs.items() if type(v) in (Ref, ParamRef)]
+        self.fwd = op.forward
+
+    def slots(self):
+        return [s for s, _ in self.args if s >= 0] + [v.s for _, v in self.dyn if type(v) is Ref]
+
+    def run(self, env, saved):
+        args = []
+        for s, v in self.args:
+            if s < 0:
+                args.append(v)
+            elif v is None:
+                args.append(env[s])
+            else:
+                args.append(env[s].astype(v))
+        attrs = self.attrs
+        if self.dyn:
+            attrs = dict(attrs)
+            for k, v in self.dyn:
+                attrs[k] = env[v.s] if type(v) is Ref else v.param._data
+        out, sv = self.fwd(*args, **attrs) if attrs else self.fwd(*args)
+        if self.multi:
+            for (s, _), o in zip(self.outs, out):
+                env[s] = o if type(o) is np.ndarray else np.asarray(o)
+        else:
+            env[self.outs[0][0]] = out if type(out) is np.ndarray else np.asarray(out)
+        if self.keep:
+            saved[self.index] = sv if type(sv) is tuple else () if sv is None else (sv,)
+
+
+class _Ctx:
+    """The `ctx` a backward rule receives (what the engine's tape node offers)."""
+    __slots__ = ("saved", "xp", "needs_input_grad", "next_nodes", "op")
+
+    def __init__(self, op, saved, needs):
+        self.op, self.saved, self.needs_input_grad = op, saved, needs
+        self.xp, self.next_nodes = _XP, (None,) * len(needs)
+
+    @property
+    def name(self):
+        return self.op.name
+
+    def grad_into(self, i):
+        return None
+
+
+def _sum_to(g, shape, opname):
+    gshape = tuple(g.shape)
+    lead = len(gshape) - len(shape)
+    if lead < 0:
+        raise ValueError(f"For '{opname}', the backward rule returned a gradient of shape "
+                         f"{gshape} for an input of shape {shape}.")
+    axes = list(range(lead))
+    for i, d in enumerate(shape):
+        if d == 1 and gshape[lead + i] != 1:
+            axes.append(lead + i)
+        elif d != gshape[lead + i]:
+            raise ValueError(f"For '{opname}', the backward rule returned a gradient of shape "
+                             f"{gshape} for an input of shape {shape}.")
+    if axes:
+        g = g.sum(axis=tuple(axes))
+    return g.reshape(shape)
+
+
+def _acc(old, g):
+    return g if old is None else old + g
+
+
+class GradStep:
+    """One gradient transform's walk over the recorded nodes (the engine's order)."""
+
+    def __init__(self):
+        self.roots, self.walk, self.outputs, self.ntargets = [], [], [], 0
+
+    @classmethod
+    def build(cls, rec, roots, sens, targets, fail):
+        """From the recorder's nodes: replicate the engine's discovery (post-order DFS from
+        the roots, each node needed when a needed node or a target lies below it)."""
+        step = cls()
+        step.ntargets = len(targets)
+        nodes = rec.nodes
+        order, seen, needed = [], set(), {}
+
+        def children(key):
+            op_step = rec.steps[nodes[key][0]]
+            return [None if p is None else p[0] for p in op_step.places]
+
+        def internal(child):
+            """Whether the walk descends into `child` (else a leaf, a target or unknown)."""
+            k = id(child)
+            if k in targets or _jit_hook.node_op(child) is None:
+                return False
+            if k not in nodes:
+                fail(f"the gradient passes a node the trace did not record "
+                     f"('{_jit_hook.node_op(child).name}': a hook or a hand-made node)")
+                return False
+            return True
+
+        for (rk, _slot) in roots:
+            if rk in targets or rk in seen:
+                continue
+            if rk not in nodes:
+                fail("a differentiated output was not made by a traced op")
+                return step
+            seen.add(rk)
+            stack = [(rk, iter(children(rk)))]
+            while stack:
+                key, it = stack[-1]
+                nxt = next(it, StopIteration)
+                if nxt is StopIteration:
+                    stack.pop()
+                    kids = children(key)
+                    needed[key] = any(c is not None and ((id(c) in needed and needed[id(c)])
+                                                         or id(c) in targets) for c in kids)
+                    order.append(key)
+                elif nxt is not None and id(nxt) not in seen and internal(nxt):
+                    seen.add(id(nxt))
+                    stack.append((id(nxt), iter(children(id(nxt)))))
+        pos = {k: i for i, k in enumerate(order) if needed[k]}
+        for rk, slot in roots:
+            if rk in targets:
+                step.roots.append(("t", targets[rk], slot))
+            elif rk in pos:
+                step.roots.append(("n", pos[rk], slot))
+            else:
+                step.roots.append((None, None, slot))
+        step.sens = sens
+        walk = [None] * len(order)
+        for k in range(len(order)):
+            key = order[k]
+            if key not in pos:
+                continue
+            index = nodes[key][0]
+            op_step = rec.steps[index]
+            kids = children(key)
+            needs = tuple(c is not None and (id(c) in targets or pos.get(id(c)) is not None)
+                          for c in kids)
+            dests = []
+            for i, c in enumerate(kids):
+                if not needs[i]:
+                    dests.append(None)
+                    continue
+                shape, dtype = op_step.in_meta[i]
+                slot = op_step.places[i][1]
+                if id(c) in pos:
+                    dests.append((shape, dtype, "n", pos[id(c)], slot))
+                else:
+                    dests.append((shape, dtype, "t", targets[id(c)], slot))
+            multi_meta = op_step.meta if op_step.multi else None
+            walk[k] = (index, op_step.op, needs, tuple(dests), multi_meta)
+        step.walk = [(k, w) for k, w in enumerate(walk) if w is not None][::-1]
+        step.nslots = len(order)
+        return step
+
+    def slots(self):
+        return []
+
+    def run(self, env, saved):
+        acc = [None] * self.nslots
+        results = [None] * self.ntargets
+        for (kind, where, slot), (shape, dtype) in zip(self.roots, self.sens):
+            g = np.ones(shape, dtype)
+            if kind == "t":
+                results[where] = _acc(results[where], g)
+            elif kind == "n":
+                _add(acc, where, slot, g, self.walk_meta(where))
+        for k, (index, op, needs, dests, multi_meta) in self.walk:
+            got = acc[k]
+            acc[k] = None
+            if got is None:
+                continue
+            ctx = _Ctx(op, saved.pop(index), needs)
+            if multi_meta is None:
+                gs = (got,)
+            else:
+                gs = tuple(np.zeros(m[0], m[1]) if g is None else g
+                           for g, m in zip(got, multi_meta))
+            if multi_meta is None and op.passthrough:
+                res = None
+            else:
+                res = op.backward(ctx, *gs)
+            if res is not None and type(res) is not tuple:
+                res = tuple(res) if type(res) is list else (res,)
+            if res is not None and len(res) != len(needs):
+                raise ValueError(f"For '{op.name}', the backward rule returned {len(res)} "
+                                 f"gradients; expected {len(needs)}.")
+            for i, dest in enumerate(dests):
+                if dest is None:
+                    continue
+                g = gs[0] if res is None else res[i]
+                if g is None:
+                    continue
+                if type(g) is not np.ndarray:
+                    g = np.asarray(g)
+                shape, dtype, kind, where, slot = dest
+                if g.shape != shape:
+                    g = _sum_to(g, shape, op.name)
+                if g.dtype != dtype:
+                    g = g.astype(dtype)
+                if kind == "t":
+                    results[where] = _acc(results[where], g)
+                else:
+                    _add(acc, where, slot, g, self.walk_meta(where))
+        for index, s, shape, dtype in self.outputs:
+            g = None if index is None else results[index]
+            if g is None:
+                g = np.zeros(shape, dtype)
+            elif g.dtype != dtype:
+                g = g.astype(dtype)
+            elif not g.flags.writeable:
+                g = g.copy()
+            env[s] = g
+
+    def walk_meta(self, k):
+        return self._meta.get(k) if hasattr(self, "_meta") else self._index_meta(k)
+
+    def _index_meta(self, k):
+        self._meta = {kk: w[4] for kk, w in self.walk}
+        return self._meta.get(k)
+
+
+def _add(acc, k, slot, g, multi_meta):
+    if multi_meta is None:
+        acc[k] = _acc(acc[k], g)
+        return
+    if acc[k] is None:
+        acc[k] = [None] * len(multi_meta)
+    acc[k][slot] = _acc(acc[k][slot], g)
+
+
+class IslandStep:
+    """One Cell called eagerly with Tensors of the replay's arrays (an optimizer)."""
+    __slots__ = ("cell", "args", "kwargs", "out", "why")
+
+    def __init__(self, cell, args, kwargs, out, why):
+        self.cell, self.args, self.kwargs, self.out, self.why = cell, args, kwargs, out, why
+
+    def slots(self):
+        return _refs((self.args, self.kwargs), [])
+
+    def run(self, env, saved):
+        args = _build(self.args, env)
+        kwargs = {k: _build(v, env) for k, v in self.kwargs.items()}
+        result = self.cell(*args, **kwargs)
+        _store(self.out, result, env)
+
+
+def _store(template, result, env):
+    if type(template) is Ref:
+        env[template.s] = result._data
+    elif isinstance(template, (tuple, list)):
+        for t, r in zip(template, result):
+            _store(t, r, env)
+    elif isinstance(template, dict):
+        for k, t in template.items():
+            _store(t, result[k], env)
+
+
+class Plan:
+    """The steps of one traced call and the guards it was traced under."""
+
+    def __init__(self, name, kinds, refs, steps, template, cells):
+        self.name, self.steps, self.template = name, steps, template
+        self.n = len(kinds)
+        self.kinds = kinds
+        self.inputs = [(s, r) for s, (k, r) in enumerate(zip(kinds, refs)) if k == "input"]
+        self.live = [(s, r) for s, (k, r) in enumerate(zip(kinds, refs))
+                     if k in ("param", "const")]
+        self.params = [r for k, r in zip(kinds, refs) if k == "param"]
+        self.param_meta = [(p, p._data.shape, p._data.dtype) for p in self.params]
+        self.cells = cells
+        self.attr_params = []
+        for i, step in enumerate(steps):
+            if type(step) is OpStep:
+                step.index = i
+                self.attr_params += [(v.param, v.param._data) for _, v in step.dyn
+                                     if type(v) is ParamRef]
+
+    def check_slots(self):
+        from cellgrad_jit.trace import Unsafe
+
+        written = {s for s, k in enumerate(self.kinds) if k != "result"}
+        for step in self.steps:
+            for s in step.slots():
+                if s not in written:
+                    raise Unsafe("a Tensor made inside an eagerly called Cell is used after it")
+            if type(step) is OpStep:
+                written.update(s for s, _ in step.outs)
+            elif type(step) is GradStep:
+                written.update(s for _, s, _, _ in step.outputs)
+            else:
+                written.update(_refs(step.out, []))
+        for s in _refs(self.template, []):
+            if s not in written:
+                raise Unsafe("the result holds a Tensor made inside an eagerly called Cell")
+
+    def guards_hold(self):
+        """The guards not in the cache key: phases, hooks, Parameters' arrays."""
+        for cell, training in self.cells:
+            if cell.training != training or _jit_hook.cell_hooked(cell):
+                return False
+        for p, shape, dtype in self.param_meta:
+            if _jit_hook.has_grad_hooks(p) or p._data.shape != shape or p._data.dtype != dtype:
+                return False
+        for p, arr in self.attr_params:
+            if p._data is not arr:
+                return False
+        return True
+
+    def run(self, tensors):
+        env = [None] * self.n
+        for s, i in self.inputs:
+            env[s] = tensors[i]._data
+        for s, t in self.live:
+            env[s] = t._data
+        saved = {}
+        for step in self.steps:
+            step.run(env, saved)
+        return _build(self.template, env)

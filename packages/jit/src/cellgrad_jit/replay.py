@@ -1,0 +1,170 @@
+"""`ms.jit` with cellgrad-jit installed: trace once, replay later calls with equal guards.
+
+The first call with a new cache key runs eagerly under a `Recorder` (`trace`); when nothing
+in it is unsafe the plan (`plan.Plan`) serves later calls whose key is equal and whose
+other guards hold. The key: each argument's kind — a Tensor's shape and dtype, a
+Parameter's or Cell's identity, a Python scalar's value (baked into the plan) — and the
+containers around them. The other guards: each traced Cell's training phase and hooks, the
+Parameters' shapes, dtypes and gradient hooks, the arrays of Parameters read as attributes.
+A changed guard traces again; the cache keeps `MAX_CACHE` plans and warns once when a
+function keeps being traced. A call that cannot be replayed runs eagerly; `fn.jit_stats`
+counts traces, replays and eager calls and keeps the reasons (also logged at DEBUG on the
+`cellgrad_jit` logger).
+"""
+
+import functools
+import logging
+import warnings
+from collections import OrderedDict
+
+import numpy as np
+
+from cellgrad import _jit_hook, observe
+from cellgrad._core._buffer import DType, TensorBuffer
+from cellgrad.common.parameter import Parameter
+from cellgrad.nn import Cell
+from cellgrad_jit.plan import Plan
+from cellgrad_jit.trace import Recorder, Unsafe
+
+__all__ = ["MAX_CACHE", "JitStats", "compile_function"]
+
+log = logging.getLogger("cellgrad_jit")
+MAX_CACHE = 8
+_SCALARS = (bool, int, float, complex, str, bytes, type(None), np.generic, DType)
+
+
+class JitStats:
+    """What `ms.jit` did for one function: `traces`, `replays`, `eager_calls` (calls run
+    eagerly, with `fallbacks` {reason: count}) and `evictions` from the bounded cache."""
+
+    def __init__(self, name):
+        self.name = name
+        self.traces = self.replays = self.eager_calls = self.evictions = 0
+        self.fallbacks = {}
+        self.warned = False
+
+    @property
+    def last_fallback(self):
+        return next(reversed(self.fallbacks), None)
+
+    def fell_back(self, reason):
+        self.eager_calls += 1
+        self.fallbacks[reason] = self.fallbacks.get(reason, 0) + 1
+
+    def __repr__(self):
+        return (f"JitStats({self.name!r}, traces={self.traces}, replays={self.replays}, "
+                f"eager_calls={self.eager_calls}, fallbacks={self.fallbacks})")
+
+
+class _Eager:
+    __slots__ = ("reason",)
+
+    def __init__(self, reason):
+        self.reason = reason
+
+
+class _NoKey(Exception):
+    pass
+
+
+def _key(v, tensors):
+    """The cache key of an argument; appends its Tensors to `tensors` (their order)."""
+    if isinstance(v, TensorBuffer):
+        if isinstance(v, Parameter):
+            tensors.append(v)
+            return ("P", id(v))
+        if _jit_hook.tape_place(v) is not None:
+            raise _NoKey("an argument is on the gradient tape (jit called inside a gradient "
+                         "transform of its caller)")
+        tensors.append(v)
+        return ("T", v._data.shape, v._data.dtype.str, v.dtype.name)
+    if isinstance(v, _SCALARS):
+        return (type(v), v)
+    if isinstance(v, (tuple, list)):
+        return (type(v), tuple(_key(x, tensors) for x in v))
+    if isinstance(v, dict):
+        return (dict, tuple((k, _key(x, tensors)) for k, x in v.items()))
+    return ("O", id(v))
+
+
+def compile_function(function, settings):
+    """The callable `ms.jit(function, ...)` returns (cellgrad-jit's compiler)."""
+    name = getattr(function, "__qualname__", None) or type(function).__name__
+    fullgraph = settings.get("fullgraph", False)
+    cache = OrderedDict()
+    stats = JitStats(name)
+    owner = getattr(function, "__self__", None)
+
+    def eager(reason, args, kwargs):
+        stats.fell_back(reason)
+        return function(*args, **kwargs)
+
+    def trace(key, args, kwargs, tensors):
+        rec = Recorder(name)
+        for i, t in enumerate(tensors):
+            rec.bind_input(t, i)
+        for c in [owner, *args]:
+            if isinstance(c, Cell):
+                rec.cells[id(c)] = (c, c.training)
+        previous = _jit_hook.set_tracer(rec)
+        handle = observe.add_observer(rec)
+        try:
+            out = function(*args, **kwargs)
+        finally:
+            handle.remove()
+            _jit_hook.set_tracer(previous)
+        stats.traces += 1
+        if len(cache) >= MAX_CACHE:
+            cache.popitem(last=False)
+            stats.evictions += 1
+            if not stats.warned:
+                stats.warned = True
+                warnings.warn(f"jit: '{name}' has been traced {stats.traces} times: its guards "
+                              f"(argument shapes/dtypes, Python scalar arguments, training "
+                              f"phase, Parameters, hooks) keep changing, and only "
+                              f"{MAX_CACHE} plans are kept. Pass varying numbers as Tensors.",
+                              RuntimeWarning, stacklevel=3)
+        try:
+            plan = rec.finish(out)
+        except Unsafe as e:
+            reason = str(e)
+            log.debug("jit: '%s' runs eagerly: %s", name, reason)
+            cache[key] = _Eager(reason)
+            stats.fallbacks[reason] = stats.fallbacks.get(reason, 0) + 1
+            if fullgraph:
+                raise RuntimeError(f"For 'jit' with fullgraph=True, '{name}' cannot be "
+                                   f"captured as one graph: {reason}.") from None
+            return out
+        log.debug("jit: '%s' traced: %d steps", name, len(plan.steps))
+        cache[key] = plan
+        return out
+
+    @functools.wraps(function)
+    def jitted(*args, **kwargs):
+        if _jit_hook.tracer is not None:
+            return function(*args, **kwargs)  # inside another trace: part of that one
+        if _jit_hook.recording():
+            return eager("called inside a gradient transform (the replay has no tape)",
+                         args, kwargs)
+        tensors = []
+        try:
+            key = (_key(args, tensors), _key(kwargs, tensors))
+        except _NoKey as e:
+            return eager(str(e), args, kwargs)
+        entry = cache.get(key)
+        if entry is None:
+            return trace(key, args, kwargs, tensors)
+        if type(entry) is _Eager:
+            return eager(entry.reason, args, kwargs)
+        if not entry.guards_hold():
+            del cache[key]
+            return trace(key, args, kwargs, tensors)
+        stats.replays += 1
+        return entry.run(tensors)
+
+    jitted.jit_stats = stats
+    jitted.jit_plans = cache
+    return jitted
+
+
+__all__ += ["Plan"]

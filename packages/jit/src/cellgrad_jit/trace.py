@@ -1,0 +1,396 @@
+"""Tracing one call for `ms.jit`: the eager run, watched, recorded as a replay plan.
+
+The call runs eagerly (its results are the eager results) under a `cellgrad.observe` observer
+that is also the core's jit tracer (`cellgrad._jit_hook`). What it records:
+
+- every top-level op dispatch: the op, where each input comes from (a slot: an argument, a
+  Parameter, a constant Tensor, an earlier result), the dtype the engine casts it to, the
+  attributes (an array attribute that is a Parameter's data stays that Parameter's live
+  data), and the tape place of its result, which gives the backward structure;
+- every gradient transform: the differentiated inputs and weights, the roots and the result
+  of each target, so the replay walks the recorded nodes as the engine's walk does;
+- a Cell (directly under the traced function) whose Python reads Tensor values or draws
+  random numbers outside a gradient transform (an optimizer): an *island*, called eagerly at
+  each replay with the replay's arrays;
+- why a call cannot be replayed (`Unsafe`): a value read or a random draw outside an island,
+  hooks, a nested gradient, a Tensor changed behind the engine's back, ...
+"""
+
+import numpy as np
+
+import cellgrad as ms
+from cellgrad import _jit_hook, observe
+from cellgrad._core._buffer import TensorBuffer, promote_types
+from cellgrad_jit.plan import GradStep, IslandStep, OpStep, ParamRef, Plan, Ref
+
+__all__ = ["Recorder", "Unsafe"]
+
+_KIND_BOOL, _KIND_INT, _KIND_FLOAT, _KIND_COMPLEX = 0, 1, 2, 3
+
+
+class Unsafe(Exception):
+    """The traced call does things a replay cannot reproduce; the message says what."""
+
+
+def _scalar_kind(v):
+    t = type(v)
+    if t is float:
+        return _KIND_FLOAT
+    if t is bool:
+        return _KIND_BOOL
+    if t is int:
+        return _KIND_INT
+    if t is complex:
+        return _KIND_COMPLEX
+    if isinstance(v, np.generic):
+        k = v.dtype.kind
+        return {"f": _KIND_FLOAT, "c": _KIND_COMPLEX, "i": _KIND_INT, "u": _KIND_INT,
+                "b": _KIND_BOOL}.get(k, -1)
+    return -1
+
+
+def _promoted(op, inputs):
+    """The dtype the engine casts every input of `op` to (mirrors its promotion rule)."""
+    if not op.promote:
+        return None
+    d, skind = None, -1
+    for v in inputs:
+        if isinstance(v, TensorBuffer):
+            d = v.dtype if d is None else promote_types(d, v.dtype)
+        else:
+            skind = max(skind, _scalar_kind(v))
+    if d is None:
+        return None
+    if skind > d.kind:
+        if skind == _KIND_INT:
+            d = ms.int64
+        elif skind == _KIND_COMPLEX:
+            raise Unsafe(f"op '{op.name}' mixes a complex scalar with a Tensor")
+        else:
+            d = ms.float32
+    if op.promote in (2, 3) and d.kind != _KIND_FLOAT:
+        d = ms.float32
+    return d
+
+
+def _scalar_array(v, d):
+    """The 0-d array the engine makes of scalar `v` for dtype `d`."""
+    npd = d.np_dtype
+    if d.bits >= 32 and ((type(v) is float and d.kind >= _KIND_FLOAT) or (
+            type(v) is int and d.kind == _KIND_INT and -2147483648 <= v <= 2147483647 and
+            (v >= 0 or np.dtype(npd).kind != "u"))):
+        return np.dtype(npd).type(v)
+    if d.kind == _KIND_INT and type(v) is int:
+        return np.array(v, dtype=np.int64).astype(npd)
+    with np.errstate(over="ignore"):
+        return np.array(v).astype(npd)
+
+
+class _Frame:
+    __slots__ = ("cell", "start", "reads", "args", "kwargs", "in_grad")
+
+    def __init__(self, cell, start, args, kwargs, in_grad):
+        self.cell, self.start, self.args, self.kwargs = cell, start, args, kwargs
+        self.reads, self.in_grad = None, in_grad
+
+
+class _Region:
+    """One gradient transform being traced."""
+
+    def __init__(self):
+        self.leaves = {}  # id(leaf node) -> node (kept alive)
+
+
+class Recorder(observe.Observer):
+    """Watches one eager call and builds its `Plan` (see the module docstring)."""
+
+    def __init__(self, name):
+        self.name = name
+        self.kinds, self.refs, self.arrays = [], [], []  # per slot
+        self.by_tensor = {}  # id(Tensor) -> slot
+        self.by_array = {}  # id(array) -> slot (a detached alias shares its array)
+        self.keep = []  # Tensors and arrays seen: their ids stay theirs
+        self.steps = []
+        self.frames = []
+        self.cells = {}  # id(cell) -> (cell, training)
+        self.depth = 0
+        self.pending = []
+        self.region = None
+        self.nodes = {}  # id(tape node) -> (step index, node)
+        self.unsafe = None
+        self.params = None
+
+    # ---- slots ----
+
+    def new_slot(self, kind, ref, array):
+        self.kinds.append(kind)
+        self.refs.append(ref)
+        self.arrays.append(array)
+        self.keep.append(array)
+        return len(self.kinds) - 1
+
+    def bind_input(self, t, index):
+        kind, ref = ("param", t) if isinstance(t, ms.Parameter) else ("input", index)
+        s = self.new_slot(kind, ref, t._data)
+        self.by_tensor[id(t)] = s
+        self.by_array.setdefault(id(t._data), s)
+        self.keep.append(t)
+
+    def slot_of(self, t, what):
+        s = self.by_tensor.get(id(t))
+        if s is not None:
+            if t._data is not self.arrays[s]:
+                self.fail(f"{what}: a Tensor's data was replaced outside an op (an in-place "
+                          f"change the trace cannot see)")
+            return s
+        s = self.by_array.get(id(t._data))
+        if s is not None and self.arrays[s].dtype == t._data.dtype:
+            self.by_tensor[id(t)] = s  # a detached alias (value_and_grad's output)
+            self.keep.append(t)
+            return s
+        if isinstance(t, ms.Parameter):
+            s = self.new_slot("param", t, t._data)
+        else:
+            if _jit_hook.tape_place(t) is not None:
+                self.fail(f"{what}: a Tensor on the gradient tape that no traced op made")
+            s = self.new_slot("const", t, t._data)
+        self.by_tensor[id(t)] = s
+        self.by_array.setdefault(id(t._data), s)
+        self.keep.append(t)
+        return s
+
+    def fail(self, reason):
+        if self.unsafe is None:
+            self.unsafe = reason
+
+    # ---- the core's tracer events ----
+
+    def value_read(self, tensor, how):
+        self._impure(f"{how}() read a Tensor's values")
+
+    def random_draw(self, kernel, seed):
+        self._impure(f"a random draw ({kernel})")
+
+    def _impure(self, what):
+        if self.depth:
+            return  # inside an op: its forward's own business
+        if not self.frames:
+            self.fail(f"{what} in the traced function itself: the result may depend on the "
+                      f"data (a Python branch on a Tensor value), so it runs eagerly")
+        elif self.frames[0].reads is None:
+            self.frames[0].reads = what
+
+    def grad_begin(self, pairs):
+        if self.region is not None:
+            self.fail("a gradient transform inside another (higher-order gradients)")
+            return
+        if self.frames and self.frames[0].reads:
+            self.fail("a gradient transform inside a Cell that reads Tensor values")
+        region = self.region = _Region()
+        for fn_sees, passed in pairs:
+            place = _jit_hook.tape_place(fn_sees)
+            s = self.slot_of(passed, "grad")
+            if fn_sees is not passed:
+                self.by_tensor[id(fn_sees)] = s
+                self.keep.append(fn_sees)
+            if place is not None:
+                region.leaves[id(place[0])] = place[0]
+
+    def grad_end(self, roots, sens, targets, results):
+        region, self.region = self.region, None
+        if region is None or self.unsafe:
+            return
+        ids = {id(n): i for n, i in targets.items()}
+        step = GradStep.build(self, [(id(n), s) for n, s in roots],
+                              [(a.shape, a.dtype) for a in sens], ids, self.fail)
+        for index, t in results:
+            s = self.new_slot("result", None, t._data)
+            self.by_tensor[id(t)] = s
+            self.by_array.setdefault(id(t._data), s)
+            self.keep.append(t)
+            step.outputs.append((index, s, t._data.shape, t._data.dtype))
+        self.steps.append(step)
+
+    # ---- observer events ----
+
+    def cell_begin(self, cell, args, kwargs):
+        if self.depth:
+            return
+        if id(cell) not in self.cells:
+            self.cells[id(cell)] = (cell, cell.training)
+        if _jit_hook.cell_hooked(cell):
+            self.fail(f"Cell '{type(cell).__name__}' has hooks or a custom bprop (they run "
+                      f"eagerly, every call)")
+        self.frames.append(_Frame(cell, len(self.steps), args, kwargs, self.region is not None))
+
+    def cell_end(self, cell, result):
+        if self.depth:
+            return
+        frame = self.frames.pop()
+        if frame.reads is None or self.frames or self.unsafe:
+            return
+        if frame.in_grad or self.region is not None:
+            self.fail(f"Cell '{type(cell).__name__}' does {frame.reads} inside a gradient "
+                      f"transform")
+            return
+        self.island(frame, result)
+
+    def cell_abort(self, cell):
+        if not self.depth:
+            self.frames.pop()
+
+    def op_begin(self, op, inputs, attrs):
+        self.depth += 1
+        if self.depth == 1:
+            self.pending.append([_jit_hook.tape_place(t) if isinstance(t, TensorBuffer)
+                                 else None for t in inputs])
+
+    def op_abort(self, op):
+        self.depth -= 1
+        if not self.depth:
+            self.pending.pop()
+
+    def op_end(self, op, inputs, attrs, result):
+        self.depth -= 1
+        if self.depth:
+            return
+        places = self.pending.pop()
+        if self.unsafe:
+            return
+        where = f"op '{op.name}'"
+        try:
+            d = _promoted(op, inputs)
+        except Unsafe as e:
+            self.fail(str(e))
+            return
+        if d is not None and d.name in ("BFloat16",) or any(
+                isinstance(t, TensorBuffer) and t.dtype.name == "BFloat16" for t in inputs):
+            self.fail(f"{where} computes in bfloat16 (replayed eagerly)")
+            return
+        args = []
+        for t in inputs:
+            if isinstance(t, TensorBuffer):
+                s = self.slot_of(t, where)
+                cast = None
+                if d is not None and t._data.dtype != d.np_dtype:
+                    cast = d.np_dtype
+                args.append((s, cast))
+            elif d is not None and _scalar_kind(t) >= 0:
+                args.append((-1, _scalar_array(t, d)))
+            else:
+                args.append((-1, t))
+        node_attrs = {k: self.attr(v, where) for k, v in (attrs or {}).items()}
+        multi = isinstance(result, tuple)
+        outs = []
+        for r in (result if multi else (result,)):
+            if not isinstance(r, TensorBuffer):
+                self.fail(f"{where} returned {type(r).__name__}")
+                return
+            s = self.new_slot("result", None, r._data)
+            self.by_tensor[id(r)] = s
+            self.by_array[id(r._data)] = s
+            self.keep.append(r)
+            outs.append((s, r.dtype))
+        first = (result if multi else (result,))[0]
+        place = _jit_hook.tape_place(first)
+        node = None
+        if place is not None and _jit_hook.node_op(place[0]) is op and self.region is not None:
+            node = place[0]
+            self.nodes[id(node)] = (len(self.steps), node)
+        step = OpStep(op, args, node_attrs, outs, multi, node is not None)
+        step.places = places
+        step.meta = [(r._data.shape, r._data.dtype) for r in (result if multi else (result,))]
+        step.in_meta = [(t._data.shape, t._data.dtype) if isinstance(t, TensorBuffer) else None
+                        for t in inputs]
+        self.steps.append(step)
+
+    def attr(self, a, where):
+        """An attribute as the replay passes it: a `Ref`, a `ParamRef` or the value."""
+        if isinstance(a, (tuple, list)):
+            return type(a)(self.attr(x, where) for x in a)
+        if not isinstance(a, np.ndarray) or not a.size:
+            return a
+        s = self.by_array.get(id(a))
+        if s is not None:
+            return Ref(s)
+        for p in self.all_params():
+            if np.shares_memory(p._data, a):
+                if p._data is a:
+                    return ParamRef(p)
+                self.fail(f"{where}: an attribute is a view of Parameter '{p.name}'")
+                return a
+        for s, arr in enumerate(self.arrays):
+            if arr is not None and np.shares_memory(arr, a):
+                self.fail(f"{where}: an attribute is a view of a traced value")
+                return a
+            if self.kinds[s] in ("input", "result") and arr.shape == a.shape and \
+                    a.dtype.kind in "iub" and np.array_equal(arr, a):
+                self.fail(f"{where}: an attribute holds a traced value's numbers (made from "
+                          f"the data)")
+                return a
+        return a.copy()
+
+    def all_params(self):
+        if self.params is None or len(self.params[0]) != len(self.cells):
+            seen, params = set(), []
+            for cell, _ in self.cells.values():
+                for p in cell.get_parameters():
+                    if id(p) not in seen:
+                        seen.add(id(p))
+                        params.append(p)
+            self.params = (dict(self.cells), params)
+        return self.params[1]
+
+    # ---- islands ----
+
+    def island(self, frame, result):
+        """Replace the steps of `frame` by one eager call of its Cell."""
+        del self.steps[frame.start:]
+        args = self.structure(frame.args, "island input")
+        kwargs = {k: self.structure(v, "island input") for k, v in frame.kwargs.items()}
+        out = self.out_template(result, fresh=True)
+        self.steps.append(IslandStep(frame.cell, args, kwargs, out, frame.reads))
+
+    def structure(self, v, what):
+        if isinstance(v, TensorBuffer):
+            return Ref(self.slot_of(v, what), v.dtype)
+        if isinstance(v, (tuple, list)):
+            return type(v)(self.structure(x, what) for x in v)
+        return v
+
+    def out_template(self, out, fresh=False):
+        """`out` with each Tensor replaced by a `Ref` (new slots if `fresh`: an island's
+        results)."""
+        if isinstance(out, TensorBuffer):
+            if fresh:
+                s = self.new_slot("result", None, out._data)
+                self.by_tensor[id(out)] = s
+                self.by_array[id(out._data)] = s
+                self.keep.append(out)
+            else:
+                s = self.slot_of(out, "the result")
+            return Ref(s, out.dtype)
+        if isinstance(out, tuple) and type(out) is not tuple:  # a namedtuple
+            return type(out)(*(self.out_template(x, fresh) for x in out))
+        if isinstance(out, (tuple, list)):
+            return type(out)(self.out_template(x, fresh) for x in out)
+        if isinstance(out, dict):
+            return {k: self.out_template(x, fresh) for k, x in out.items()}
+        return out
+
+    # ---- the plan ----
+
+    def finish(self, out):
+        template = self.out_template(out)
+        for t in self.keep:
+            if isinstance(t, TensorBuffer) and _jit_hook.has_grad_hooks(t):
+                self.fail("a Tensor has a gradient hook (Tensor.register_hook)")
+                break
+        if self.region is not None:
+            self.fail("a gradient transform did not finish")
+        if self.unsafe:
+            raise Unsafe(self.unsafe)
+        plan = Plan(self.name, self.kinds, self.refs, self.steps, template,
+                    list(self.cells.values()))
+        plan.check_slots()
+        return plan
