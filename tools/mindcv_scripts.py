@@ -55,6 +55,8 @@ def main(argv=None):
     p.add_argument("--source", required=True, help="a checkout of mindcv's repository")
     p.add_argument("--model", default="resnet18")
     p.add_argument("--epochs", type=int, default=2)
+    p.add_argument("--mode", type=int, default=0,
+                   help="0: GRAPH_MODE (mindcv's default), 1: PyNative")
     args = p.parse_args(argv)
     source = pathlib.Path(args.source).resolve()
     for script in ("train.py", "validate.py", "config.py"):
@@ -62,7 +64,7 @@ def main(argv=None):
             p.error(f"{source} has no {script}: give a checkout of mindcv's repository")
     with tempfile.TemporaryDirectory() as tmp:
         make_dataset(pathlib.Path(tmp) / "data")
-        common = ["--mode", "1", "--model", args.model, "--dataset", "imagenet",
+        common = ["--mode", str(args.mode), "--model", args.model, "--dataset", "imagenet",
                   "--data_dir", "data", "--num_parallel_workers", "2", "--batch_size", "8",
                   "--image_resize", "32", "--num_classes", "2"]
         code, out = run(source, "train.py", [*common, "--epoch_size", str(args.epochs),
