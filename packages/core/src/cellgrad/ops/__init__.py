@@ -3,6 +3,8 @@
 from cellgrad.autodiff import GradOperation, grad, value_and_grad
 from cellgrad.func_transforms import jacfwd, jacrev, jvp, vjp, vmap
 from cellgrad.ops import composite  # noqa: F401  (MindSpore's path: mindspore.ops.composite)
+from cellgrad.ops._fn_linalg2 import *  # noqa: F403
+from cellgrad.ops._fn_linalg2 import __all__ as _linalg2_names
 from cellgrad.ops._random import *  # noqa: F403
 from cellgrad.ops._random import __all__ as _random_names
 from cellgrad.ops._reduce_op import ReduceOp
@@ -12,8 +14,8 @@ from cellgrad.ops._sparse_prims import *  # noqa: F403
 from cellgrad.ops._sparse_prims import __all__ as _sparse_prim_names
 from cellgrad.ops._tm_array import *  # noqa: F403  (functional's own spellings override these)
 from cellgrad.ops._tm_array import __all__ as _tensor_method_names
-from cellgrad.ops._fn_linalg2 import *  # noqa: F403
-from cellgrad.ops._fn_linalg2 import __all__ as _linalg2_names
+from cellgrad.ops._windows import *  # noqa: F403
+from cellgrad.ops._windows import __all__ as _window_names
 from cellgrad.ops.composite import HyperMap, Map, MultitypeFuncGraph, add_flags
 from cellgrad.ops.functional import *  # noqa: F403
 from cellgrad.ops.functional import __all__ as _functional_names
@@ -22,7 +24,7 @@ from cellgrad.ops.primitives import __all__ as _primitive_names
 
 __all__ = ["jacfwd", "jacrev", "jvp", "vjp", "vmap", *_functional_names, *_primitive_names,
            *_random_names, *_tensor_method_names, *_sparse_names, *_sparse_prim_names,
-           *_linalg2_names,
+           *_linalg2_names, *_window_names,
            "GradOperation", "grad", "value_and_grad",
            "HyperMap", "Map", "MultitypeFuncGraph", "add_flags", "ReduceOp"]
 
