@@ -8,13 +8,13 @@ eagerly, e.g. an optimizer). The result is built from the traced call's result t
 """
 
 import numpy as np
-
-from cellgrad import _jit_hook
 from cellgrad._core._buffer import make_tensor
+
+from cellgrad import _jit_hook, observe
 
 _XP = _jit_hook.rule_namespace()
 
-__all__ = ["GradStep", "IslandStep", "OpStep", "Plan", "Ref"]
+__all__ = ["GradStep", "IslandStep", "OpStep", "Plan", "Ref", "RefreshStep"]
 
 
 class Ref:
@@ -62,13 +62,14 @@ def _refs(template, out):
 class OpStep:
     """One op's forward on arrays. `args`: (slot, cast dtype or None), or (-1, value)."""
     __slots__ = ("op", "args", "attrs", "dyn", "outs", "multi", "keep", "places", "meta",
-                 "in_meta", "index", "fwd")
+                 "in_meta", "index", "fwd", "fresh")
 
     def __init__(self, op, args, attrs, outs, multi, keep):
         self.op, self.args, self.outs, self.multi, self.keep = op, args, outs, multi, keep
         self.attrs = {k: v for k, v in attrs.items() if type(v) not in (Ref, ParamRef)}
         self.dyn = [(k, v) for k, v in attrs.items() if type(v) in (Ref, ParamRef)]
         self.fwd = op.forward
+        self.fresh = None  # the attributes a RefreshStep gave this replay
 
     def slots(self):
         return [s for s, _ in self.args if s >= 0] + [v.s for _, v in self.dyn if type(v) is Ref]
@@ -83,7 +84,9 @@ class OpStep:
             else:
                 args.append(env[s].astype(v))
         attrs = self.attrs
-        if self.dyn:
+        if self.fresh is not None:
+            attrs, self.fresh = self.fresh, None
+        elif self.dyn:
             attrs = dict(attrs)
             for k, v in self.dyn:
                 attrs[k] = env[v.s] if type(v) is Ref else v.param._data
@@ -99,18 +102,26 @@ class OpStep:
 
 class _Ctx:
     """The `ctx` a backward rule receives (what the engine's tape node offers)."""
-    __slots__ = ("saved", "xp", "needs_input_grad", "next_nodes", "op")
+    __slots__ = ("saved", "xp", "needs_input_grad", "next_nodes", "op", "into", "results")
 
-    def __init__(self, op, saved, needs):
+    def __init__(self, op, saved, needs, into, results):
         self.op, self.saved, self.needs_input_grad = op, saved, needs
         self.xp, self.next_nodes = _XP, (None,) * len(needs)
+        self.into, self.results = into, results
 
     @property
     def name(self):
         return self.op.name
 
     def grad_into(self, i):
-        return None
+        """The plan's buffer for input `i`'s gradient: only for a weight whose whole
+        gradient comes through this edge and that does not leave the plan."""
+        if self.into is None:
+            return None
+        t = self.into[i]
+        if t is None or self.results[t[0]] is not None:
+            return None
+        return t[1]
 
 
 def _sum_to(g, shape, opname):
@@ -216,13 +227,35 @@ class GradStep:
                 else:
                     dests.append((shape, dtype, "t", targets[id(c)], slot))
             multi_meta = op_step.meta if op_step.multi else None
-            walk[k] = (index, op_step.op, needs, tuple(dests), multi_meta)
+            walk[k] = [index, op_step.op, needs, tuple(dests), multi_meta, None]
         step.walk = [(k, w) for k, w in enumerate(walk) if w is not None][::-1]
+        step.meta_of = {k: w[4] for k, w in step.walk}
         step.nslots = len(order)
         return step
 
     def slots(self):
         return []
+
+    def buffer(self, escaping):
+        """Give each weight gradient that arrives through one edge and whose slot is not in
+        `escaping` (the plan's result) one array, reused by every replay."""
+        edges = {}
+        for kind, where, _ in self.roots:
+            if kind == "t":
+                edges[where] = 2  # a root: never buffered
+        for _, w in self.walk:
+            for dest in w[3]:
+                if dest is not None and dest[2] == "t":
+                    edges[dest[3]] = edges.get(dest[3], 0) + 1
+        kept = {index for index, s, _, _ in self.outputs if s not in escaping}
+        for _, w in self.walk:
+            into = [None] * len(w[3])
+            for i, dest in enumerate(w[3]):
+                if dest is not None and dest[2] == "t" and edges[dest[3]] == 1 and \
+                        dest[3] in kept and len(dest[0]) == 2:
+                    into[i] = (dest[3], np.zeros(dest[0], dest[1]))
+            if any(x is not None for x in into):
+                w[5] = tuple(into)
 
     def run(self, env, saved):
         acc = [None] * self.nslots
@@ -233,12 +266,12 @@ class GradStep:
                 results[where] = _acc(results[where], g)
             elif kind == "n":
                 _add(acc, where, slot, g, self.walk_meta(where))
-        for k, (index, op, needs, dests, multi_meta) in self.walk:
+        for k, (index, op, needs, dests, multi_meta, into) in self.walk:
             got = acc[k]
             acc[k] = None
             if got is None:
                 continue
-            ctx = _Ctx(op, saved.pop(index), needs)
+            ctx = _Ctx(op, saved.pop(index), needs, into, results)
             if multi_meta is None:
                 gs = (got,)
             else:
@@ -281,11 +314,7 @@ class GradStep:
             env[s] = g
 
     def walk_meta(self, k):
-        return self._meta.get(k) if hasattr(self, "_meta") else self._index_meta(k)
-
-    def _index_meta(self, k):
-        self._meta = {kk: w[4] for kk, w in self.walk}
-        return self._meta.get(k)
+        return self.meta_of.get(k)
 
 
 def _add(acc, k, slot, g, multi_meta):
@@ -295,6 +324,53 @@ def _add(acc, k, slot, g, multi_meta):
     if acc[k] is None:
         acc[k] = [None] * len(multi_meta)
     acc[k][slot] = _acc(acc[k][slot], g)
+
+
+class _AttrCapture(observe.Observer):
+    """Collects (op, attrs) of the top-level dispatches of one eager Cell call."""
+
+    def __init__(self):
+        self.seen, self.depth = [], 0
+
+    def op_begin(self, op, inputs, attrs):
+        self.depth += 1
+
+    def op_abort(self, op):
+        self.depth -= 1
+
+    def op_end(self, op, inputs, attrs, result):
+        self.depth -= 1
+        if not self.depth:
+            self.seen.append((op, attrs or {}))
+
+
+class RefreshStep:
+    """A Cell whose Python makes its ops' attributes (batch statistics, dropout masks): it
+    runs eagerly (no tape) and its ops' attributes feed the planned steps that follow."""
+    __slots__ = ("cell", "args", "kwargs", "steps")
+
+    def __init__(self, cell, args, kwargs, steps):
+        self.cell, self.args, self.kwargs, self.steps = cell, args, kwargs, steps
+
+    def slots(self):
+        return _refs((self.args, self.kwargs), [])
+
+    def run(self, env, saved):
+        cap = _AttrCapture()
+        handle = observe.add_observer(cap)
+        try:
+            self.cell(*_build(self.args, env), **{k: _build(v, env)
+                                                  for k, v in self.kwargs.items()})
+        finally:
+            handle.remove()
+        if [op for op, _ in cap.seen] != [st.op for st in self.steps]:
+            raise RuntimeError(
+                f"jit: Cell '{type(self.cell).__name__}' ran other ops than when it was traced "
+                f"({[op.name for op, _ in cap.seen]} instead of "
+                f"{[st.op.name for st in self.steps]}); its Python branches on something the "
+                f"guards do not cover. Clear the plans (fn.jit_plans.clear()).")
+        for st, (_, attrs) in zip(self.steps, cap.seen):
+            st.fresh = attrs
 
 
 class IslandStep:
@@ -328,8 +404,15 @@ def _store(template, result, env):
 class Plan:
     """The steps of one traced call and the guards it was traced under."""
 
-    def __init__(self, name, kinds, refs, steps, template, cells):
+    def __init__(self, name, kinds, refs, steps, template, cells, refreshes=()):
         self.name, self.steps, self.template = name, steps, template
+        starts = {start: RefreshStep(cell, args, kwargs, steps[start:end])
+                  for start, end, cell, args, kwargs in refreshes}
+        self.sequence = []
+        for i, step in enumerate(steps):
+            if i in starts:
+                self.sequence.append(starts[i])
+            self.sequence.append(step)
         self.n = len(kinds)
         self.kinds = kinds
         self.inputs = [(s, r) for s, (k, r) in enumerate(zip(kinds, refs)) if k == "input"]
@@ -349,7 +432,11 @@ class Plan:
         from cellgrad_jit.trace import Unsafe
 
         written = {s for s, k in enumerate(self.kinds) if k != "result"}
+        escaping = set(_refs(self.template, []))
         for step in self.steps:
+            if type(step) is GradStep:
+                step.buffer(escaping)
+        for step in self.sequence:
             for s in step.slots():
                 if s not in written:
                     raise Unsafe("a Tensor made inside an eagerly called Cell is used after it")
@@ -357,7 +444,7 @@ class Plan:
                 written.update(s for s, _ in step.outs)
             elif type(step) is GradStep:
                 written.update(s for _, s, _, _ in step.outputs)
-            else:
+            elif type(step) is IslandStep:
                 written.update(_refs(step.out, []))
         for s in _refs(self.template, []):
             if s not in written:
@@ -383,6 +470,6 @@ class Plan:
         for s, t in self.live:
             env[s] = t._data
         saved = {}
-        for step in self.steps:
+        for step in self.sequence:
             step.run(env, saved)
         return _build(self.template, env)

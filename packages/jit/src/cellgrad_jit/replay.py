@@ -18,9 +18,9 @@ import warnings
 from collections import OrderedDict
 
 import numpy as np
+from cellgrad._core._buffer import DType, TensorBuffer
 
 from cellgrad import _jit_hook, observe
-from cellgrad._core._buffer import DType, TensorBuffer
 from cellgrad.common.parameter import Parameter
 from cellgrad.nn import Cell
 from cellgrad_jit.plan import Plan

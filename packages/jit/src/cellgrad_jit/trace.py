@@ -17,10 +17,10 @@ that is also the core's jit tracer (`cellgrad._jit_hook`). What it records:
 """
 
 import numpy as np
+from cellgrad._core._buffer import TensorBuffer, promote_types
 
 import cellgrad as ms
 from cellgrad import _jit_hook, observe
-from cellgrad._core._buffer import TensorBuffer, promote_types
 from cellgrad_jit.plan import GradStep, IslandStep, OpStep, ParamRef, Plan, Ref
 
 __all__ = ["Recorder", "Unsafe"]
@@ -87,11 +87,11 @@ def _scalar_array(v, d):
 
 
 class _Frame:
-    __slots__ = ("cell", "start", "reads", "args", "kwargs", "in_grad")
+    __slots__ = ("cell", "start", "reads", "args", "kwargs", "in_grad", "refresh")
 
     def __init__(self, cell, start, args, kwargs, in_grad):
         self.cell, self.start, self.args, self.kwargs = cell, start, args, kwargs
-        self.reads, self.in_grad = None, in_grad
+        self.reads, self.in_grad, self.refresh = None, in_grad, None
 
 
 class _Region:
@@ -119,6 +119,7 @@ class Recorder(observe.Observer):
         self.nodes = {}  # id(tape node) -> (step index, node)
         self.unsafe = None
         self.params = None
+        self.refreshes = []  # (first step, end, cell, args, kwargs)
 
     # ---- slots ----
 
@@ -169,7 +170,18 @@ class Recorder(observe.Observer):
         self._impure(f"{how}() read a Tensor's values")
 
     def random_draw(self, kernel, seed):
-        self._impure(f"a random draw ({kernel})")
+        self.mark_refresh(f"a random draw ({kernel})")
+
+    def mark_refresh(self, what):
+        """The innermost Cell computes op attributes from data or random draws in Python: at
+        each replay it runs again (eagerly) to give its ops fresh attributes."""
+        if self.depth:
+            return  # inside an op's forward: the replay calls that forward again
+        if not self.frames:
+            self.fail(f"{what} in the traced function itself (outside any Cell), which a "
+                      f"replay cannot repeat")
+        elif self.frames[-1].refresh is None:
+            self.frames[-1].refresh = what
 
     def _impure(self, what):
         if self.depth:
@@ -227,6 +239,8 @@ class Recorder(observe.Observer):
         if self.depth:
             return
         frame = self.frames.pop()
+        if frame.refresh is not None and frame.reads is None:
+            self.refresh_range(frame)
         if frame.reads is None or self.frames or self.unsafe:
             return
         if frame.in_grad or self.region is not None:
@@ -317,18 +331,11 @@ class Recorder(observe.Observer):
             if np.shares_memory(p._data, a):
                 if p._data is a:
                     return ParamRef(p)
-                self.fail(f"{where}: an attribute is a view of Parameter '{p.name}'")
-                return a
-        for s, arr in enumerate(self.arrays):
-            if arr is not None and np.shares_memory(arr, a):
-                self.fail(f"{where}: an attribute is a view of a traced value")
-                return a
-            if self.kinds[s] in ("input", "result") and arr.shape == a.shape and \
-                    a.dtype.kind in "iub" and np.array_equal(arr, a):
-                self.fail(f"{where}: an attribute holds a traced value's numbers (made from "
-                          f"the data)")
-                return a
-        return a.copy()
+                break
+        # Made in Python (from the data, a random draw, a Parameter's view or a constant):
+        # the Cell that made it runs again at each replay to make it afresh.
+        self.mark_refresh(f"{where}: an attribute array made in Python")
+        return a
 
     def all_params(self):
         if self.params is None or len(self.params[0]) != len(self.cells):
@@ -341,11 +348,23 @@ class Recorder(observe.Observer):
             self.params = (dict(self.cells), params)
         return self.params[1]
 
+    def refresh_range(self, frame):
+        ops = self.steps[frame.start:]
+        if any(type(st) is not OpStep for st in ops):
+            self.fail(f"Cell '{type(frame.cell).__name__}' does {frame.refresh} and also runs "
+                      f"a gradient transform or an eager Cell")
+            return
+        self.refreshes = [r for r in self.refreshes if r[0] < frame.start]
+        args = self.structure(frame.args, "refreshed Cell input")
+        kwargs = {k: self.structure(v, "refreshed Cell input") for k, v in frame.kwargs.items()}
+        self.refreshes.append((frame.start, len(self.steps), frame.cell, args, kwargs))
+
     # ---- islands ----
 
     def island(self, frame, result):
         """Replace the steps of `frame` by one eager call of its Cell."""
         del self.steps[frame.start:]
+        self.refreshes = [r for r in self.refreshes if r[0] < frame.start]
         args = self.structure(frame.args, "island input")
         kwargs = {k: self.structure(v, "island input") for k, v in frame.kwargs.items()}
         out = self.out_template(result, fresh=True)
@@ -391,6 +410,6 @@ class Recorder(observe.Observer):
         if self.unsafe:
             raise Unsafe(self.unsafe)
         plan = Plan(self.name, self.kinds, self.refs, self.steps, template,
-                    list(self.cells.values()))
+                    list(self.cells.values()), self.refreshes)
         plan.check_slots()
         return plan
