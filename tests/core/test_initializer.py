@@ -90,7 +90,8 @@ def test_dtypes():
     assert values("ones", [2], ms.int32).dtype == np.int32
     assert values(Normal(), [3], ms.float64).dtype == np.float64
     b = values(Normal(1.0), [64], ms.bfloat16)
-    bits = b.view(np.uint32)
+    assert b.dtype.name == "bfloat16"
+    bits = b.astype(np.float32).view(np.uint32)
     assert (bits & 0xFFFF).max() == 0  # bfloat16-representable
 
 

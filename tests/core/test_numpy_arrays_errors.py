@@ -17,7 +17,7 @@ ERRORS = [
     ("array_ragged", lambda: mnp.array([[1, 2], [3]]), ValueError, "same size"),
     ("array_ndmin_empty", lambda: mnp.array(mnp.zeros((0,)), ndmin=2), ValueError,
      "empty tensor"),
-    ("dtype_unknown", lambda: mnp.ones(2, "complex"), TypeError, "ones.*dtype"),
+    ("dtype_unknown", lambda: mnp.ones(2, "quaternion"), TypeError, "ones.*dtype"),
     ("ones_shape_type", lambda: mnp.ones(2.5), TypeError, "ones.*shape"),
     ("zeros_negative", lambda: mnp.zeros((2, -1)), ValueError, "zeros.*no less than 0"),
     ("full_fill_type", lambda: mnp.full(2, None), TypeError, "full.*fill value"),

@@ -83,6 +83,8 @@ __all__ = [
 # MindSpore's dtype aliases (`ms.long`, `ms.int`, `ms.bool`, ...): set last, as `int`/`bool`/`float`
 # hide the builtins in this module from here on.
 globals().update(dtype.ALIASES)
+globals().update(dtype.TOP_LEVEL)  # complex64, dtype_to_nptype, Type, ...
+__all__ += list(dtype.TOP_LEVEL)
 
 # PEP 562: names that plugins provide (cellgrad.plugins); nothing loads until the first miss.
 __getattr__, __dir__ = _plugin_names(__name__)

@@ -5,13 +5,13 @@ cdef class DType:
     cdef readonly str name       # MindSpore's name, e.g. "Float32"
     cdef readonly str py_name      # attribute name, e.g. "float32"
     cdef readonly int code       # index into the promotion table
-    cdef readonly int kind       # 0 bool, 1 integer, 2 floating
+    cdef readonly int kind       # 0 bool, 1 integer, 2 floating, 3 complex
     cdef readonly int bits
-    cdef readonly object np_dtype   # storage dtype (float32 for bfloat16)
+    cdef object _np              # storage dtype; None for bfloat16 until ml_dtypes is loaded
 
 cdef class TensorBuffer:
     cdef public object _data     # numpy.ndarray holding the values
-    cdef DType _dt               # cellgrad dtype (differs from _data.dtype only for bfloat16)
+    cdef DType _dt               # cellgrad dtype
     cdef public Node _node       # tape node that produced this tensor; None for a constant
     cdef public int _slot        # output index within _node
     cdef object __weakref__

@@ -50,6 +50,7 @@ cdef dict _BUILTIN_RULES = {"mul": RULE_MUL, "sub": RULE_SUB, "tanh": RULE_TANH,
 DEF KIND_BOOL = 0
 DEF KIND_INT = 1
 DEF KIND_FLOAT = 2
+DEF KIND_COMPLEX = 3
 
 
 cdef class DType:
@@ -61,7 +62,14 @@ cdef class DType:
         self.code = code
         self.kind = kind
         self.bits = bits
-        self.np_dtype = np.dtype(np_dtype)
+        self._np = None if np_dtype is None else np.dtype(np_dtype)
+
+    @property
+    def np_dtype(self):
+        """The numpy dtype of the storage (bfloat16: ml_dtypes', loaded on first use)."""
+        if self._np is None:
+            _load_bfloat16()
+        return self._np
 
     def __str__(self):
         return self.name
@@ -76,6 +84,41 @@ cdef class DType:
     def is_floating(self):
         return self.kind == KIND_FLOAT
 
+    # MindSpore 2.10's dtype attributes (`ms.float32.itemsize`, `ms.float32.to_complex()`).
+    @property
+    def is_complex(self):
+        return self.kind == KIND_COMPLEX
+
+    @property
+    def is_floating_point(self):
+        return self.kind == KIND_FLOAT
+
+    @property
+    def is_signed(self):
+        return self.kind >= KIND_FLOAT or (self.kind == KIND_INT and self.py_name[0] == "i")
+
+    @property
+    def itemsize(self):
+        return self.bits // 8
+
+    def to_complex(self):
+        """The complex dtype with this dtype's real part (float32/bfloat16 -> complex64)."""
+        if self.kind == KIND_COMPLEX:
+            return self
+        if self is _float32 or self is _bfloat16:
+            return _complex64
+        if self is _BY_SHORT["float64"]:
+            return _complex128
+        raise TypeError(f"Cannot convert type {self.py_name.rstrip('_')} to complex type.")
+
+    def to_real(self):
+        """The dtype of the real part (complex64 -> float32); other dtypes unchanged."""
+        if self is _complex64:
+            return _float32
+        if self is _complex128:
+            return _BY_SHORT["float64"]
+        return self
+
 
 cdef list _DTYPES = []          # by code
 cdef dict _BY_NUM = {}          # numpy dtype.num -> DType
@@ -87,8 +130,8 @@ def _add_dtype(name, py_name, kind, bits, np_dtype):
     cdef DType d = DType(name, py_name, len(_DTYPES), kind, bits, np_dtype)
     _DTYPES.append(d)
     _BY_SHORT[py_name] = d
-    if py_name != "bfloat16":
-        _BY_NUM[d.np_dtype.num] = d
+    if np_dtype is not None:
+        _BY_NUM[d._np.num] = d
     return d
 
 
@@ -99,13 +142,15 @@ int32 = _add_dtype("Int32", "int32", KIND_INT, 32, np.int32)
 int64 = _add_dtype("Int64", "int64", KIND_INT, 64, np.int64)
 uint8 = _add_dtype("UInt8", "uint8", KIND_INT, 8, np.uint8)
 float16 = _add_dtype("Float16", "float16", KIND_FLOAT, 16, np.float16)
-bfloat16 = _add_dtype("BFloat16", "bfloat16", KIND_FLOAT, 16, np.float32)
+bfloat16 = _add_dtype("BFloat16", "bfloat16", KIND_FLOAT, 16, None)
 float32 = _add_dtype("Float32", "float32", KIND_FLOAT, 32, np.float32)
 float64 = _add_dtype("Float64", "float64", KIND_FLOAT, 64, np.float64)
 # Wider unsigned ints came later; appended so the codes above keep their values.
 uint16 = _add_dtype("UInt16", "uint16", KIND_INT, 16, np.uint16)
 uint32 = _add_dtype("UInt32", "uint32", KIND_INT, 32, np.uint32)
 uint64 = _add_dtype("UInt64", "uint64", KIND_INT, 64, np.uint64)
+complex64 = _add_dtype("Complex64", "complex64", KIND_COMPLEX, 64, np.complex64)
+complex128 = _add_dtype("Complex128", "complex128", KIND_COMPLEX, 128, np.complex128)
 for _alias in (np.longlong, np.intc, np.int_):
     _BY_NUM.setdefault(np.dtype(_alias).num, _BY_SHORT[np.dtype(_alias).name])
 ALL_DTYPES = tuple(_DTYPES)
@@ -113,6 +158,23 @@ cdef DType _float32 = float32
 cdef object _EMPTY = np.empty(0, np.float32)
 cdef DType _int64 = int64
 cdef DType _bfloat16 = bfloat16
+cdef DType _complex64 = complex64
+cdef DType _complex128 = complex128
+BFLOAT16_MISSING = ("bfloat16 tensors need the ml_dtypes package (numpy's bfloat16): install "
+                    "it with `pip install 'cellgrad-core[bfloat16]'` (or `pip install ml_dtypes`).")
+
+
+def _load_bfloat16():
+    """Give bfloat16 its storage, ml_dtypes' numpy bfloat16 (imported on first use: it costs
+    ~0.1 s, and the core's only runtime dependencies are numpy and pluggy)."""
+    if _bfloat16._np is not None:
+        return
+    try:
+        import ml_dtypes
+    except ImportError:
+        raise ImportError(BFLOAT16_MISSING) from None
+    _bfloat16._np = np.dtype(ml_dtypes.bfloat16)
+    _BY_NUM[_bfloat16._np.num] = _bfloat16
 
 
 _UNSIGNED = (uint8, uint16, uint32, uint64)
@@ -125,6 +187,11 @@ cdef DType _promote_pair(DType a, DType b):
     """MindSpore's tensor-tensor promotion (semantics §15)."""
     if a is b:
         return a
+    if a.kind == KIND_COMPLEX or b.kind == KIND_COMPLEX:
+        # complex64 with float64 (or complex128): complex128, as MindSpore.
+        return _complex128 if a.bits == 128 or b.bits == 128 or (
+            a.kind == KIND_FLOAT and a.bits == 64) or (
+            b.kind == KIND_FLOAT and b.bits == 64) else _complex64
     if a.kind != b.kind:
         return a if a.kind > b.kind else b
     if a.kind == KIND_FLOAT:
@@ -150,6 +217,9 @@ cpdef DType dtype_of_array(object arr):
     """The cellgrad dtype of a numpy array; TypeError for unsupported dtypes."""
     d = _BY_NUM.get(arr.dtype.num)
     if d is None:
+        if arr.dtype.name == "bfloat16" and _bfloat16._np is None:
+            _load_bfloat16()
+            return dtype_of_array(arr)
         _unsupported(arr)
     return <DType>d
 
@@ -173,10 +243,14 @@ cdef inline int _scalar_kind(object v):
         return KIND_INT
     if t is bool:
         return KIND_BOOL
+    if t is complex:
+        return KIND_COMPLEX
     if isinstance(v, np_generic):
         k = v.dtype.kind
-        if k == "f":
+        if k == "f" or v.dtype.name == "bfloat16":
             return KIND_FLOAT
+        if k == "c":
+            return KIND_COMPLEX
         if k in "iu":
             return KIND_INT
         if k == "b":
@@ -190,6 +264,8 @@ cdef DType _promote_scalar(DType d, int kind):
         return d
     if kind == KIND_INT:
         return _int64
+    if kind == KIND_COMPLEX:
+        return _complex128 if d.kind == KIND_FLOAT and d.bits == 64 else _complex64
     return _float32
 
 
@@ -197,28 +273,21 @@ cdef object _scalar_array(object v, DType d):
     """A 0-d array of dtype `d` holding scalar `v`; ints wrap like MindSpore (uint8 + 300)."""
     cdef type t = type(v)
     if d.bits >= 32 and d is not _bfloat16 and (
-            (t is float and d.kind == KIND_FLOAT) or (t is int and d.kind == KIND_INT and
-                                                      -2147483648 <= v <= 2147483647 and
-                                                      (v >= 0 or d.np_dtype.kind != "u"))):
-        return d.np_dtype.type(v)      # exact or correctly rounded: no overflow possible
+            (t is float and d.kind >= KIND_FLOAT) or (t is complex and d.kind == KIND_COMPLEX)
+            or (t is int and d.kind == KIND_INT and -2147483648 <= v <= 2147483647 and
+                (v >= 0 or d._np.kind != "u"))):
+        return d._np.type(v)      # exact or correctly rounded: no overflow possible
     if d.kind == KIND_INT and type(v) is int:
-        return np.array(v, dtype=np.int64).astype(d.np_dtype)
+        return np.array(v, dtype=np.int64).astype(d._np)
     with np.errstate(over="ignore"):
-        out = np.array(v).astype(d.np_dtype)
-    if d is _bfloat16:
-        out = round_bfloat16(out)
-    return out
+        return np.array(v).astype(d._np)
 
 
 def round_bfloat16(arr):
-    """Round float32 values to the nearest bfloat16 (ties to even), kept as float32."""
-    shape = np.shape(arr)
-    a = np.ascontiguousarray(arr, dtype=np.float32).reshape(-1)
-    bits = a.view(np.uint32).astype(np.uint64)
-    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
-    finite = np.isfinite(a)
-    out = np.where(finite, rounded, bits & 0xFFFF0000).astype(np.uint32).view(np.float32)
-    return out.reshape(shape)
+    """The values rounded to the nearest bfloat16 (ties to even), as a bfloat16 array."""
+    _load_bfloat16()
+    with np.errstate(over="ignore"):
+        return np.asarray(arr).astype(_bfloat16._np)
 
 
 cdef class TensorBuffer:
@@ -469,9 +538,7 @@ cdef DType _result_dtype(Op op, tuple inputs):
         return None
     if skind >= 0:
         d = _promote_scalar(d, skind)
-    if op.promote == 2 and d.kind != KIND_FLOAT:
-        d = _float32
-    elif op.promote == 3 and d.kind != KIND_FLOAT:
+    if (op.promote == 2 or op.promote == 3) and d.kind < KIND_FLOAT:
         d = _float32
     return d
 
@@ -511,10 +578,8 @@ cdef str _describe(object v):
 cdef object _cast_input(object v, DType d):
     if isinstance(v, TensorBuffer):
         a = (<TensorBuffer>v)._data
-        if a.dtype is not d.np_dtype and a.dtype != d.np_dtype:
-            a = a.astype(d.np_dtype)
-        elif d is _bfloat16 and (<TensorBuffer>v)._dt is not _bfloat16:
-            a = round_bfloat16(a)
+        if a.dtype is not d._np and a.dtype != d._np:
+            a = a.astype(d._np)
         return a
     if _scalar_kind(v) >= 0:
         return _scalar_array(v, d)
@@ -531,7 +596,7 @@ cdef object _finish(Op op, tuple inputs, object res, DType d, bint record):
     out, saved = <tuple>res
     # The common case (one array of the promoted dtype, not recording) is wrapped directly.
     if not record and d is not None and type(out) is ndarray and op.promote != 4 \
-            and d is not _bfloat16 and (<object>out).dtype is d.np_dtype:
+            and (<object>out).dtype is d._np:
         return _wrap(out, d, None, 0)
     multi = type(out) is tuple
     outs = out if multi else (out,)
@@ -544,12 +609,13 @@ cdef object _finish(Op op, tuple inputs, object res, DType d, bint record):
     results = []
     for i in range(n_out):
         a = arrays[i]
-        if d is None or op.promote == 4 or a.dtype is not d.np_dtype:
+        if d is _bfloat16 and op.promote != 4 and a.dtype.kind == "f":
+            # ml_dtypes computes some ops (matmul) in float32: round back to the storage.
+            a = a.astype(_bfloat16._np)
+        if d is None or op.promote == 4 or a.dtype is not d._np:
             od = _out_dtype(a, inputs)
         else:
             od = d
-            if d is _bfloat16:
-                a = round_bfloat16(a)
         results.append(_wrap(a, od, node, i))
     return tuple(results) if multi else results[0]
 
@@ -743,10 +809,11 @@ cdef object _run_ufunc(Op op, object a, object b, object xa, object xb, DType d,
         out = _asarray(out)
     if op.promote == 4:
         d = dtype_of_array(out)
-    elif d is _bfloat16:
-        out = round_bfloat16(out)
-    elif out.dtype is not d.np_dtype:
-        d = dtype_of_array(out)
+    elif out.dtype is not d._np:
+        if d is _bfloat16 and out.dtype.kind == "f":
+            out = out.astype(d._np)
+        else:
+            d = dtype_of_array(out)
     if edge and op.backward is not None and recording():
         node = _record_fast(op, a, b, _saved_of(op, xa, xb, out), out)
     return _wrap(out, d, node, 0)
@@ -759,7 +826,7 @@ cdef object apply1(Op op, object a):
         return _observed(op, (a,), None)
     if op.ufunc is not None and isinstance(a, TensorBuffer):
         ta = <TensorBuffer>a
-        if op.promote != 3 or ta._dt.kind == KIND_FLOAT:
+        if op.promote != 3 or ta._dt.kind >= KIND_FLOAT:
             return _run_ufunc(op, a, None, ta._data, None, ta._dt, ta._node is not None)
     return apply(op, (a,), None)
 
@@ -784,7 +851,7 @@ cdef object apply2(Op op, object a, object b):
             if ta._dt is not tb._dt:
                 return apply(op, (a, b), None)
             d = ta._dt
-            if (op.promote == 2 or op.promote == 3) and d.kind != KIND_FLOAT:
+            if (op.promote == 2 or op.promote == 3) and d.kind < KIND_FLOAT:
                 return apply(op, (a, b), None)
             return _run_ufunc(op, a, b, ta._data, tb._data, d,
                               ta._node is not None or tb._node is not None)
@@ -792,7 +859,7 @@ cdef object apply2(Op op, object a, object b):
         if kind < 0:
             return apply(op, (a, b), None)
         d = _promote_scalar(ta._dt, kind)
-        if d is not ta._dt or ((op.promote == 2 or op.promote == 3) and d.kind != KIND_FLOAT):
+        if d is not ta._dt or ((op.promote == 2 or op.promote == 3) and d.kind < KIND_FLOAT):
             return apply(op, (a, b), None)
         return _run_ufunc(op, a, b, ta._data, _scalar_array(b, d), d, ta._node is not None)
     if isinstance(b, TensorBuffer):
@@ -801,7 +868,7 @@ cdef object apply2(Op op, object a, object b):
         if kind < 0:
             return apply(op, (a, b), None)
         d = _promote_scalar(tb._dt, kind)
-        if d is not tb._dt or ((op.promote == 2 or op.promote == 3) and d.kind != KIND_FLOAT):
+        if d is not tb._dt or ((op.promote == 2 or op.promote == 3) and d.kind < KIND_FLOAT):
             return apply(op, (a, b), None)
         return _run_ufunc(op, a, b, _scalar_array(a, d), tb._data, d, tb._node is not None)
     return apply(op, (a, b), None)
