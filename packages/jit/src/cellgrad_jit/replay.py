@@ -57,10 +57,16 @@ class JitStats:
 
 
 class _Eager:
-    __slots__ = ("reason",)
+    """A key whose calls run eagerly, until a Cell's phase or hooks change (then it is traced
+    again: removing the hook that made it eager makes it replayable)."""
+    __slots__ = ("reason", "cells")
 
-    def __init__(self, reason):
+    def __init__(self, reason, cells):
         self.reason = reason
+        self.cells = [(c, c.training, _jit_hook.cell_hooked(c)) for c, _ in cells]
+
+    def changed(self):
+        return any(c.training != t or _jit_hook.cell_hooked(c) != h for c, t, h in self.cells)
 
 
 class _NoKey(Exception):
@@ -129,7 +135,7 @@ def compile_function(function, settings):
         except Unsafe as e:
             reason = str(e)
             log.debug("jit: '%s' runs eagerly: %s", name, reason)
-            cache[key] = _Eager(reason)
+            cache[key] = _Eager(reason, rec.cells.values())
             stats.fallbacks[reason] = stats.fallbacks.get(reason, 0) + 1
             if fullgraph:
                 raise RuntimeError(f"For 'jit' with fullgraph=True, '{name}' cannot be "
@@ -155,7 +161,10 @@ def compile_function(function, settings):
         if entry is None:
             return trace(key, args, kwargs, tensors)
         if type(entry) is _Eager:
-            return eager(entry.reason, args, kwargs)
+            if not entry.changed():
+                return eager(entry.reason, args, kwargs)
+            del cache[key]
+            return trace(key, args, kwargs, tensors)
         if not entry.guards_hold():
             del cache[key]
             return trace(key, args, kwargs, tensors)
