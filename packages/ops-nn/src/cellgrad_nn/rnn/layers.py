@@ -191,7 +191,7 @@ class _RNNBase(Cell):
                 if states is None:
                     if zeros is None:
                         zeros = make_tensor(np.zeros((x.shape[1], self.hidden_size),
-                                                     x.asnumpy().dtype))
+                                                     x._data.dtype))
                     state = (zeros, zeros) if self.is_lstm else zeros
                 else:
                     state = tuple(s[k] for s in states) if self.is_lstm else states[0][k]
