@@ -1,15 +1,18 @@
 """Turning Python data into a Tensor's array with MindSpore's dtype inference."""
 
+import warnings
+
 import numpy as np
 
-from cellgrad._core._buffer import TensorBuffer, dtype_of_array, round_bfloat16
-from cellgrad.dtype import bfloat16, bool_, float32, int64, to_dtype
+from cellgrad._core._buffer import TensorBuffer, dtype_of_array
+from cellgrad.dtype import bool_, complex128, float32, int64, to_dtype
 
 
 def infer_array(data, dtype=None):
     """(array, cellgrad dtype) for Tensor data: scalars, nested lists, arrays, Tensors.
 
-    Python float -> Float32, int -> Int64, bool -> Bool; numpy arrays keep their dtype.
+    Python float -> Float32, int -> Int64, bool -> Bool, complex -> Complex128; numpy arrays
+    keep their dtype.
     The array is a fresh copy except for Tensor input with no dtype change.
     """
     want = None if dtype is None else to_dtype(dtype)
@@ -21,7 +24,7 @@ def infer_array(data, dtype=None):
     if isinstance(data, (np.ndarray, np.generic)):
         arr = np.array(data)
         src = dtype_of_array(arr)
-    elif isinstance(data, (bool, int, float)):
+    elif isinstance(data, (bool, int, float, complex)):
         src = _python_kind(data)
         arr = _scalar(data, src)
     elif isinstance(data, (list, tuple)):
@@ -42,6 +45,8 @@ def _python_kind(v):
         return bool_
     if isinstance(v, int):
         return int64
+    if isinstance(v, complex):
+        return complex128
     return float32
 
 
@@ -58,7 +63,9 @@ def _from_sequence(data):
         parts = [np.asarray(x._data if isinstance(x, TensorBuffer) else x) for x in data]
         arr = np.array(parts)
         return arr, dtype_of_array(arr)
-    if "float" in kinds:
+    if "complex" in kinds:
+        dt = complex128
+    elif "float" in kinds:
         dt = float32
     elif "int" in kinds:
         dt = int64
@@ -90,6 +97,8 @@ def _shape_of(data, kinds, path):
         kinds.add("int")
     elif isinstance(data, (float, np.floating)):
         kinds.add("float")
+    elif isinstance(data, (complex, np.complexfloating)):
+        kinds.add("complex")
     elif isinstance(data, TensorBuffer):
         kinds.add("tensor")
         return tuple(data._data.shape)
@@ -104,8 +113,7 @@ def _shape_of(data, kinds, path):
 
 
 def _cast(arr, src, want):
-    with np.errstate(all="ignore"):
-        out = arr.astype(want.np_dtype)
-    if want is bfloat16 and src is not bfloat16:
-        out = round_bfloat16(out)
-    return out
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning if hasattr(
+            np, "exceptions") else np.ComplexWarning)  # complex to real keeps the real part
+        return arr.astype(want.np_dtype)

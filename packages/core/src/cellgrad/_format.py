@@ -34,6 +34,10 @@ def _scalar(value: object, dtype_name: str) -> str:
         return "True" if value else "False"
     if dtype_name.startswith(("Int", "UInt")):
         return str(int(value))
+    if dtype_name.startswith("Complex"):  # std::complex as MindSpore prints it: 1-0.5j, -0+1j
+        z = complex(value)
+        sign = "-" if math.copysign(1.0, z.imag) < 0 else "+"
+        return f"{_c_float(z.real, '%g')}{sign}{_c_float(abs(z.imag), '%g')}j"
     return _c_float(float(value), "%g")
 
 
@@ -44,8 +48,10 @@ def _cells(values: list, dtype_name: str) -> list[str]:
         return [_c_float(v, fmt).rjust(width) for v in values]
     if dtype_name == "Bool":
         return [("True" if v else "False").rjust(_BOOL_WIDTH) for v in values]
-    # ints and bfloat16: right-aligned to the widest printed element
     texts = [_scalar(v, dtype_name) for v in values]
+    if dtype_name.startswith("Complex"):  # not padded
+        return texts
+    # ints and bfloat16: right-aligned to the widest printed element
     width = max(map(len, texts))
     return [t.rjust(width) for t in texts]
 

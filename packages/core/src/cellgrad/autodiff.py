@@ -164,7 +164,9 @@ def _run(fn, args, kwargs, positions, weights, has_aux, sens=None):
         if g is None:
             return make_tensor(np.zeros(like.shape, like._data.dtype), None, 0, like._dtype)
         if isinstance(g, TensorBuffer):
-            return g
+            return _conj_complex(g)
+        if g.dtype.kind == "c":  # the tape's complex cotangent -> MindSpore's convention
+            g = np.conj(g)
         if g.dtype != like._data.dtype:  # a float rule's gradient of an integer input
             g = g.astype(like._data.dtype)
         elif not g.flags.writeable:
@@ -192,7 +194,19 @@ def _sens_value(s, o, nested):
     if arr.shape != o.shape:
         raise ValueError(f"For 'GradOperation' with sens_param=True, the sens shape "
                          f"{arr.shape} must equal the output shape {o.shape}.")
+    if arr.dtype.kind == "c":  # MindSpore's convention -> the tape's (see ops._complex)
+        arr = np.conj(arr)
     return make_tensor(arr, None, 0, o._dtype) if nested else arr
+
+
+def _conj_complex(g):
+    """A complex gradient Tensor (higher orders) conjugated on the tape, as ops._complex
+    explains; real ones as they are."""
+    if g._data.dtype.kind != "c":
+        return g
+    from cellgrad.ops._complex import conj
+
+    return conj(g)
 
 
 def _detach(out):

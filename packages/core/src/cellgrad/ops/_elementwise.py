@@ -120,6 +120,15 @@ def _asin_bwd(ctx, g):
     return g * (1 - x * x) ** -0.5
 
 
+def _abs_bwd(ctx, g):
+    (x,) = ctx.saved
+    if np.iscomplexobj(x):  # |z| is not holomorphic: cotangent g conj(z)/|z| (ops._complex)
+        from cellgrad.ops._complex import conj
+
+        x = conj(x) if ctx.xp.IS_TENSOR else np.conj(x)
+    return g * ctx.xp.sign(x)
+
+
 def _atan2_bwd(ctx, g):
     y, x = ctx.saved
     r2 = x * x + y * y
@@ -136,7 +145,7 @@ _SPECS = {
     "maximum": (_binary(np.maximum), _maximum_bwd, PROMOTE_ARITH),
     "minimum": (_binary(np.minimum), _minimum_bwd, PROMOTE_ARITH),
     "neg": (_no_save(np.negative), lambda ctx, g: -g, PROMOTE_NONE),
-    "abs": (_unary_saving_input(np.abs), lambda ctx, g: g * ctx.xp.sign(ctx.saved[0]), 0),
+    "abs": (_unary_saving_input(np.abs), _abs_bwd, 0),
     "exp": (_unary_saving_output(np.exp), lambda ctx, g: g * ctx.saved[0], PROMOTE_FLOAT),
     "log": (_unary_saving_input(np.log), lambda ctx, g: g / ctx.saved[0], PROMOTE_FLOAT),
     "sqrt": (
