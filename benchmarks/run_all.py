@@ -37,7 +37,7 @@ import timing
 import transformer_step
 
 ROWS = ("mlp_step", "cnn_step", "inference", "deep_chain", "op_overhead", "hooks_overhead",
-        "import", "amp_step", "data_pipeline", "lstm_step", "transformer_step")
+        "import", "amp_step", "data_pipeline", "lstm_step", "transformer_step", "jit_step")
 FLAT_MB = 5.0  # RSS growth over the --steps check still counted as flat (allocator noise)
 
 
@@ -198,6 +198,8 @@ def main():
         lstm_step.add_rows(table, n(30, args.scale))
     if "transformer_step" in only:  # issue 22: a Transformer-encoder training step
         transformer_step.add_rows(table, n(20, args.scale))
+    if "jit_step" in only:  # issue 24: ms.jit training steps, first-call trace
+        __import__("jit_step").add_rows(table, n(15, args.scale))
     now = datetime.datetime.now(datetime.timezone.utc)
     print(f"cellgrad benchmarks (issue 12), {now:%Y-%m-%d %H:%M} UTC, {args.rounds} round(s), "
           f"{platform.machine()} {os.cpu_count()} cores, {timing.THREADS} threads, "

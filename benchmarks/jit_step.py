@@ -1,0 +1,179 @@
+"""`ms.jit` training steps (issue 24 item 5): the MLP 784-512-512-10 (batch 64, softmax
+cross-entropy, SGD) and the deep chain 64 x Dense(256) + ReLU (batch 32, MSE, SGD), each as
+`ms.jit(TrainOneStepCell)` against eager cellgrad, eager PyTorch and `torch.compile` (its
+compile time reported apart; skipped when it fails here). Also the first jitted call (the
+trace) against one eager step. Thread CPU time, one thread, contenders interleaved round by
+round, medians.
+
+    python benchmarks/jit_step.py [--rounds 15] [--per-round 10]
+"""
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+import deep_chain
+import mlp_step
+import timing
+
+TARGETS = {"mlp": ("jit / PyTorch eager", 0.6), "deep": ("jit / cellgrad eager", 0.5),
+           "trace": ("first call / eager step", 3.0)}
+
+
+def cellgrad_train(kind, jit):
+    import cellgrad as ms
+    from cellgrad import Tensor, nn
+
+    if kind == "mlp":
+        ws = mlp_step.weights()
+        rng = np.random.default_rng(1)
+        x = rng.standard_normal((mlp_step.BATCH, mlp_step.SIZES[0])).astype(np.float32)
+        y = rng.integers(0, mlp_step.SIZES[-1], mlp_step.BATCH).astype(np.int32)
+        layers = []
+        for i, (w, b) in enumerate(ws):
+            layers.append(nn.Dense(w.shape[1], w.shape[0], Tensor(w), Tensor(b)))
+            if i < len(ws) - 1:
+                layers.append(nn.ReLU())
+        loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+        lr = mlp_step.LR
+    else:
+        ws, x = deep_chain.data()
+        y = np.zeros_like(x)
+        layers = []
+        for w, b in ws:
+            layers += [nn.Dense(deep_chain.WIDTH, deep_chain.WIDTH, Tensor(w), Tensor(b)),
+                       nn.ReLU()]
+        loss, lr = nn.MSELoss(), deep_chain.LR
+    net = nn.SequentialCell(layers)
+    train = nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.SGD(net.trainable_params(), lr))
+    if jit:
+        ms.jit(train)
+    xt, yt = Tensor(x), Tensor(y)
+    return train, xt, yt
+
+
+def torch_train(torch, kind, compiled):
+    """A PyTorch step (and the seconds `torch.compile`'s first steps took, when compiled)."""
+    if kind == "mlp":
+        ws = mlp_step.weights()
+        rng = np.random.default_rng(1)
+        x = rng.standard_normal((mlp_step.BATCH, mlp_step.SIZES[0])).astype(np.float32)
+        y = rng.integers(0, mlp_step.SIZES[-1], mlp_step.BATCH)
+        loss_fn, lr = torch.nn.CrossEntropyLoss(), mlp_step.LR
+        yt = torch.tensor(y, dtype=torch.long)
+    else:
+        ws, x = deep_chain.data()
+        ws = [(w, b) for w, b in ws]
+        loss_fn, lr = torch.nn.MSELoss(), deep_chain.LR
+        yt = torch.zeros(x.shape)
+    mods = []
+    for i, (w, b) in enumerate(ws):
+        lin = torch.nn.Linear(w.shape[1], w.shape[0])
+        with torch.no_grad():
+            lin.weight.copy_(torch.tensor(w))
+            lin.bias.copy_(torch.tensor(b))
+        mods.append(lin)
+        if kind == "deep" or i < len(ws) - 1:
+            mods.append(torch.nn.ReLU())
+    net = torch.nn.Sequential(*mods)
+    opt = torch.optim.SGD(net.parameters(), lr)
+    xt = torch.tensor(x)
+
+    def step():
+        opt.zero_grad()
+        loss_fn(net(xt), yt).backward()
+        opt.step()
+
+    if not compiled:
+        return step, None
+    step = torch.compile(step)
+    t = time.perf_counter()
+    step()
+    step()
+    return step, time.perf_counter() - t
+
+
+def trace_ratio(kind, repeat=5):
+    """Median over fresh networks of (first jitted call) / (one eager step, median)."""
+    ratios = []
+    for _ in range(repeat):
+        train, x, y = cellgrad_train(kind, False)
+        eager = timing.median_ms(lambda t=train, a=x, b=y: t(a, b), 5, warmup=2)
+        jitted, x, y = cellgrad_train(kind, True)
+        t = time.thread_time()
+        jitted(x, y)
+        ratios.append((time.thread_time() - t) * 1e3 / eager)
+    return statistics.median(ratios)
+
+
+def measure(rounds=15, per_round=10):
+    """{kind: {"median": {contender: ms}, ...}, "compile_s": {kind: s}, "trace": {kind:
+    ratio}}; thread CPU time, one thread."""
+    timing.configure(threads=1, cpu_time=True)
+    torch = timing.torch_or_none()
+    got = {"compile_s": {}, "compile_error": None, "trace": {}}
+    for kind in ("mlp", "deep"):
+        steps = {}
+        for name, jit in (("cellgrad", False), ("cellgrad jit", True)):
+            train, x, y = cellgrad_train(kind, jit)
+            steps[name] = (lambda t, a, b: lambda: t(a, b))(train, x, y)
+        if torch is not None:
+            steps["pytorch"] = torch_train(torch, kind, False)[0]
+            try:
+                step, seconds = torch_train(torch, kind, True)
+            except Exception as e:  # no compiler toolchain, an unsupported Python, ...
+                got["compile_error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:120]}"
+            else:
+                steps["torch.compile"] = step
+                got["compile_s"][kind] = seconds
+        per = timing.interleaved(steps, rounds, per_round)
+        got[kind] = timing.summary(per, base="cellgrad jit",
+                                   against="pytorch" if kind == "mlp" else "cellgrad")
+        got["trace"][kind] = trace_ratio(kind)
+    return got
+
+
+def add_rows(table, rounds):
+    """run_all.py's rows: the three targets of issue 24 item 5."""
+    got = measure(rounds)
+    for kind, label in (("mlp", "jit_step MLP (jit vs PyTorch)"),
+                        ("deep", "jit_step deep chain (jit vs eager)")):
+        med = got[kind]["median"]
+        base = med["pytorch" if kind == "mlp" else "cellgrad"] if \
+            kind == "deep" or "pytorch" in med else None
+        ratio = None if base is None else med["cellgrad jit"] / base
+        table.add(label, "ms", med["cellgrad jit"], med.get("pytorch"), med["cellgrad"],
+                  ratio, "of " + ("PyTorch" if kind == "mlp" else "eager cellgrad"),
+                  TARGETS[kind][1])
+    for kind in ("mlp", "deep"):
+        table.add(f"jit_step {kind} first call (trace)", "x", got["trace"][kind], None, None,
+                  got["trace"][kind], "of one eager step", TARGETS["trace"][1])
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--rounds", type=int, default=15)
+    p.add_argument("--per-round", type=int, default=10)
+    args = p.parse_args()
+    got = measure(args.rounds, args.per_round)
+    for kind, title in (("mlp", "MLP 784-512-512-10, batch 64, SGD"),
+                        ("deep", "deep chain 64 x Dense(256) + ReLU, batch 32, SGD")):
+        s = got[kind]
+        print(f"jit_step {title} (thread CPU ms per step, median of {args.rounds} rounds)")
+        for name, v in s["median"].items():
+            print(f"  {name:14s} {v:8.3f} ms  (spread +-{100 * s['spread'][name]:.0f}%)")
+        q1, q2, q3 = s["ratio"]
+        label, target = TARGETS[kind]
+        print(f"  {label}: {q2:.2f}x (quartiles {q1:.2f}-{q3:.2f}), target <= {target}x")
+        if kind in got["compile_s"]:
+            print(f"  torch.compile: first two calls took {got['compile_s'][kind]:.1f} s")
+        print(f"  first jitted call (trace) / one eager step: {got['trace'][kind]:.2f}x, "
+              f"target <= {TARGETS['trace'][1]}x")
+    if got["compile_error"]:
+        print(f"torch.compile skipped: {got['compile_error']}")
+
+
+if __name__ == "__main__":
+    main()
