@@ -202,6 +202,8 @@ CASES = [
     Case("qr", ops.qr, [(4, 3)]),
     Case("cholesky", lambda a: ops.cholesky(ops.matmul(a, a.swapaxes(-1, -2)) + EYE3),
          [(2, 3, 3)], low=-1.0, high=1.0),
+    # FFTs (ops/_fft.py): a real signal through complex spectra back to a real one
+    Case("fft", lambda x: ops.hfft(ops.fft(x, 6), 4) + ops.irfft(ops.rfft(x, 5), 4), [(2, 4)]),
 ]
 
 GRADCHECK_OPS = frozenset(c.op for c in CASES)

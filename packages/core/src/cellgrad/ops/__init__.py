@@ -5,6 +5,8 @@ from cellgrad.func_transforms import jacfwd, jacrev, jvp, vjp, vmap
 from cellgrad.ops import composite  # noqa: F401  (MindSpore's path: mindspore.ops.composite)
 from cellgrad.ops._complex import *  # noqa: F403
 from cellgrad.ops._complex import __all__ as _complex_names
+from cellgrad.ops._fft import *  # noqa: F403
+from cellgrad.ops._fft import __all__ as _fft_names
 from cellgrad.ops._fn_linalg2 import *  # noqa: F403
 from cellgrad.ops._fn_linalg2 import __all__ as _linalg2_names
 from cellgrad.ops._fn_matrix_diag import *  # noqa: F403
@@ -31,7 +33,7 @@ from cellgrad.ops.primitives import __all__ as _primitive_names
 __all__ = ["jacfwd", "jacrev", "jvp", "vjp", "vmap", *_functional_names, *_primitive_names,
            *_random_names, *_tensor_method_names, *_sparse_names, *_sparse_prim_names,
            *_linalg2_names, *_window_names, *_matrix_diag_names,
-           *_linalg_prim_names,
+           *_linalg_prim_names, *_fft_names,
            *_complex_names,
            "GradOperation", "grad", "value_and_grad",
            "HyperMap", "Map", "MultitypeFuncGraph", "add_flags", "ReduceOp"]
