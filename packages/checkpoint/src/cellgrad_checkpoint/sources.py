@@ -54,9 +54,13 @@ class FileSource:
 
     def readinto_at(self, pos: int, view) -> None:
         """`readinto` without moving the file position (`os.preadv`): safe on any thread."""
-        view = memoryview(view).cast("B")
         fd = self.f.fileno()
-        done = 0
+        done = os.preadv(fd, (view,), pos)  # all of it, nearly always: one call
+        view = memoryview(view).cast("B")
+        if done == len(view):
+            return
+        if not done:
+            raise WireError("the file ends early (was it changed while being read?)", pos)
         while done < len(view):
             n = os.preadv(fd, [view[done:]], pos + done)
             if not n:
