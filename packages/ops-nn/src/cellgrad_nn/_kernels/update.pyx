@@ -74,17 +74,7 @@ SGD_PLAIN, SGD_MOMENTUM, MOMENTUM, ADAM, ADAM_WEIGHT_DECAY = (
 cdef struct Coef:
     # every coefficient of one parameter's update, as doubles (cast to the dtype in `_run`)
     double lr, inv_scale, wd, m, damp_keep, b1, c1, b2, c2, eps
-    bint scaled, decay_grad, nesterov, dampened, amsgrad
-
-
-cdef inline floating _grad_at(floating g, floating p, floating inv, floating wd, bint scaled,
-                              bint decay) noexcept nogil:
-    # Optimizer._gradient: g * (1 / loss_scale), then + param * weight_decay
-    if scaled:
-        g = g * inv
-    if decay:
-        g = g + p * wd
-    return g
+    bint decay_grad, nesterov, amsgrad
 
 
 cdef inline floating _max_nan(floating a, floating b) noexcept nogil:
@@ -94,6 +84,90 @@ cdef inline floating _max_nan(floating a, floating b) noexcept nogil:
     return b
 
 
+# Each loop takes its options as constant arguments of an inline function, so the compiler
+# makes one branch-free (vectorisable) copy per combination. `inv` multiplies the gradient
+# always (x * 1.0 is x exactly); the weight decay `g + p * wd` only where `decay` (adding
+# p * 0 would not be exact: -0.0 and inf).
+
+cdef inline void _sgd(Py_ssize_t n, floating* p, const floating* g, floating inv, floating wd,
+                      floating lr, bint decay) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef floating gv, t
+    for i in range(n):
+        gv = g[i] * inv
+        if decay:
+            gv = gv + p[i] * wd
+        t = gv * lr
+        p[i] = p[i] - t
+
+
+cdef inline void _momentum(Py_ssize_t n, floating* p, const floating* g, floating* acc,
+                           floating inv, floating wd, floating lr, floating m, floating keep,
+                           bint decay, bint first, bint nesterov, bint sgd) noexcept nogil:
+    # sgd: nn.SGD's (dampening `keep` = 1 - dampening, the first step copies the gradient);
+    # else nn.Momentum's (nesterov's terms in another order)
+    cdef Py_ssize_t i
+    cdef floating gv, t, a
+    for i in range(n):
+        gv = g[i] * inv
+        if decay:
+            gv = gv + p[i] * wd
+        if first:
+            a = gv
+        else:
+            a = acc[i] * m
+            if sgd:
+                t = gv * keep
+                a = a + t
+            else:
+                a = a + gv
+        acc[i] = a
+        if nesterov:
+            t = a * m
+            t = gv + t if sgd else t + gv
+        else:
+            t = a
+        t = t * lr
+        p[i] = p[i] - t
+
+
+cdef inline void _adam(Py_ssize_t n, floating* p, const floating* g, floating* m1,
+                       floating* m2, floating* vhat, floating inv, floating wd, floating lr,
+                       floating b1, floating c1, floating b2, floating c2, floating eps,
+                       bint decay, bint nesterov, bint amsgrad, bint decoupled) noexcept nogil:
+    # decoupled: nn.AdamWeightDecay's (the decay is added to the update, not the gradient)
+    cdef Py_ssize_t i
+    cdef floating gv, t, u, a
+    for i in range(n):
+        gv = g[i] * inv
+        if decay and not decoupled:
+            gv = gv + p[i] * wd
+        a = m1[i] * b1
+        t = gv * c1
+        a = a + t
+        m1[i] = a
+        u = m2[i] * b2
+        t = gv * gv
+        t = t * c2
+        u = u + t
+        m2[i] = u
+        if amsgrad:
+            u = _max_nan(vhat[i], u)
+            vhat[i] = u
+        u = <floating>sqrt(u)
+        u = u + eps
+        if nesterov:
+            a = a * b1
+            t = gv * c1
+            a = a + t
+        t = a / u
+        if decay and decoupled:
+            a = p[i] * wd
+            t = t + a
+        t = t * lr
+        p[i] = p[i] - t
+
+
 cdef void _run(int kind, Coef c, Py_ssize_t n, floating* p, const floating* g,
                floating* s0, floating* s1, floating* s2) noexcept nogil:
     cdef Py_ssize_t i
@@ -101,94 +175,55 @@ cdef void _run(int kind, Coef c, Py_ssize_t n, floating* p, const floating* g,
     cdef floating m = <floating>c.m, keep = <floating>c.damp_keep
     cdef floating b1 = <floating>c.b1, c1 = <floating>c.c1, b2 = <floating>c.b2
     cdef floating c2 = <floating>c.c2, eps = <floating>c.eps
-    cdef floating gv, t, u, a
-    cdef bint first
+    cdef bint d = c.decay_grad, first, sgd
     if kind == K_SGD:
-        for i in range(n):
-            gv = _grad_at(g[i], p[i], inv, wd, c.scaled, c.decay_grad)
-            t = gv * lr
-            p[i] = p[i] - t
-    elif kind == K_SGD_MOMENTUM:  # s0 accum, s1 stat (non-zero until the first step)
-        first = n > 0 and s1[0] != 0
-        for i in range(n):
-            gv = _grad_at(g[i], p[i], inv, wd, c.scaled, c.decay_grad)
-            if first:
-                a = gv
-            else:
-                a = s0[i] * m
-                if c.dampened:
-                    t = gv * keep
-                    a = a + t
-                else:
-                    a = a + gv
-            s0[i] = a
-            if c.nesterov:
-                t = a * m
-                t = gv + t
-            else:
-                t = a
-            t = t * lr
-            p[i] = p[i] - t
-        if first:
+        if d:
+            _sgd(n, p, g, inv, wd, lr, True)
+        else:
+            _sgd(n, p, g, inv, wd, lr, False)
+    elif kind == K_SGD_MOMENTUM or kind == K_MOMENTUM:  # s0 accum, s1 SGD's stat
+        sgd = kind == K_SGD_MOMENTUM
+        first = sgd and n > 0 and s1[0] != 0
+        if first:  # once: no need for fast copies
+            _momentum(n, p, g, s0, inv, wd, lr, m, keep, d, True, c.nesterov, True)
             for i in range(n):
                 s1[i] = 0
-    elif kind == K_MOMENTUM:  # s0 moments
-        for i in range(n):
-            gv = _grad_at(g[i], p[i], inv, wd, c.scaled, c.decay_grad)
-            a = s0[i] * m
-            a = a + gv
-            s0[i] = a
-            if c.nesterov:
-                t = a * m
-                t = t + gv
-                t = t * lr
+        elif sgd:
+            if d:
+                if c.nesterov:
+                    _momentum(n, p, g, s0, inv, wd, lr, m, keep, True, False, True, True)
+                else:
+                    _momentum(n, p, g, s0, inv, wd, lr, m, keep, True, False, False, True)
+            elif c.nesterov:
+                _momentum(n, p, g, s0, inv, wd, lr, m, keep, False, False, True, True)
             else:
-                t = a * lr
-            p[i] = p[i] - t
-    elif kind == K_ADAM:  # s0 moment1, s1 moment2, s2 vhat (amsgrad)
-        for i in range(n):
-            gv = _grad_at(g[i], p[i], inv, wd, c.scaled, c.decay_grad)
-            a = s0[i] * b1
-            t = gv * c1
-            a = a + t
-            s0[i] = a
-            u = s1[i] * b2
-            t = gv * gv
-            t = t * c2
-            u = u + t
-            s1[i] = u
-            if c.amsgrad:
-                u = _max_nan(s2[i], u)
-                s2[i] = u
-            u = <floating>sqrt(u)
-            u = u + eps
+                _momentum(n, p, g, s0, inv, wd, lr, m, keep, False, False, False, True)
+        elif d:
             if c.nesterov:
-                a = a * b1
-                t = gv * c1
-                a = a + t
-            t = a / u
-            t = t * lr
-            p[i] = p[i] - t
-    elif kind == K_ADAM_WEIGHT_DECAY:  # s0 adam_m, s1 adam_v; the decay goes to the update
-        for i in range(n):
-            gv = _grad_at(g[i], p[i], inv, wd, c.scaled, False)
-            a = s0[i] * b1
-            t = gv * c1
-            a = a + t
-            s0[i] = a
-            u = s1[i] * b2
-            t = gv * gv
-            t = t * c2
-            u = u + t
-            s1[i] = u
-            u = <floating>sqrt(u)
-            u = u + eps
-            t = a / u
-            if c.decay_grad:
-                a = p[i] * wd
-                t = t + a
-            t = t * lr
-            p[i] = p[i] - t
+                _momentum(n, p, g, s0, inv, wd, lr, m, keep, True, False, True, False)
+            else:
+                _momentum(n, p, g, s0, inv, wd, lr, m, keep, True, False, False, False)
+        elif c.nesterov:
+            _momentum(n, p, g, s0, inv, wd, lr, m, keep, False, False, True, False)
+        else:
+            _momentum(n, p, g, s0, inv, wd, lr, m, keep, False, False, False, False)
+    elif kind == K_ADAM:  # s0 moment1, s1 moment2, s2 vhat; the rare options unspecialised
+        if c.nesterov or c.amsgrad:
+            _adam(n, p, g, s0, s1, s2, inv, wd, lr, b1, c1, b2, c2, eps, d, c.nesterov,
+                  c.amsgrad, False)
+        elif d:
+            _adam(n, p, g, s0, s1, s2, inv, wd, lr, b1, c1, b2, c2, eps, True, False, False,
+                  False)
+        else:
+            _adam(n, p, g, s0, s1, s2, inv, wd, lr, b1, c1, b2, c2, eps, False, False, False,
+                  False)
+    elif kind == K_ADAM_WEIGHT_DECAY:  # s0 adam_m, s1 adam_v
+        if d:
+            _adam(n, p, g, s0, s1, s2, inv, wd, lr, b1, c1, b2, c2, eps, True, False, False,
+                  True)
+        else:
+            _adam(n, p, g, s0, s1, s2, inv, wd, lr, b1, c1, b2, c2, eps, False, False, False,
+                  True)
 
 
 cdef bint _view(object a, Py_buffer* view, int flags, char code, Py_buffer* like) except -1:
@@ -235,15 +270,15 @@ def group_update(int kind, params, gradients, states, lrs, slots, wds, double lo
     cdef char code
     if nstate > _MAX_STATE or len(gradients) < n or len(slots) < n or len(wds) < n:
         raise ValueError("group_update: states, gradients, slots and wds must cover params")
-    c.inv_scale = 1.0 / loss_scale
-    c.scaled = loss_scale != 1.0
+    c.inv_scale = 1.0 / loss_scale if loss_scale != 1.0 else 1.0
     c.m, c.nesterov = m, nesterov
-    c.dampened, c.damp_keep = dampening != 0.0, 1.0 - dampening
+    c.damp_keep = 1.0 - dampening  # 1.0 without dampening: g * 1.0 is g
     c.b1, c.c1, c.b2, c.c2, c.eps = beta1, 1.0 - beta1, beta2, 1.0 - beta2, eps
     c.amsgrad = amsgrad
     for i in range(n):
         param = params[i]
-        if not _take(_array(param), &pv, PyBUF_WRITABLE):
+        data = _array(param)
+        if not _take(data, &pv, PyBUF_WRITABLE):
             return i
         code = pv.format[0]
         if (code != b"f" and code != b"d") or pv.format[1] != 0:
@@ -283,5 +318,6 @@ def group_update(int kind, params, gradients, states, lrs, slots, wds, double lo
             PyBuffer_Release(&sv[k])
         PyBuffer_Release(&gv)
         PyBuffer_Release(&pv)
-        param._pending_init = False
+        if data is not param:
+            param._pending_init = False  # read, as `asnumpy` marks it
     return n
