@@ -33,11 +33,7 @@ def tensors(draw):
 def _same(a, b):
     assert a.dtype == b.dtype and a.shape == b.shape
     x, y = a.asnumpy(), b.asnumpy()
-    if a.dtype == ms.bfloat16:  # NaN payloads may be canonicalised; values and signs kept
-        np.testing.assert_array_equal(x, y)
-        assert (np.signbit(x) == np.signbit(y)).all()
-    else:
-        assert x.tobytes() == y.tobytes()
+    assert x.dtype == y.dtype and x.tobytes() == y.tobytes()  # bfloat16's bits too
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=TMP_OK)
@@ -190,28 +186,17 @@ def test_later_nonadjacent_duplicate_replaces_the_earlier_in_its_place(tmp_path)
     assert list(loaded) == ["a", "b"] and loaded["a"].asnumpy().tolist() == [3]
 
 
-def test_unsigned_dtypes_cellgrad_lacks_load_widened_and_convert_exactly(tmp_path):
+def test_unsigned_dtypes_load_as_themselves(tmp_path):
     entries = [Entry("u16", "UInt16", (2,), np.array([0, 65535], "<u2")),
                Entry("u32", "UInt32", (1,), np.array([2**32 - 1], "<u4")),
-               Entry("u64", "UInt64", (1,), np.array([2**40], "<u8"))]
+               Entry("u64", "UInt64", (1,), np.array([2**64 - 1], "<u8"))]
     path = str(tmp_path / "u.ckpt")
     write_file(path, entries)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
         loaded = ms.load_checkpoint(path)
-    assert [str(w.message) for w in caught] == [
-        f"load_checkpoint: '{n}' is {t} in the file; cellgrad has no {t} dtype, so it is loaded "
-        f"as {w} (every value is kept)." for n, t, w in (("u16", "UInt16", "Int32"),
-                                                        ("u32", "UInt32", "Int64"),
-                                                        ("u64", "UInt64", "Int64"))]
-    assert caught[0].filename == __file__
     assert [(str(v.dtype), v.asnumpy().tolist()) for v in loaded.values()] == [
-        ("Int32", [0, 65535]), ("Int64", [2**32 - 1]), ("Int64", [2**40])]
-    exact = read_ckpt(path)  # the low-level reader keeps the file's dtype
-    assert exact["u16"].data.dtype == np.dtype("<u2") and exact["u16"].data.tolist() == [0, 65535]
-    write_file(path, [Entry("u64", "UInt64", (1,), np.array([2**63], "<u8"))])
-    with pytest.raises(ms.CheckpointError, match="UInt64 tensor holds values above the Int64"):
-        ms.load_checkpoint(path)
+        ("UInt16", [0, 65535]), ("UInt32", [2**32 - 1]), ("UInt64", [2**64 - 1])]
 
 
 def test_a_loaded_dict_saves_back_to_the_same_file(tmp_path):

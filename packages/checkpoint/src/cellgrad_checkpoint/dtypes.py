@@ -1,8 +1,10 @@
 """The `tensor_type` strings of a .ckpt file, their byte layout, and cellgrad's dtypes.
 
 In the file every tensor is raw little-endian elements; `BFloat16` is the top 16 bits of a
-binary32, held here as uint16 bit patterns (numpy has no bfloat16). cellgrad stores bfloat16
-as float32 holding bfloat16 values, so loading shifts the bits into a float32 exactly.
+binary32, held here as uint16 bit patterns. cellgrad stores bfloat16 as ml_dtypes' numpy
+bfloat16 (the same 16 bits), so saving and loading reinterpret the bits without conversion.
+Complex64/Complex128 are written as MindSpore 2.10 writes them (its own loader refuses them;
+cellgrad's reads them back). safetensors has no complex128 (MindSpore's save fails the same way).
 """
 
 from __future__ import annotations
@@ -23,40 +25,19 @@ FILE_DTYPES = {
     "UInt64": np.dtype("<u8"),
     "Float16": np.dtype("<f2"), "Float32": np.dtype("<f4"), "Float64": np.dtype("<f8"),
     "BFloat16": np.dtype("<u2"),
+    "Complex64": np.dtype("<c8"), "Complex128": np.dtype("<c16"),
 }
-
-# cellgrad has no unsigned dtypes wider than 8 bits: load them into the signed dtype that
-# holds every value exactly (UInt64 only when every value fits).
-WIDENED = {"UInt16": "Int32", "UInt32": "Int64", "UInt64": "Int64"}
 
 # safetensors dtype codes (header) and the names its TensorSpec takes
 SAFETENSORS_CODES = {
     "Bool": "BOOL", "Int8": "I8", "Int16": "I16", "Int32": "I32", "Int64": "I64",
     "UInt8": "U8", "UInt16": "U16", "UInt32": "U32", "UInt64": "U64",
     "Float16": "F16", "Float32": "F32", "Float64": "F64", "BFloat16": "BF16",
+    "Complex64": "C64",
 }
 FROM_SAFETENSORS = {code: name for name, code in SAFETENSORS_CODES.items()}
 SPEC_NAMES = {name: ("bfloat16" if name == "BFloat16" else FILE_DTYPES[name].name)
               for name in FILE_DTYPES}
-
-
-def bf16_bits_to_float32(bits: np.ndarray) -> np.ndarray:
-    """bfloat16 bit patterns -> float32 with the same values (exact)."""
-    return (bits.astype(np.uint32) << np.uint32(16)).view(np.float32)
-
-
-def float32_to_bf16_bits(values: np.ndarray) -> np.ndarray:
-    """float32 -> bfloat16 bit patterns, rounding to nearest even; NaN stays NaN."""
-    values = c_contiguous(values, np.float32)
-    bits = values.view(np.uint32)
-    wide = bits.astype(np.uint64)
-    # numpy 1.26 promotes uint64 with a Python int to float64: every constant is a uint64.
-    u16, u1 = np.uint64(16), np.uint64(1)
-    rounded = np.asarray((wide + np.uint64(0x7FFF) + ((wide >> u16) & u1)) >> u16, np.uint16)
-    nan = np.isnan(values)
-    if nan.any():  # rounding could carry a NaN's mantissa into the exponent (an inf)
-        rounded[nan] = np.asarray((bits[nan] >> np.uint32(16)) | np.uint32(0x0040), np.uint16)
-    return rounded.reshape(values.shape)
 
 
 def tensor_to_file(tensor) -> tuple:
@@ -65,7 +46,7 @@ def tensor_to_file(tensor) -> tuple:
     arr = tensor.asnumpy()
     name = str(dtype)
     if name == "BFloat16":
-        return name, float32_to_bf16_bits(arr)
+        return name, c_contiguous(arr, arr.dtype).view(np.uint16)
     want = FILE_DTYPES.get(name)
     if want is None:
         raise TypeError(f"For 'save_checkpoint', the dtype {dtype} cannot be saved.")
@@ -80,25 +61,11 @@ def c_contiguous(arr, dtype) -> np.ndarray:
 
 def to_cellgrad(name: str, tensor_type: str, arr: np.ndarray, path: str):
     """(array, cellgrad dtype) for a loaded entry's file-layout array."""
-    if tensor_type == "BFloat16":
-        return bf16_bits_to_float32(arr), cellgrad.bfloat16
-    wide = WIDENED.get(tensor_type)
-    if wide is not None:
-        arr = _widen(name, tensor_type, wide, arr, path)
-        tensor_type = wide
+    if tensor_type == "BFloat16":  # needs ml_dtypes: a clear ImportError names the extra
+        return c_contiguous(arr, arr.dtype).view(cellgrad.bfloat16.np_dtype), cellgrad.bfloat16
     dtype = getattr(cellgrad, {"Bool": "bool_"}.get(tensor_type, tensor_type.lower()))
     native = dtype.np_dtype
     if arr.dtype != native:  # a big-endian machine: the file is little-endian
         arr = arr.astype(native)
     return arr, dtype
 
-
-def _widen(name, tensor_type, wide, arr, path):
-    from cellgrad_checkpoint.errors import CheckpointError, warn
-
-    if tensor_type == "UInt64" and arr.size and int(arr.max()) > np.iinfo(np.int64).max:
-        raise CheckpointError(path, "the UInt64 tensor holds values above the Int64 range, and "
-                                    "cellgrad has no UInt64 dtype", entry=name)
-    warn(f"load_checkpoint: '{name}' is {tensor_type} in the file; cellgrad has no "
-         f"{tensor_type} dtype, so it is loaded as {wide} (every value is kept).")
-    return arr.astype(FILE_DTYPES[wide].newbyteorder("="))
