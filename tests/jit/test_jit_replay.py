@@ -355,3 +355,34 @@ def test_jit_signature_checks():
         x = ms.Tensor(np.ones(2, np.float32))
         assert same(f(x), x + 1) and same(f(x), x + 1)
         assert f.jit_stats.replays == 1
+
+
+def test_in_place_writes_outside_ops_run_eagerly():
+    class Acc(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.total = ms.Parameter(ms.Tensor(np.zeros(2, np.float32)), name="total")
+
+        @ms.jit
+        def construct(self, x):
+            ops.assign(self.total, self.total + x)
+            return self.total * 1
+
+    net = Acc()
+    x = ms.Tensor(np.array([1.0, 2.0], np.float32))
+    for k in range(1, 4):
+        assert net(x).asnumpy().tolist() == [k, 2 * k]
+    assert net.total.asnumpy().tolist() == [3, 6]
+    assert "assign wrote into a Tensor in place" in Acc.construct.jit_stats.last_fallback
+
+    buf = ms.Parameter(ms.Tensor(np.zeros(3, np.float32)), name="buf")
+
+    def raw(x):
+        y = x * 2
+        buf._data += 1  # a write no core function reports: the copy kept at trace shows it
+        return y + buf
+
+    rj = ms.jit(raw)
+    outs = [rj(x3).asnumpy().tolist() for x3 in [ms.Tensor(np.ones(3, np.float32))] * 3]
+    assert outs == [[3.0] * 3, [4.0] * 3, [5.0] * 3]
+    assert "Parameter 'buf' was changed in place" in rj.jit_stats.last_fallback

@@ -11,6 +11,8 @@ tells it what an observer cannot see.
         value_read(tensor, how)     Python read a Tensor's values (`asnumpy`, `__array__`,
                                     `bool`, `float`, `int`, `item`, `tolist`): what follows
                                     may depend on the data.
+        value_write(tensor, how)    Python wrote into a Tensor in place outside an op
+                                    (`ops.assign`, `assign_add`, `t[i] = v`, `fill_`).
         random_draw(kernel, seed)   a random stream was drawn from (`cellgrad.seeding`).
         grad_begin(pairs)           a gradient transform starts; pairs are (Tensor the
                                     function sees, Tensor passed) for the differentiated
@@ -26,7 +28,7 @@ Helpers for the tracer (read-only views of tape state): `tape_place`, `node_op`,
 from cellgrad._core import _tape
 
 __all__ = ["cell_hooked", "compiler", "has_grad_hooks", "node_op", "recording",
-           "register_compiler", "rule_namespace", "set_tracer", "tape_place", "tracer"]
+           "register_compiler", "rule_namespace", "set_tracer", "wrote", "tape_place", "tracer"]
 
 tracer = None  # the object watching a trace; None almost always (one test per read)
 _compiler = None
@@ -57,6 +59,12 @@ def compiler():
         module, attr = _compiler.split(":")
         _compiler = getattr(importlib.import_module(module), attr)
     return _compiler
+
+
+def wrote(t, how):
+    """Tell the tracer (if any) that `t` was written in place outside an op."""
+    if tracer is not None:
+        tracer.value_write(t, how)
 
 
 def set_tracer(obj):

@@ -109,6 +109,7 @@ def compile_function(function, settings):
         rec = Recorder(name)
         for i, t in enumerate(tensors):
             rec.bind_input(t, i)
+        rec.see_reachable(function, args, kwargs)
         for c in [owner, *args]:
             if isinstance(c, Cell):
                 rec.cells[id(c)] = (c, c.training)

@@ -21,6 +21,7 @@ from cellgrad._core._buffer import TensorBuffer, promote_types
 
 import cellgrad as ms
 from cellgrad import _jit_hook, observe
+from cellgrad.nn import Cell
 from cellgrad_jit.plan import GradStep, IslandStep, OpStep, ParamRef, Plan, Ref
 
 __all__ = ["Recorder", "Unsafe"]
@@ -86,6 +87,18 @@ def _scalar_array(v, d):
         return np.array(v).astype(npd)
 
 
+def _tensors(v, out):
+    if isinstance(v, TensorBuffer):
+        out.append(v)
+    elif isinstance(v, (tuple, list)):
+        for x in v:
+            _tensors(x, out)
+    elif isinstance(v, dict):
+        for x in v.values():
+            _tensors(x, out)
+    return out
+
+
 class _Frame:
     __slots__ = ("cell", "start", "reads", "args", "kwargs", "in_grad", "refresh")
 
@@ -120,8 +133,36 @@ class Recorder(observe.Observer):
         self.unsafe = None
         self.params = None
         self.refreshes = []  # (first step, end, cell, args, kwargs)
+        self.snap = {}  # id(Tensor) -> (Tensor, its array, a copy): writes nobody replays
+        self.explained = set()  # ids of Tensors islands and refreshed Cells may write
 
     # ---- slots ----
+
+    def see(self, t):
+        """Keep a copy of a Tensor that exists before the call (first sight)."""
+        if id(t) not in self.snap:
+            self.snap[id(t)] = (t, t._data, t._data.copy())
+
+    def see_reachable(self, function, args, kwargs):
+        """Copy, before the call, the Tensors and Cells' Parameters the function can reach:
+        its arguments, its closure, the globals it names and its `self`."""
+        fn = getattr(function, "__func__", function)
+        found = list(args) + list(kwargs.values())
+        found.append(getattr(function, "__self__", None))
+        for cell in getattr(fn, "__closure__", None) or ():
+            try:
+                found.append(cell.cell_contents)
+            except ValueError:  # an empty closure cell
+                pass
+        code, names = getattr(fn, "__code__", None), getattr(fn, "__globals__", {})
+        if code is not None:
+            found += [names[n] for n in code.co_names if n in names]
+        for v in found:
+            if isinstance(v, Cell):
+                for p in v.get_parameters():
+                    self.see(p)
+            elif isinstance(v, TensorBuffer):
+                self.see(v)
 
     def new_slot(self, kind, ref, array):
         self.kinds.append(kind)
@@ -132,6 +173,7 @@ class Recorder(observe.Observer):
 
     def bind_input(self, t, index):
         kind, ref = ("param", t) if isinstance(t, ms.Parameter) else ("input", index)
+        self.see(t)
         s = self.new_slot(kind, ref, t._data)
         self.by_tensor[id(t)] = s
         self.by_array.setdefault(id(t._data), s)
@@ -149,6 +191,7 @@ class Recorder(observe.Observer):
             self.by_tensor[id(t)] = s  # a detached alias (value_and_grad's output)
             self.keep.append(t)
             return s
+        self.see(t)
         if isinstance(t, ms.Parameter):
             s = self.new_slot("param", t, t._data)
         else:
@@ -168,6 +211,9 @@ class Recorder(observe.Observer):
 
     def value_read(self, tensor, how):
         self._impure(f"{how}() read a Tensor's values")
+
+    def value_write(self, tensor, how):
+        self._impure(f"{how} wrote into a Tensor in place")
 
     def random_draw(self, kernel, seed):
         self.mark_refresh(f"a random draw ({kernel})")
@@ -230,6 +276,8 @@ class Recorder(observe.Observer):
             return
         if id(cell) not in self.cells:
             self.cells[id(cell)] = (cell, cell.training)
+            for p in cell.get_parameters():
+                self.see(p)
         if _jit_hook.cell_hooked(cell):
             self.fail(f"Cell '{type(cell).__name__}' has hooks or a custom bprop (they run "
                       f"eagerly, every call)")
@@ -358,6 +406,7 @@ class Recorder(observe.Observer):
         args = self.structure(frame.args, "refreshed Cell input")
         kwargs = {k: self.structure(v, "refreshed Cell input") for k, v in frame.kwargs.items()}
         self.refreshes.append((frame.start, len(self.steps), frame.cell, args, kwargs))
+        self.explained.update(id(p) for p in frame.cell.get_parameters())
 
     # ---- islands ----
 
@@ -368,6 +417,8 @@ class Recorder(observe.Observer):
         args = self.structure(frame.args, "island input")
         kwargs = {k: self.structure(v, "island input") for k, v in frame.kwargs.items()}
         out = self.out_template(result, fresh=True)
+        self.explained.update(id(p) for p in frame.cell.get_parameters())
+        self.explained.update(id(t) for t in _tensors((frame.args, frame.kwargs), []))
         self.steps.append(IslandStep(frame.cell, args, kwargs, out, frame.reads))
 
     def structure(self, v, what):
@@ -399,6 +450,19 @@ class Recorder(observe.Observer):
 
     # ---- the plan ----
 
+    def check_writes(self):
+        """A Tensor that existed before the call and changed, outside the Cells that run
+        eagerly at each replay, was written by Python the replay does not repeat."""
+        for t, arr, copy in self.snap.values():
+            if id(t) in self.explained:
+                continue
+            if t._data is not arr or not np.array_equal(arr, copy,
+                                                        equal_nan=arr.dtype.kind in "fc"):
+                what = f"Parameter '{t.name}'" if isinstance(t, ms.Parameter) else "a Tensor"
+                self.fail(f"{what} was changed in place outside any op the replay repeats "
+                          f"(Python writing into its array)")
+                return
+
     def finish(self, out):
         template = self.out_template(out)
         for t in self.keep:
@@ -407,6 +471,8 @@ class Recorder(observe.Observer):
                 break
         if self.region is not None:
             self.fail("a gradient transform did not finish")
+        if not self.unsafe:
+            self.check_writes()
         if self.unsafe:
             raise Unsafe(self.unsafe)
         plan = Plan(self.name, self.kinds, self.refs, self.steps, template,

@@ -277,10 +277,12 @@ class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
         return F.full(self.shape, value, dtype=self._dtype)
 
     def zero_(self):
+        _jit_hook.wrote(self, "zero_")
         self._data[...] = 0
         return self
 
     def fill_(self, value):
+        _jit_hook.wrote(self, "fill_")
         self._data[...] = value
         return self
 
@@ -336,6 +338,8 @@ class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
                 self._data, self._node, self._slot = out._data, out._node, out._slot
                 return
             value = value._data
+        if _jit_hook.tracer is not None:
+            _jit_hook.tracer.value_write(self, "setitem")
         try:
             self._data[idx] = value
         except (IndexError, ValueError) as e:

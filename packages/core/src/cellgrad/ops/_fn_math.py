@@ -4,6 +4,7 @@ come from those): the 1.x reductions `reduce_sum`/`reduce_mean`, `addn`, `assign
 
 import numpy as np
 
+from cellgrad import _jit_hook
 from cellgrad._core._buffer import TensorBuffer, make_tensor
 from cellgrad.ops import _reduce
 from cellgrad.ops import functional as F
@@ -67,6 +68,7 @@ def assign_add(variable, value):
                          f"got 'value' shape: {_shape(src.shape)}, 'variable' shape: "
                          f"{_shape(variable.shape)}.")
     data = variable._data
+    _jit_hook.wrote(variable, "assign_add")
     data += src.astype(data.dtype)
     return make_tensor(data.copy(), None, 0, variable.dtype)
 

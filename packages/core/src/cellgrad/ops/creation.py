@@ -5,6 +5,7 @@ import builtins
 
 import numpy as np
 
+from cellgrad import _jit_hook
 from cellgrad._core._buffer import TensorBuffer, make_tensor
 from cellgrad.dtype import float32, int64, to_dtype
 from cellgrad.ops._registry import apply, define, pass_gradient
@@ -137,5 +138,6 @@ def assign(variable, value):
     except ValueError:
         raise ValueError(f"For 'assign', 'value' of shape {np.shape(src)} cannot be assigned to "
                          f"'variable' of shape {variable.shape}.") from None
+    _jit_hook.wrote(variable, "assign")
     variable._data[...] = target.astype(variable._data.dtype)
     return make_tensor(variable._data.copy(), None, 0, variable._dtype)
