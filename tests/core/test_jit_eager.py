@@ -120,3 +120,14 @@ def test_tracer_events():
     assert not _jit_hook.has_grad_hooks(x)
     assert not _jit_hook.recording()
     assert _jit_hook.rule_namespace().IS_TENSOR is False
+
+
+def test_cell_set_jit_config(capsys):
+    net = nn.Dense(2, 2)
+    net.set_jit_config(ms.JitConfig(jit_level="O1"))
+    assert net._jit_config_dict["jit_level"] == "O1"
+    net.set_jit_config(ms.JitConfig(jit_level="O0"))  # set once, as MindSpore: ignored
+    assert net._jit_config_dict["jit_level"] == "O1"
+    assert "jit config can only be set once" in capsys.readouterr().err
+    with pytest.raises(TypeError, match="'jit_config' must be a JitConfig, but got dict"):
+        net.set_jit_config({"jit_level": "O1"})

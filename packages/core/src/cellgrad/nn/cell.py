@@ -206,6 +206,21 @@ class Cell(CellState, CellMembers):
         self.add_flags_recursive(training=mode)
         return self
 
+    def set_jit_config(self, jit_config):
+        """Mirrors `Cell.set_jit_config`: keeps `jit_config.jit_config_dict` (set once, as in
+        MindSpore); `ms.jit(cell)` is what traces and replays a cell here."""
+        from cellgrad.graph_knobs import JitConfig
+
+        if not isinstance(jit_config, JitConfig):
+            raise TypeError(f"For 'Cell.set_jit_config', 'jit_config' must be a JitConfig, but "
+                            f"got {type(jit_config).__name__}.")
+        if self.__dict__.get("_jit_config_dict"):
+            from cellgrad import log
+
+            log.warning("For Cell, jit config can only be set once, ignore this setting.")
+        else:
+            self.__dict__["_jit_config_dict"] = jit_config.jit_config_dict
+
     def set_grad(self, requires_grad=True):
         """Set `requires_grad` and return the cell.
 
