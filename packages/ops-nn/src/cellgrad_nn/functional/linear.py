@@ -1,16 +1,49 @@
 """dense (x @ W.T + b) and bias_add, each one op with its backward."""
 
+import sys
+
 import numpy as np
 from cellgrad._core._buffer import TensorBuffer
 
 from cellgrad.plugins import PROMOTE_ARITH, Op, apply
-from cellgrad_nn.functional import _checks
+from cellgrad_nn.functional import _checks, _dense_blas
+
+_SPARE_MIN = 1 << 17  # bytes: below glibc's mmap threshold a fresh array is about as cheap
+_SPARES = 4  # dX arrays kept per (shape, dtype): a net's layers of one width share them
+_spare = {}  # (shape, dtype) -> [dX arrays of earlier backwards], reused once nobody holds one
+
+
+def _scratch(shape, dtype):
+    """An uninitialised array for a dX: one of this shape's earlier ones that only this cache
+    still refers to (no Tensor, view or user variable does), else a new one (kept for later)."""
+    pool = _spare.get((shape, dtype))
+    if pool is None:
+        pool = _spare[(shape, dtype)] = []
+    for buf in pool:
+        # references: the pool, `buf`, getrefcount's argument; a view or wrapper adds its own
+        if sys.getrefcount(buf) == 3:
+            return buf
+    buf = np.empty(shape, dtype)
+    if len(pool) < _SPARES:
+        pool.append(buf)
+    return buf
+
+
+def _gemv(x, w):
+    """Batch 1: `W @ x` as one GEMV, split by rows over two cores where that pays."""
+    return _dense_blas.gemv(w, x.reshape(-1)).reshape(x.shape[:-1] + w.shape[:1])
 
 
 def _gemm(x, w):
     # np.dot for 1-D/2-D inputs: the same BLAS call without matmul's gufunc set-up (~0.3 us)
     if x.ndim <= 2:
-        return np.dot(x, w.T) if w.ndim == 2 else np.dot(x, w)
+        if w.ndim != 2:
+            return np.dot(x, w)
+        if x.ndim == 1 or x.shape[0] == 1:
+            return _gemv(x, w)
+        if x.size * w.shape[0] < _dense_blas.MIN_MNK:  # a small product: no choice to make
+            return np.dot(x, w.T)
+        return _dense_blas.product("x@w.T", x, w)
     # (..., in) as one (rows, in) GEMM: numpy's stacked matmul falls back to its own loop
     # (no BLAS) for strided operands, 10-20x slower at Transformer shapes
     return _gemm(x.reshape(-1, x.shape[-1]), w).reshape(x.shape[:-1] + w.shape[:-1])
@@ -41,8 +74,13 @@ def _dense_bwd(ctx, g):
         w2 = w.reshape(1, -1)
     else:
         w2 = w
-    if nx and g.ndim > 2 and isinstance(g, np.ndarray):  # one GEMM, as in the forward
-        gx = np.dot(g.reshape(-1, g.shape[-1]), w2).reshape(g.shape[:-1] + w2.shape[1:])
+    if nx and isinstance(g, np.ndarray) and g.ndim >= 2:  # one GEMM, as in the forward
+        g2 = g.reshape(-1, g.shape[-1])
+        out = None
+        dtype = np.result_type(g2, w2)
+        if g2.shape[0] * w2.shape[1] * dtype.itemsize >= _SPARE_MIN:
+            out = _scratch((g2.shape[0], w2.shape[1]), dtype)
+        gx = _dense_blas.product("g@w", g2, w2, out).reshape(g.shape[:-1] + w2.shape[1:])
     else:
         gx = xp.matmul(g, w2) if nx else None
     gw = gb = None
@@ -51,8 +89,11 @@ def _dense_bwd(ctx, g):
         if nw:
             x2 = x.reshape(-1, x.shape[-1])
             into = ctx.grad_into(1) if w.ndim == 2 else None
-            if into is not None and into.dtype == np.result_type(g2, x2):
-                gw = np.matmul(g2.T, x2, out=into)  # straight into a gradient bucket
+            if into is not None and into.dtype == np.result_type(g2, x2) and isinstance(
+                    g2, np.ndarray) and into.flags.c_contiguous:
+                gw = _dense_blas.product("g.T@x", g2, x2, into)  # straight into a bucket
+            elif isinstance(g2, np.ndarray):
+                gw = _dense_blas.product("g.T@x", g2, x2).reshape(w.shape)
             else:
                 gw = xp.matmul(xp.transpose(g2), x2).reshape(w.shape)
         if has_bias:

@@ -1,0 +1,159 @@
+"""numpy's OpenBLAS thread count, lowered to one thread around products too small for a second
+thread to pay (`dot`, `matmul`), without a dependency: the library numpy loaded is found in the
+process's mappings (or numpy's wheel folder) and its own `openblas_set_num_threads` is called
+through ctypes. With another BLAS, or none found, everything here is plain numpy.
+"""
+
+import ctypes
+import glob
+import os
+import threading
+
+import numpy as np
+
+# Products with M*N*K below this run on one BLAS thread. OpenBLAS itself splits a GEMM over
+# threads from M*N*K > 262,144 (4 x its SMP_THRESHOLD_MIN of 65,536). benchmarks/blas_threads.py
+# on the 2-core AMD EPYC (Zen 3) VM, 2026-11-25, load 5-8 (no quiet moment that evening): two
+# threads gave 0.93-1.08x of one at 0.3M-2.1M (nothing to win, and their wait is the risk),
+# 1.0-1.3x at 4.2M-26M, and 0.01-0.5x from 26M up whenever the other core was taken.
+SINGLE_THREAD_BELOW = int(os.environ.get("CELLGRAD_BLAS_SINGLE_THREAD_BELOW", 1 << 22))
+OPENBLAS_SINGLE_UP_TO = 262_144  # OpenBLAS runs these on one thread already: nothing to do
+
+_PREFIXES = ("scipy_openblas", "openblas")
+_SUFFIXES = ("64_", "_64", "")
+
+
+class OpenBLAS:
+    """numpy's OpenBLAS: its path, prefix/suffix of its symbols, and its thread count."""
+
+    def __init__(self, path):
+        self.path = path
+        self.lib = ctypes.CDLL(path)  # already loaded by numpy: the same handle
+        for prefix in _PREFIXES:
+            for suffix in _SUFFIXES:
+                name = f"{prefix}_set_num_threads{suffix}"
+                if hasattr(self.lib, name):
+                    self.prefix, self.suffix = prefix, suffix
+                    self._set = getattr(self.lib, name)
+                    self._set.argtypes, self._set.restype = [ctypes.c_int], None
+                    self._get = getattr(self.lib, f"{prefix}_get_num_threads{suffix}")
+                    self._get.argtypes, self._get.restype = [], ctypes.c_int
+                    return
+        raise OSError(f"{path}: no openblas_set_num_threads symbol")
+
+    def symbol(self, name):
+        """The address of `name` (a cblas_* routine) under this build's symbol naming."""
+        cblas = f"{'scipy_' if self.prefix.startswith('scipy') else ''}{name}{self.suffix}"
+        return ctypes.cast(getattr(self.lib, cblas), ctypes.c_void_p).value
+
+    @property
+    def int64(self):
+        """Whether this build takes 64-bit integers (ILP64; numpy's wheels do)."""
+        return self.suffix in ("64_", "_64")
+
+    def get(self):
+        return self._get()
+
+    def set(self, n):
+        self._set(n)
+
+
+def _find():
+    try:
+        with open("/proc/self/maps") as f:
+            paths = {ln.split(None, 5)[-1].strip() for ln in f if "openblas" in ln.lower()}
+    except OSError:
+        paths = set()
+    root = os.path.dirname(os.path.dirname(np.__file__))
+    paths.update(glob.glob(os.path.join(root, "numpy.libs", "*openblas*")))
+    paths.update(glob.glob(os.path.join(os.path.dirname(np.__file__), ".dylibs", "*openblas*")))
+    for path in sorted(p for p in paths if os.path.isfile(p)):
+        try:
+            return OpenBLAS(path)
+        except (OSError, AttributeError):
+            continue
+    return None
+
+
+_LIB = _find()
+_lock = threading.Lock()
+_depth = 0  # threads currently inside a one-thread section
+_saved = 1
+
+
+def openblas():
+    """numpy's OpenBLAS (an `OpenBLAS`), or None when numpy uses another BLAS."""
+    return _LIB
+
+
+class limited:
+    """`with limited(n):` numpy's OpenBLAS runs on at most `n` threads (never raises the
+    user's own setting). Nested and concurrent sections restore the count when the last ends."""
+
+    __slots__ = ("n",)
+
+    def __init__(self, n):
+        self.n = n
+
+    def __enter__(self):
+        global _depth, _saved
+        if _LIB is None:
+            return self
+        with _lock:
+            if _depth == 0:
+                _saved = _LIB.get()
+            _depth += 1
+            if _saved > self.n:
+                _LIB.set(self.n)
+        return self
+
+    def __exit__(self, *exc):
+        global _depth
+        if _LIB is None:
+            return
+        with _lock:
+            _depth -= 1
+            if _depth == 0 and _LIB.get() != _saved:
+                _LIB.set(_saved)
+
+
+_ONE = limited(1)
+_REFRESH = 256  # calls between re-reads of the thread count (a ctypes call costs ~0.5 us)
+_seen = [0, 1]  # [calls left before a re-read, the count last read]
+
+
+def threads():
+    """numpy's OpenBLAS thread count outside our sections, re-read every 256 calls (a user's
+    threadpoolctl limit is seen within that many products); 1 without OpenBLAS."""
+    if _LIB is None:
+        return 1
+    if _seen[0] <= 0:
+        _seen[0], _seen[1] = _REFRESH, _saved if _depth else _LIB.get()
+    _seen[0] -= 1
+    return _seen[1]
+
+
+def one_thread(mnk):
+    """Whether a product of `mnk` multiply-adds per matrix should be kept on one thread."""
+    return _LIB is not None and OPENBLAS_SINGLE_UP_TO < mnk < SINGLE_THREAD_BELOW
+
+
+def dot(a, b, out=None):
+    """`np.dot` of 1-D/2-D `a`, `b` on one BLAS thread when the product is too small for two."""
+    mnk = a.size * (b.shape[-1] if b.ndim == 2 else 1)
+    if OPENBLAS_SINGLE_UP_TO < mnk < SINGLE_THREAD_BELOW and threads() > 1:
+        with _ONE:
+            return np.dot(a, b, out)
+    return np.dot(a, b, out)
+
+
+def matmul(a, b, out=None):
+    """`np.matmul` under the same policy, per matrix of a stack."""
+    if a.ndim >= 2 and b.ndim >= 2:
+        mnk = a.shape[-2] * a.shape[-1] * b.shape[-1]
+    else:
+        mnk = a.size * (b.shape[-1] if b.ndim >= 2 else 1)
+    if OPENBLAS_SINGLE_UP_TO < mnk < SINGLE_THREAD_BELOW and threads() > 1:
+        with _ONE:
+            return np.matmul(a, b, out=out)
+    return np.matmul(a, b, out=out)

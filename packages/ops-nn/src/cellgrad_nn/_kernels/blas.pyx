@@ -1,0 +1,107 @@
+"""Matrix products through a BLAS chosen at run time: cblas_?gemm / cblas_?gemv function pointers
+(addresses read by ctypes from numpy's OpenBLAS or MKL's libmkl_rt) called without the GIL into
+preallocated outputs. Both integer widths: LP64 (MKL's cblas_*) and ILP64 (numpy's OpenBLAS).
+
+`gemv_split` computes a batch-1 Dense forward as two row halves of one GEMV on two OpenMP
+threads, each streaming half the weights from its own core's cache.
+"""
+
+from cython cimport floating
+from cython.parallel cimport prange
+from libc.stdint cimport int64_t, uintptr_t
+
+cdef enum:
+    ROW_MAJOR = 101
+    NO_TRANS = 111
+    TRANS = 112
+
+ctypedef void (*sgemm32_t)(int, int, int, int, int, int, float, const float *, int,
+                           const float *, int, float, float *, int) noexcept nogil
+ctypedef void (*dgemm32_t)(int, int, int, int, int, int, double, const double *, int,
+                           const double *, int, double, double *, int) noexcept nogil
+ctypedef void (*sgemm64_t)(int, int, int, int64_t, int64_t, int64_t, float, const float *,
+                           int64_t, const float *, int64_t, float, float *, int64_t) noexcept nogil
+ctypedef void (*dgemm64_t)(int, int, int, int64_t, int64_t, int64_t, double, const double *,
+                           int64_t, const double *, int64_t, double, double *,
+                           int64_t) noexcept nogil
+ctypedef void (*sgemv64_t)(int, int, int64_t, int64_t, float, const float *, int64_t,
+                           const float *, int64_t, float, float *, int64_t) noexcept nogil
+
+
+cdef inline void _gemm(uintptr_t fn, bint ilp64, bint ta, bint tb, Py_ssize_t m, Py_ssize_t n,
+                       Py_ssize_t k, const floating *a, Py_ssize_t lda, const floating *b,
+                       Py_ssize_t ldb, floating beta, floating *c) noexcept nogil:
+    cdef int opa = TRANS if ta else NO_TRANS
+    cdef int opb = TRANS if tb else NO_TRANS
+    if floating is float:
+        if ilp64:
+            (<sgemm64_t>fn)(ROW_MAJOR, opa, opb, m, n, k, 1.0, a, lda, b, ldb, beta, c, n)
+        else:
+            (<sgemm32_t>fn)(ROW_MAJOR, opa, opb, <int>m, <int>n, <int>k, 1.0, a, <int>lda, b,
+                            <int>ldb, beta, c, <int>n)
+    else:
+        if ilp64:
+            (<dgemm64_t>fn)(ROW_MAJOR, opa, opb, m, n, k, 1.0, a, lda, b, ldb, beta, c, n)
+        else:
+            (<dgemm32_t>fn)(ROW_MAJOR, opa, opb, <int>m, <int>n, <int>k, 1.0, a, <int>lda, b,
+                            <int>ldb, beta, c, <int>n)
+
+
+def gemm(uintptr_t fn, bint ilp64, const floating[:, ::1] a, bint trans_a,
+         const floating[:, ::1] b, bint trans_b, floating[:, ::1] out, bint accumulate=False):
+    """out (+)= op(a) @ op(b) with op = transpose where `trans_*`; `fn` is cblas_sgemm or
+    cblas_dgemm of the operands' precision, taking 64-bit integers when `ilp64`."""
+    cdef Py_ssize_t m = a.shape[1] if trans_a else a.shape[0]
+    cdef Py_ssize_t k = a.shape[0] if trans_a else a.shape[1]
+    cdef Py_ssize_t kb = b.shape[1] if trans_b else b.shape[0]
+    cdef Py_ssize_t n = b.shape[0] if trans_b else b.shape[1]
+    if k != kb or out.shape[0] != m or out.shape[1] != n:
+        raise ValueError(f"For 'blas.gemm', shapes do not chain: a ({a.shape[0]}, {a.shape[1]}) "
+                         f"(trans {trans_a}), b ({b.shape[0]}, {b.shape[1]}) (trans {trans_b}), "
+                         f"out ({out.shape[0]}, {out.shape[1]}); expected out ({m}, {n}) and "
+                         f"equal inner sizes.")
+    if fn == 0:
+        raise ValueError("For 'blas.gemm', 'fn' is a null function pointer.")
+    if m == 0 or n == 0:
+        return
+    cdef floating beta = 1.0 if accumulate else 0.0
+    if k == 0:  # BLAS with K = 0 may leave C untouched; the product is zero
+        if not accumulate:
+            out[:, :] = 0
+        return
+    with nogil:
+        _gemm(fn, ilp64, trans_a, trans_b, m, n, k, &a[0, 0], a.shape[1], &b[0, 0], b.shape[1],
+              beta, &out[0, 0])
+
+
+def gemv_split(uintptr_t fn, const float[:, ::1] w, const float[::1] x, float[::1] out, cuts):
+    """out = w @ x in row blocks [cuts[i], cuts[i + 1]), one per OpenMP thread, each a
+    cblas_sgemv (ILP64, as numpy's OpenBLAS) on its block into its slice of `out`. The caller
+    keeps that BLAS on one thread per call."""
+    cdef Py_ssize_t rows = w.shape[0], cols = w.shape[1], i, parts = len(cuts) - 1
+    cdef Py_ssize_t bounds[17]
+    if x.shape[0] != cols or out.shape[0] != rows:
+        raise ValueError(f"For 'blas.gemv_split', w ({rows}, {cols}), x ({x.shape[0]},) and "
+                         f"out ({out.shape[0]},) do not chain; expected x ({cols},), out "
+                         f"({rows},).")
+    if fn == 0 or not 1 <= parts <= 16:
+        raise ValueError(f"For 'blas.gemv_split', expected a function pointer and 2 to 17 "
+                         f"cuts, got {len(cuts)} cuts.")
+    for i in range(parts + 1):
+        bounds[i] = cuts[i]
+        if bounds[i] < 0 or bounds[i] > rows or (i and bounds[i] < bounds[i - 1]):
+            raise ValueError(f"For 'blas.gemv_split', 'cuts' must rise from 0 to {rows}, got "
+                             f"{list(cuts)}.")
+    if bounds[0] != 0 or bounds[parts] != rows:
+        raise ValueError(f"For 'blas.gemv_split', 'cuts' must rise from 0 to {rows}, got "
+                         f"{list(cuts)}.")
+    if rows == 0:
+        return
+    if cols == 0:
+        out[:] = 0
+        return
+    cdef sgemv64_t gemv = <sgemv64_t>fn
+    for i in prange(parts, nogil=True, num_threads=parts, schedule="static", chunksize=1):
+        if bounds[i + 1] > bounds[i]:
+            gemv(ROW_MAJOR, NO_TRANS, bounds[i + 1] - bounds[i], cols, 1.0, &w[bounds[i], 0],
+                 cols, &x[0], 1, 0.0, &out[bounds[i]], 1)

@@ -1,0 +1,267 @@
+"""Dense's matrix products: which BLAS and which call runs each shape class fastest on this CPU.
+
+numpy's OpenBLAS does every product unless the `[mkl]` extra is installed (the `mkl` wheel's
+libmkl_rt, sequential layer) and a short measurement on this machine shows MKL faster for the
+product's shape class (kind, dtype, M/N/K rounded up to powers of two, BLAS threads). The
+decision is never made by CPU vendor: MKL is fast on Intel and slow on AMD, but measuring is
+what decides. Decisions are cached in memory and in a JSON file keyed by the CPU model and the
+libraries' versions (`CELLGRAD_BLAS_CACHE` names the file; `CELLGRAD_MKL=0` turns MKL off).
+
+Batch 1 runs as a GEMV (`W @ x`): measured 1.27x faster than OpenBLAS's M = 1 GEMM at 512 x 784
+on one thread (AMD EPYC Zen 3, 2026-11-25).
+"""
+
+import ctypes
+import glob
+import json
+import os
+import sys
+import time
+
+import numpy as np
+
+from cellgrad import _blas_threads
+from cellgrad_nn._kernels import blas
+
+KINDS = ("x@w.T", "g@w", "g.T@x")  # forward, dX, dW
+MIN_MNK = 1 << 16  # below this a BLAS call is mostly call overhead: no choice to make
+MARGIN = 0.9  # MKL is taken only when at most 0.9x OpenBLAS's time: noise never flips it
+
+
+class MKL:
+    """libmkl_rt on its sequential layer: cblas_sgemm/dgemm addresses (LP64) and its version."""
+
+    def __init__(self, path):
+        self.path = path
+        self.lib = ctypes.CDLL(path)
+        self.lib.MKL_Set_Threading_Layer.argtypes = [ctypes.c_int]
+        self.lib.MKL_Set_Threading_Layer(1)  # MKL_THREADING_SEQUENTIAL: no second OpenMP runtime
+        buf = ctypes.create_string_buffer(256)
+        self.lib.MKL_Get_Version_String(buf, 256)
+        self.version = buf.value.decode(errors="replace").strip()
+        self.fn = {np.dtype(np.float32): self._addr("cblas_sgemm"),
+                   np.dtype(np.float64): self._addr("cblas_dgemm")}
+
+    def _addr(self, name):
+        return ctypes.cast(getattr(self.lib, name), ctypes.c_void_p).value
+
+
+def find_mkl():
+    """The `mkl` wheel's libmkl_rt, or None (not installed, or CELLGRAD_MKL=0)."""
+    if os.environ.get("CELLGRAD_MKL", "1") == "0":
+        return None
+    paths = sorted(glob.glob(os.path.join(sys.prefix, "lib", "libmkl_rt.so*")))
+    paths += sorted(glob.glob(os.path.join(sys.prefix, "Library", "bin", "mkl_rt*.dll")))
+    for path in paths:
+        try:
+            return MKL(path)
+        except (OSError, AttributeError):
+            continue
+    return None
+
+
+def shape_class(kind, dtype, m, n, k):
+    """The cache key of a product: kind, dtype, M/N/K rounded up to powers of two, threads."""
+    threads = 1 if _blas_threads.one_thread(m * n * k) else _blas_threads.threads()
+    return (f"{kind} {np.dtype(dtype).name} m{1 << (m - 1).bit_length()} "
+            f"n{1 << (n - 1).bit_length()} k{1 << (k - 1).bit_length()} t{threads}")
+
+
+def _operands(kind, dtype, m, n, k):
+    """(a, trans_a, b, trans_b) of the kind's call, as Dense makes them (C-contiguous)."""
+    rng = np.random.default_rng(0)
+
+    def r(*s):
+        return rng.standard_normal(s).astype(dtype)
+
+    if kind == "x@w.T":
+        return r(m, k), False, r(n, k), True
+    if kind == "g@w":
+        return r(m, k), False, r(k, n), False
+    return r(k, m), True, r(k, n), False  # g.T @ x: g (batch, out), x (batch, in)
+
+
+def _numpy_call(a, ta, b, tb, out):
+    _blas_threads.dot(a.T if ta else a, b.T if tb else b, out)
+
+
+def time_both(mkl, kind, dtype, m, n, k, rounds=15):
+    """(OpenBLAS seconds, MKL seconds): OpenBLAS's median over `rounds` alternating single
+    calls, and MKL's as that times the median of the per-round ratios (a neighbour's load hits
+    both calls of a round alike). Some 30 calls: a few ms at the benchmarks' shapes, once per
+    shape class."""
+    a, ta, b, tb = _operands(kind, dtype, m, n, k)
+    out = np.empty((m, n), dtype)
+    fn = mkl.fn[np.dtype(dtype)]
+    calls = (lambda: _numpy_call(a, ta, b, tb, out),
+             lambda: blas.gemm(fn, False, a, ta, b, tb, out))
+    for call in calls:
+        call()
+    t_open, ratios = [], []
+    for _ in range(rounds):
+        got = []
+        for call in calls:
+            t = time.perf_counter()
+            call()
+            got.append(time.perf_counter() - t)
+        t_open.append(got[0])
+        ratios.append(got[1] / max(got[0], 1e-9))
+    t_open.sort()
+    ratios.sort()
+    return t_open[rounds // 2], t_open[rounds // 2] * ratios[rounds // 2]
+
+
+def machine_key(mkl):
+    """What a cached decision holds for: CPU model, numpy, its BLAS, MKL's version."""
+    model = "?"
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next(ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    lib = _blas_threads.openblas()
+    return (f"{model} | numpy {np.__version__} | {os.path.basename(lib.path) if lib else '?'} | "
+            f"{mkl.version if mkl else 'no mkl'}")
+
+
+def cache_path():
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.environ.get("CELLGRAD_BLAS_CACHE") or os.path.join(base, "cellgrad",
+                                                                  "dense_blas.json")
+
+
+class Chooser:
+    """Per shape class: "openblas" or "mkl", measured once (by `timer`) and cached."""
+
+    def __init__(self, mkl, timer=time_both, path=None):
+        self.mkl, self.timer = mkl, timer
+        self.path = path or cache_path()
+        self.key = machine_key(mkl)
+        self.choice = {}  # shape class -> "openblas" | "mkl"
+        self.times = {}  # shape class -> (openblas s, mkl s), for the report
+        self._exact = {}  # (kind, dtype, m, n, k, threads) -> choice: no key formatting per call
+        if mkl is not None:
+            try:
+                with open(self.path) as f:
+                    self.choice = dict(json.load(f).get(self.key, {}))
+            except (OSError, ValueError):
+                pass
+
+    def pick(self, kind, dtype, m, n, k):
+        """Which library runs this product."""
+        if self.mkl is None or m * n * k < MIN_MNK or dtype not in self.mkl.fn:
+            return "openblas"
+        exact = (kind, dtype, m, n, k, _blas_threads.threads())
+        got = self._exact.get(exact)
+        if got is None:
+            got = self._exact[exact] = self._pick_class(kind, dtype, m, n, k)
+        return got
+
+    def _pick_class(self, kind, dtype, m, n, k):
+        cls = shape_class(kind, dtype, m, n, k)
+        got = self.choice.get(cls)
+        if got is None:
+            t_open, t_mkl = self.times[cls] = self.timer(self.mkl, kind, dtype, m, n, k)
+            got = self.choice[cls] = "mkl" if t_mkl <= MARGIN * t_open else "openblas"
+            self._save()
+        return got
+
+    def _save(self):
+        try:
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+            try:
+                with open(self.path) as f:
+                    data = json.load(f)
+            except (OSError, ValueError):
+                data = {}
+            data[self.key] = self.choice
+            tmp = f"{self.path}.{os.getpid()}.tmp"
+            with open(tmp, "w") as f:
+                json.dump(data, f, indent=1, sort_keys=True)
+            os.replace(tmp, self.path)
+        except OSError:  # a read-only home: the decision stays in memory
+            pass
+
+
+_chooser = None
+
+
+def chooser():
+    """The process's Chooser (MKL looked up on first use)."""
+    global _chooser
+    if _chooser is None:
+        _chooser = Chooser(find_mkl())
+    return _chooser
+
+
+def product(kind, a, b, out=None):
+    """The Dense product `kind` of 2-D arrays: x @ w.T, g @ w or g.T @ x, into `out`
+    (C-contiguous, the result's dtype) when given."""
+    ch = _chooser or chooser()
+    if ch.mkl is not None:
+        got = _mkl_product(ch, kind, a, b, out)
+        if got is not None:
+            return got
+    if kind == "x@w.T":
+        return _blas_threads.dot(a, b.T, out)
+    if kind == "g@w":
+        return _blas_threads.dot(a, b, out)
+    # g.T @ x: matmul's call, as before (np.dot's with a transposed operand measured no faster)
+    return _blas_threads.matmul(a.T, b, out)
+
+
+def _mkl_product(ch, kind, a, b, out):
+    ta, tb = kind == "g.T@x", kind == "x@w.T"
+    m = a.shape[1] if ta else a.shape[0]
+    k, n = (a.shape[0], b.shape[1]) if ta else (a.shape[1], b.shape[0] if tb else b.shape[1])
+    if m * n * k < MIN_MNK or a.dtype != b.dtype or not (
+            a.flags.c_contiguous and b.flags.c_contiguous):
+        return None
+    if ch.pick(kind, a.dtype, m, n, k) != "mkl":
+        return None
+    if out is None:
+        out = np.empty((m, n), a.dtype)
+    blas.gemm(ch.mkl.fn[a.dtype], False, a, ta, b, tb, out)
+    return out
+
+
+# Batch-1 GEMV split by rows over two OpenMP threads from this many weights (N x K) on, when
+# numpy's OpenBLAS may use two threads. benchmarks/blas_threads.py, AMD EPYC Zen 3 VM,
+# 2026-11-25, load 5 on 2 cores: 512 x 512 0.84x, 784 x 512 1.11x, 1024 x 1024 1.36x,
+# 4096 x 1024 1.55x of one call.
+GEMV_SPLIT_MIN = int(os.environ.get("CELLGRAD_GEMV_SPLIT_MIN", 300_000))
+_SPLIT_ALIGN = 16  # rows per block boundary: each half takes the kernel's full-width row path
+
+
+def _gemv_fn():
+    lib = _blas_threads.openblas()
+    if lib is None or not lib.int64:
+        return 0
+    return lib.symbol("cblas_sgemv")
+
+
+_SGEMV = _gemv_fn()
+
+
+def split_rows(rows, parts=2):
+    """Row boundaries of `parts` blocks, inner ones on multiples of 16 rows."""
+    cuts = [0]
+    for i in range(1, parts):
+        cuts.append(min(rows, (rows * i // parts + _SPLIT_ALIGN - 1) // _SPLIT_ALIGN
+                        * _SPLIT_ALIGN))
+    return cuts + [rows]
+
+
+def gemv(w, v, parts=None):
+    """w @ v for 2-D `w` (out, in) and 1-D `v`: one GEMV, or `parts` row blocks on as many
+    threads when numpy's OpenBLAS may use that many and the weights are large enough."""
+    if parts is None:
+        parts = 2 if (_SGEMV and w.size >= GEMV_SPLIT_MIN and _blas_threads.threads() >= 2) else 1
+    if (parts > 1 and w.shape[0] >= 2 * _SPLIT_ALIGN and w.dtype == np.float32
+            and v.dtype == np.float32 and w.flags.c_contiguous and v.flags.c_contiguous
+            and _SGEMV):
+        out = np.empty(w.shape[0], np.float32)
+        with _blas_threads.limited(1):
+            blas.gemv_split(_SGEMV, w, v, out, split_rows(w.shape[0], parts))
+        return out
+    return _blas_threads.dot(w, v)

@@ -1,0 +1,239 @@
+"""Dense's BLAS choice per shape class (MKL only where measured faster, cached), the Cython GEMM
+kernel, the batch-1 GEMV split, and dX buffers reused only when nobody holds them."""
+
+import json
+
+import numpy as np
+import pytest
+
+import cellgrad as ms
+from cellgrad import Tensor, nn, ops
+from cellgrad import _blas_threads as bt
+from cellgrad_nn._kernels import blas
+from cellgrad_nn.functional import _dense_blas as db
+from cellgrad_nn.functional import linear
+
+F32 = np.dtype(np.float32)
+
+
+class FakeMKL:
+    """Stands in for libmkl_rt in the selection tests: numpy's OpenBLAS GEMM as its 'fn'."""
+
+    version = "fake MKL 1.0"
+
+    def __init__(self):
+        lib = bt.openblas()
+        self.fn = {F32: lib.symbol("cblas_sgemm"), np.dtype(np.float64): lib.symbol("cblas_dgemm")}
+
+
+def timer_saying(mkl_over_openblas, calls):
+    def timer(mkl, kind, dtype, m, n, k):
+        calls.append((kind, m, n, k))
+        return 1.0e-3, mkl_over_openblas * 1.0e-3
+    return timer
+
+
+needs_openblas = pytest.mark.skipif(bt.openblas() is None or not bt.openblas().int64,
+                                    reason="numpy not on an ILP64 OpenBLAS")
+
+
+@needs_openblas
+@pytest.mark.parametrize("ratio, want", [(0.5, "mkl"), (0.89, "mkl"), (0.95, "openblas"),
+                                         (2.0, "openblas")])
+def test_choice_follows_the_measurement_both_ways(tmp_path, ratio, want):
+    calls = []
+    path = tmp_path / "choice.json"
+    ch = db.Chooser(FakeMKL(), timer_saying(ratio, calls), str(path))
+    assert ch.pick("x@w.T", F32, 64, 512, 784) == want
+    assert ch.pick("x@w.T", F32, 64, 512, 784) == want
+    assert ch.pick("x@w.T", F32, 60, 500, 700) == want  # same class (powers of two): cached
+    assert calls == [("x@w.T", 64, 512, 784)]
+    saved = json.loads(path.read_text())
+    assert saved[ch.key] == {db.shape_class("x@w.T", F32, 64, 512, 784): want}
+    # another process reads the decision instead of measuring again
+    again = []
+    ch2 = db.Chooser(FakeMKL(), timer_saying(1 / ratio, again), str(path))
+    assert ch2.pick("x@w.T", F32, 64, 512, 784) == want and again == []
+    # a different kind or shape class is measured on its own
+    assert ch2.pick("g@w", F32, 64, 784, 512) == ("mkl" if 1 / ratio <= db.MARGIN else "openblas")
+    assert again == [("g@w", 64, 784, 512)]
+
+
+def test_no_mkl_small_products_and_other_machines_never_measure(tmp_path):
+    calls = []
+    path = str(tmp_path / "c.json")
+    assert db.Chooser(None, timer_saying(0.1, calls), path).pick(
+        "x@w.T", F32, 64, 512, 784) == "openblas"
+    if bt.openblas() is not None and bt.openblas().int64:
+        ch = db.Chooser(FakeMKL(), timer_saying(0.1, calls), path)
+        assert ch.pick("x@w.T", F32, 4, 8, 8) == "openblas"  # below MIN_MNK: call overhead
+        assert ch.pick("x@w.T", np.dtype(np.float16), 64, 512, 784) == "openblas"
+    assert calls == []
+    with open(path, "w") as f:  # a decision cached for another CPU/library is not used
+        json.dump({"some other machine": {db.shape_class("x@w.T", F32, 64, 512, 784): "mkl"}}, f)
+    if bt.openblas() is not None and bt.openblas().int64:
+        ch = db.Chooser(FakeMKL(), timer_saying(2.0, calls), path)
+        assert ch.pick("x@w.T", F32, 64, 512, 784) == "openblas" and len(calls) == 1
+
+
+def test_cuda_free_env_switch(monkeypatch):
+    monkeypatch.setenv("CELLGRAD_MKL", "0")
+    assert db.find_mkl() is None
+
+
+@needs_openblas
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("ta, tb", [(False, True), (False, False), (True, False)])
+def test_gemm_kernel_matches_numpy(dtype, ta, tb):
+    rng = np.random.default_rng(0)
+    m, n, k = 37, 29, 41
+    a = rng.standard_normal((k, m) if ta else (m, k)).astype(dtype)
+    b = rng.standard_normal((n, k) if tb else (k, n)).astype(dtype)
+    want = (a.T if ta else a) @ (b.T if tb else b)
+    fn = bt.openblas().symbol("cblas_sgemm" if dtype == np.float32 else "cblas_dgemm")
+    out = np.full((m, n), np.nan, dtype)
+    blas.gemm(fn, True, a, ta, b, tb, out)
+    np.testing.assert_allclose(out, want, rtol=1e-5 if dtype == np.float32 else 1e-12, atol=1e-4)
+    blas.gemm(fn, True, a, ta, b, tb, out, True)  # accumulate: beta = 1
+    np.testing.assert_allclose(out, 2 * want, rtol=1e-5 if dtype == np.float32 else 1e-12,
+                               atol=1e-4)
+    with pytest.raises(ValueError, match="For 'blas.gemm', shapes do not chain"):
+        blas.gemm(fn, True, a, ta, b, not tb, out)
+    with pytest.raises(ValueError, match="null function pointer"):
+        blas.gemm(0, True, a, ta, b, tb, out)
+    empty = np.full((m, n), 7, dtype)
+    blas.gemm(fn, True, a[:0] if ta else a[:, :0], ta, b[:, :0] if tb else b[:0], tb, empty)
+    np.testing.assert_array_equal(empty, 0)
+
+
+def test_real_mkl_matches_numpy_when_installed():
+    mkl = db.find_mkl()
+    if mkl is None:
+        pytest.skip("the [mkl] extra (the mkl wheel) is not installed")
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((64, 784)).astype(np.float32)
+    w = rng.standard_normal((512, 784)).astype(np.float32)
+    g = rng.standard_normal((64, 512)).astype(np.float32)
+    out = np.empty((64, 512), np.float32)
+    blas.gemm(mkl.fn[F32], False, x, False, w, True, out)
+    np.testing.assert_allclose(out, x @ w.T, rtol=1e-4, atol=1e-3)
+    gw = np.empty((512, 784), np.float32)
+    blas.gemm(mkl.fn[F32], False, g, True, x, False, gw)
+    np.testing.assert_allclose(gw, g.T @ x, rtol=1e-4, atol=1e-3)
+    t_open, t_mkl = db.time_both(mkl, "x@w.T", F32, 64, 512, 784, rounds=3)
+    assert t_open > 0 and t_mkl > 0
+
+
+@needs_openblas
+@pytest.mark.parametrize("shape", [(512, 784), (784, 512), (1000, 300), (17, 5), (10, 512),
+                                   (1, 64), (33, 1)])
+def test_gemv_split_is_identical_to_one_call(shape):
+    rng = np.random.default_rng(2)
+    w = rng.standard_normal(shape).astype(np.float32)
+    v = rng.standard_normal(shape[1]).astype(np.float32)
+    with bt.limited(1):
+        want = np.dot(w, v)
+    for parts in (2, 3):
+        cuts = db.split_rows(shape[0], parts)
+        assert cuts[0] == 0 and cuts[-1] == shape[0] and cuts == sorted(cuts)
+        assert all(c % 16 == 0 for c in cuts[1:-1] if c < shape[0])
+        got = db.gemv(w, v, parts=parts)
+        np.testing.assert_array_equal(got, want)  # bit for bit: every row the same dot product
+    np.testing.assert_array_equal(db.gemv(w, v, parts=1), want)
+
+
+@needs_openblas
+def test_gemv_split_rejects_bad_cuts():
+    w, v, out = np.ones((8, 4), np.float32), np.ones(4, np.float32), np.empty(8, np.float32)
+    fn = bt.openblas().symbol("cblas_sgemv")
+    with pytest.raises(ValueError, match="'cuts' must rise from 0 to 8"):
+        blas.gemv_split(fn, w, v, out, [0, 9, 8])
+    with pytest.raises(ValueError, match="do not chain"):
+        blas.gemv_split(fn, w, np.ones(5, np.float32), out, [0, 4, 8])
+
+
+def test_batch1_dense_equals_the_gemm_result():
+    rng = np.random.default_rng(3)
+    net = nn.Dense(784, 512)
+    x = rng.standard_normal((1, 784)).astype(np.float32)
+    w = net.weight.asnumpy()
+    got = net(Tensor(x)).asnumpy()
+    assert got.shape == (1, 512) and got.dtype == np.float32
+    np.testing.assert_allclose(got, x @ w.T + net.bias.asnumpy(), rtol=1e-5, atol=1e-5)
+    got1 = ops.dense(Tensor(x[0]), net.weight, net.bias).asnumpy()
+    assert got1.shape == (512,)
+    np.testing.assert_allclose(got1, got[0], rtol=1e-6, atol=1e-6)
+
+
+def _grad_x(w, x, g):
+    fn = ms.grad(lambda a: (ops.dense(a, w) * Tensor(g)).sum(), grad_position=0)
+    return fn(x)
+
+
+def test_dx_buffer_is_reused_only_when_nobody_holds_it():
+    rng = np.random.default_rng(4)
+    w = Tensor(rng.standard_normal((256, 784)).astype(np.float32))
+    x1 = Tensor(rng.standard_normal((64, 784)).astype(np.float32))
+    g = rng.standard_normal((64, 256)).astype(np.float32)
+    linear._spare.clear()
+    held = _grad_x(w, x1, g)  # the user keeps this dX
+    first = held.asnumpy().copy()
+    np.testing.assert_allclose(first, g @ w.asnumpy(), rtol=1e-4, atol=1e-4)
+    x2 = Tensor(rng.standard_normal((64, 784)).astype(np.float32))
+    second = _grad_x(w, x2, 2 * g)
+    np.testing.assert_array_equal(held.asnumpy(), first)  # not overwritten by the next backward
+    np.testing.assert_allclose(second.asnumpy(), 2 * first, rtol=1e-5, atol=1e-4)
+    # a plain numpy view the user took keeps its numbers too
+    view = second.asnumpy()[:4]
+    keep = view.copy()
+    del second, held
+    third = _grad_x(w, x1, 3 * g)
+    np.testing.assert_array_equal(view, keep)
+    np.testing.assert_allclose(third.asnumpy(), 3 * first, rtol=1e-5, atol=1e-4)
+
+
+def test_dx_buffer_is_reused_when_free():
+    shape, dtype = (64, 784), np.dtype(np.float32)
+    linear._spare.clear()
+    a = linear._scratch(shape, dtype)
+    addr = a.__array_interface__["data"][0]
+    del a
+    b = linear._scratch(shape, dtype)
+    assert b.__array_interface__["data"][0] == addr  # nobody held it: the same memory
+    c = linear._scratch(shape, dtype)  # `b` is still held here: a new array
+    assert c.__array_interface__["data"][0] != addr
+    v = c[1:]  # a view holds its base
+    del c
+    d = linear._scratch(shape, dtype)
+    assert not np.shares_memory(d, v)
+
+
+def test_training_step_matches_numpy_with_reused_buffers():
+    rng = np.random.default_rng(5)
+    net = nn.SequentialCell([nn.Dense(784, 256), nn.ReLU(), nn.Dense(256, 256), nn.ReLU(),
+                             nn.Dense(256, 10)])
+    ws = [(p.asnumpy().copy()) for p in net.trainable_params()]
+    x = rng.standard_normal((64, 784)).astype(np.float32)
+    y = rng.integers(0, 10, 64).astype(np.int32)
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    train = nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.SGD(net.trainable_params(), 0.1))
+    for _ in range(3):
+        train(Tensor(x), Tensor(y))
+    # the same three steps by hand
+    (w1, b1, w2, b2, w3, b3) = ws
+    params = [w1, b1, w2, b2, w3, b3]
+    for _ in range(3):
+        h1 = np.maximum(x @ w1.T + b1, 0)
+        h2 = np.maximum(h1 @ w2.T + b2, 0)
+        z = h2 @ w3.T + b3
+        e = np.exp(z - z.max(1, keepdims=True))
+        p = e / e.sum(1, keepdims=True)
+        p[np.arange(64), y] -= 1
+        g3 = p / 64
+        g2 = (g3 @ w3) * (h2 > 0)
+        g1 = (g2 @ w2) * (h1 > 0)
+        grads = [g1.T @ x, g1.sum(0), g2.T @ h1, g2.sum(0), g3.T @ h2, g3.sum(0)]
+        for prm, gr in zip(params, grads):
+            prm -= 0.1 * gr
+    for prm, want in zip(net.trainable_params(), params):
+        np.testing.assert_allclose(prm.asnumpy(), want, rtol=1e-4, atol=1e-5)
