@@ -204,6 +204,7 @@ CASES = [
          [(2, 3, 3)], low=-1.0, high=1.0),
     # FFTs (ops/_fft.py): a real signal through complex spectra back to a real one
     Case("fft", lambda x: ops.hfft(ops.fft(x, 6), 4) + ops.irfft(ops.rfft(x, 5), 4), [(2, 4)]),
+    Case("eig", lambda a: ops.real(ops.eigvals(a + EYE3)) ** 2, [(3, 3)], low=-1.0, high=1.0),
 ]
 
 GRADCHECK_OPS = frozenset(c.op for c in CASES)

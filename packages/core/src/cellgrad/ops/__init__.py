@@ -7,6 +7,8 @@ from cellgrad.ops._complex import *  # noqa: F403
 from cellgrad.ops._complex import __all__ as _complex_names
 from cellgrad.ops._fft import *  # noqa: F403
 from cellgrad.ops._fft import __all__ as _fft_names
+from cellgrad.ops._fn_eig import *  # noqa: F403
+from cellgrad.ops._fn_eig import __all__ as _eig_names
 from cellgrad.ops._fn_linalg2 import *  # noqa: F403
 from cellgrad.ops._fn_linalg2 import __all__ as _linalg2_names
 from cellgrad.ops._fn_matrix_diag import *  # noqa: F403
@@ -20,6 +22,8 @@ from cellgrad.ops._sparse_functions import *  # noqa: F403
 from cellgrad.ops._sparse_functions import __all__ as _sparse_names
 from cellgrad.ops._sparse_prims import *  # noqa: F403
 from cellgrad.ops._sparse_prims import __all__ as _sparse_prim_names
+from cellgrad.ops._stft import *  # noqa: F403
+from cellgrad.ops._stft import __all__ as _stft_names
 from cellgrad.ops._tm_array import *  # noqa: F403  (functional's own spellings override these)
 from cellgrad.ops._tm_array import __all__ as _tensor_method_names
 from cellgrad.ops._windows import *  # noqa: F403
@@ -33,7 +37,8 @@ from cellgrad.ops.primitives import __all__ as _primitive_names
 __all__ = ["jacfwd", "jacrev", "jvp", "vjp", "vmap", *_functional_names, *_primitive_names,
            *_random_names, *_tensor_method_names, *_sparse_names, *_sparse_prim_names,
            *_linalg2_names, *_window_names, *_matrix_diag_names,
-           *_linalg_prim_names, *_fft_names,
+           *_linalg_prim_names, *_fft_names, *_eig_names,
+           *_stft_names,
            *_complex_names,
            "GradOperation", "grad", "value_and_grad",
            "HyperMap", "Map", "MultitypeFuncGraph", "add_flags", "ReduceOp"]
