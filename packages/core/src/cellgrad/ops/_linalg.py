@@ -1,7 +1,6 @@
 """Matrix products."""
 
-import numpy as np
-
+from cellgrad import _blas_threads
 from cellgrad._errors import ShapeError
 from cellgrad.ops._registry import PROMOTE_ARITH, define
 
@@ -17,7 +16,7 @@ def _matmul_fwd(a, b):
             f"For 'matmul', the contracted dimensions differ: input shape {a.shape} "
             f"(last dim {ka}) and other shape {b.shape} (dim {kb}); expected them equal.")
     try:
-        return np.matmul(a, b), (a, b)
+        return _blas_threads.matmul(a, b), (a, b)  # one BLAS thread below 4.2M MNK
     except ValueError:
         raise ShapeError(f"For 'matmul', batch dimensions of shapes {a.shape} and {b.shape} "
                          "cannot be broadcast.") from None
