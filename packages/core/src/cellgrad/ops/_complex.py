@@ -121,17 +121,19 @@ def _angle_bwd(ctx, g):
 
 
 def _cabs_fwd(z):
-    out = np.abs(z)
-    return out, (z, out)
+    return np.abs(z), (z,)
+
+
+def abs_cotangent(xp, z, g):
+    """The tape's cotangent of |z|: d|z| = Re(conj(z) dz) / |z|, so g conj(z) / |z| (zero at
+    z = 0). Also the rule of `ops.abs` on complex tensors."""
+    a = apply(COMPLEX_ABS, (z,)) if xp.IS_TENSOR else np.abs(z)
+    scale = g / xp.where(a == 0, a + 1, a)
+    return _cx(xp, scale * _re(xp, z), -scale * _im(xp, z))
 
 
 def _cabs_bwd(ctx, g):
-    # d|z| = Re(conj(z) dz) / |z|: cotangent g conj(z) / |z| (zero at z = 0).
-    z, out = ctx.saved
-    xp = ctx.xp
-    safe = xp.where(out == 0, out + 1, out)
-    scale = g / safe
-    return _cx(xp, scale * _re(xp, z), -scale * _im(xp, z))
+    return abs_cotangent(ctx.xp, ctx.saved[0], g)
 
 
 ANGLE = define("Angle", _angle_fwd, _angle_bwd)
@@ -149,19 +151,20 @@ def _complex_fwd(re, im):
 
 
 def _complex_bwd(ctx, g):
+    # the tape's cotangent of z = a + ib is dL/da - i dL/db
     xp = ctx.xp
-    return _re(xp, g), _im(xp, g)
+    return _re(xp, g), -_im(xp, g)
 
 
 def _polar_fwd(r, theta):
-    c, s = np.cos(theta), np.sin(theta)
-    return _cx(None, r * c, r * s), (r, c, s)
+    return _cx(None, r * np.cos(theta), r * np.sin(theta)), (r, theta)
 
 
 def _polar_bwd(ctx, g):
     # z = r e^{i theta}: cotangents Re(g e^{i theta}) for r and Re(g i z) for theta.
-    r, c, s = ctx.saved
+    r, theta = ctx.saved
     xp = ctx.xp
+    c, s = xp.cos(theta), xp.sin(theta)
     gx, gy = _re(xp, g), _im(xp, g)
     return gx * c - gy * s, -(gx * s + gy * c) * r
 

@@ -122,10 +122,10 @@ def _asin_bwd(ctx, g):
 
 def _abs_bwd(ctx, g):
     (x,) = ctx.saved
-    if np.iscomplexobj(x):  # |z| is not holomorphic: cotangent g conj(z)/|z| (ops._complex)
-        from cellgrad.ops._complex import conj
+    if x.dtype.kind in ("c", 3):  # numpy's or cellgrad's complex kind: |z| is not holomorphic
+        from cellgrad.ops._complex import abs_cotangent
 
-        x = conj(x) if ctx.xp.IS_TENSOR else np.conj(x)
+        return abs_cotangent(ctx.xp, x, g)
     return g * ctx.xp.sign(x)
 
 
