@@ -89,7 +89,7 @@ def _thin(name, fn, params=None):
 
 # Modules holding one area's methods: each may define `THIN` (entries as above) and `METHODS`
 # (name -> a function taking the tensor first, set on the class as is). Appended by area.
-AREAS = ("cellgrad.common._tm_dtype",)
+AREAS = ("cellgrad.common._tm_dtype", "cellgrad.common._tm_linalg")
 
 
 def install(cls):
