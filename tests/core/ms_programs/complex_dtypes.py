@@ -1,9 +1,8 @@
 """complex64/complex128: creation, repr/str, promotion, casts, arithmetic, reductions,
 indexing, the complex ops and primitives, Tensor methods, and the complex gradients MindSpore
 2.10's CPU computes (ComplexAbs, Angle, Complex, Polar, MatMul)."""
-import numpy as np
-
 import mindspore as ms
+import numpy as np
 from mindspore import Tensor, ops
 
 

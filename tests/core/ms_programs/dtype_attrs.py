@@ -1,8 +1,7 @@
 """Tensor layout and dtype attributes (itemsize, nbytes, strides, stride(), storage_offset(),
 is_floating_point, is_signed, byte, short) and common.dtype's helpers, as MindSpore 2.10."""
-import numpy as np
-
 import mindspore as ms
+import numpy as np
 from mindspore import Tensor
 from mindspore.common import dtype as mstype
 
