@@ -31,8 +31,15 @@ def _channels(x):
     return x.reshape(x.shape[0], x.shape[1], -1)
 
 
-def _norm_fwd(x, w=None, b=None, *, mean, var, eps, axes, training):
-    """y = (x - mean) / sqrt(var + eps) * w + b; `axes` are the reduced (statistics) axes."""
+def _norm_fwd(x, w=None, b=None, *, mean, var, eps, axes, training, per_channel=False):
+    """y = (x - mean) / sqrt(var + eps) * w + b; `axes` are the reduced (statistics) axes.
+
+    `per_channel`: w and b are batch normalisation's (C,) parameters as they are (no recorded
+    reshape of them on every call); they act as views of the statistics' (1, C, 1, ...)."""
+    if per_channel:
+        y, saved = _norm_fwd(x, w.reshape(mean.shape), b.reshape(mean.shape), mean=mean,
+                             var=var, eps=eps, axes=axes, training=training)
+        return y, saved[:2] + (w,) + saved[3:] + (True,)  # w itself: higher orders record it
     invstd = 1.0 / np.sqrt(var + eps)
     if axes == _batch_axes(x) and _kernel_fits(x, w, b, mean, invstd):
         y = np.empty_like(x)
@@ -48,7 +55,17 @@ def _norm_fwd(x, w=None, b=None, *, mean, var, eps, axes, training):
 
 
 def _norm_bwd(ctx, g):
-    xhat, invstd, w, axes, training, x, mean, var, eps = ctx.saved
+    saved = ctx.saved
+    if len(saved) == 9:
+        return _norm_grads(ctx, g, saved)
+    w = saved[2]  # per_channel: (C,)
+    gx, gw, gb = _norm_grads(ctx, g, saved[:2] + (w.reshape(saved[6].shape),) + saved[3:9])
+    return gx, (None if gw is None else gw.reshape(w.shape)), \
+        (None if gb is None else gb.reshape(w.shape))
+
+
+def _norm_grads(ctx, g, saved):
+    xhat, invstd, w, axes, training, x, mean, var, eps = saved
     if ctx.xp.IS_TENSOR:
         xhat, invstd = _normalized_tensor(x, mean, var, eps, axes, training)
     nx, nw, nb = (tuple(ctx.needs_input_grad) + (False, False))[:3]
@@ -137,28 +154,32 @@ def batch_norm(input_x, running_mean, running_var, weight, bias, training=False,
                               training, momentum, eps)[0]
 
 
+# Checked arguments by everything the checks read (types, shapes, dtypes, momentum): a
+# BatchNorm layer called every step skips them after the first call.
+_PLANS: dict = {}
+_PLANS_MAX = 512
+
+
 def batch_norm_checked(op, x, running_mean, running_var, weight, bias, training, momentum, eps):
     """batch_norm returning (y, batch mean, batch biased variance) for the BatchNorm forms."""
-    _checks.floating(op, "input_x", x)
-    for name, t in (("running_mean", running_mean), ("running_var", running_var),
-                    ("weight", weight), ("bias", bias)):
-        _checks.tensor(op, name, t)
-    if x.ndim < 2:
-        raise ValueError(f"For '{op}', 'input_x' must be at least 2-D (N, C, ...), got "
-                         f"{_checks.describe(x)}.")
-    channels = x.shape[1]
-    for name, t in (("weight", weight), ("bias", bias), ("running_mean", running_mean),
-                    ("running_var", running_var)):
-        if tuple(t.shape) != (channels,):
-            raise ValueError(f"For '{op}', '{name}' must have shape ({channels},) (the channel "
-                             f"dimension 1 of input_x {tuple(x.shape)}), got "
-                             f"{_checks.describe(t)}.")
-    axes = _batch_axes(x)
-    shape = (1, channels) + (1,) * (x.ndim - 2)
-    momentum = _checks.number(op, "momentum", momentum)
-    if not 0 <= momentum <= 1:
-        raise ValueError(f"For '{op}', the 'momentum' must be in [0, 1], but got {momentum}.")
-    data = x._data.astype(_stat_dtype(x._data), copy=False)
+    try:
+        key = (op, type(x), x.shape, x.dtype, type(running_mean), running_mean.shape,
+               type(running_var), running_var.shape, type(weight), weight.shape, type(bias),
+               bias.shape, momentum, type(momentum))
+        plan = _PLANS.get(key)
+    except (TypeError, AttributeError):  # not Tensors, or an unhashable momentum
+        key = plan = None
+    if plan is None:
+        plan = _bn_plan(op, x, running_mean, running_var, weight, bias, momentum)
+        if key is not None:
+            if len(_PLANS) >= _PLANS_MAX:
+                _PLANS.clear()
+            _PLANS[key] = plan
+    axes, shape, momentum = plan
+    channels = shape[1]
+    data = x._data
+    if data.dtype == np.float16:
+        data = data.astype(np.float32)
     if training and data.size == 0:
         # an empty batch has no statistics: running ones stay as they are (as PyTorch's)
         mean, var = np.zeros(channels, data.dtype), np.ones(channels, data.dtype)
@@ -177,9 +198,31 @@ def batch_norm_checked(op, x, running_mean, running_var, weight, bias, training,
         mean = running_mean._data.astype(data.dtype, copy=False)
         var = running_var._data.astype(data.dtype, copy=False)
     attrs = {"mean": mean.reshape(shape), "var": var.reshape(shape), "eps": float(eps),
-             "axes": axes, "training": bool(training)}
-    y = apply(NORM, (x, weight.reshape(shape), bias.reshape(shape)), attrs)
+             "axes": axes, "training": bool(training), "per_channel": True}
+    y = apply(NORM, (x, weight, bias), attrs)
     return y, mean, var
+
+
+def _bn_plan(op, x, running_mean, running_var, weight, bias, momentum):
+    """(statistics axes, the (1, C, 1, ...) shape, momentum) after every argument check."""
+    _checks.floating(op, "input_x", x)
+    for name, t in (("running_mean", running_mean), ("running_var", running_var),
+                    ("weight", weight), ("bias", bias)):
+        _checks.tensor(op, name, t)
+    if x.ndim < 2:
+        raise ValueError(f"For '{op}', 'input_x' must be at least 2-D (N, C, ...), got "
+                         f"{_checks.describe(x)}.")
+    channels = x.shape[1]
+    for name, t in (("weight", weight), ("bias", bias), ("running_mean", running_mean),
+                    ("running_var", running_var)):
+        if tuple(t.shape) != (channels,):
+            raise ValueError(f"For '{op}', '{name}' must have shape ({channels},) (the channel "
+                             f"dimension 1 of input_x {tuple(x.shape)}), got "
+                             f"{_checks.describe(t)}.")
+    momentum = _checks.number(op, "momentum", momentum)
+    if not 0 <= momentum <= 1:
+        raise ValueError(f"For '{op}', the 'momentum' must be in [0, 1], but got {momentum}.")
+    return _batch_axes(x), (1, channels) + (1,) * (x.ndim - 2), momentum
 
 
 def instance_norm_checked(op, x, weight, bias, eps):

@@ -32,22 +32,37 @@ def _free_count(arrays):
 
 
 _FREE = _free_count([np.empty(0)])
+getrefcount = sys.getrefcount
 
 
 def empty(shape, dtype):
     """An uninitialised array like `np.empty(shape, dtype)`, reused when one is free."""
-    global _kept_bytes
     dtype = np.dtype(dtype)
+    try:
+        arrays = _pool.get((shape, dtype.char))  # few calls on the hot path
+    except TypeError:  # a list for a shape
+        arrays = None
+    if arrays is not None:
+        with _lock:
+            for a in arrays:
+                if getrefcount(a) == _FREE:
+                    return a
+    return _new(shape, dtype)
+
+
+def _new(shape, dtype):
+    global _kept_bytes
+    shape = tuple(shape)
     nbytes = math.prod(shape) * dtype.itemsize
     if nbytes < MIN_BYTES:
         return np.empty(shape, dtype)
-    key = (tuple(shape), dtype.char)
     with _lock:
+        key = (shape, dtype.char)
         arrays = _pool.get(key)
         if arrays is None:
             arrays = _pool[key] = []
         for a in arrays:
-            if sys.getrefcount(a) == _FREE:
+            if getrefcount(a) == _FREE:
                 return a
         a = np.empty(shape, dtype)
         if len(arrays) < PER_SHAPE and _kept_bytes + nbytes <= MAX_BYTES:

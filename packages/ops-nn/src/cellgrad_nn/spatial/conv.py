@@ -84,9 +84,39 @@ OPS = (CONV2D, CONV3D)
 _BY_RANK = {2: CONV2D, 3: CONV3D}
 
 
+# Checked geometry by everything it depends on: a layer called every step with inputs of
+# one shape skips its ~50 checking calls after the first (the checks are pure functions of
+# the key: types, shapes, dtypes and the arguments).
+_PLANS: dict = {}
+_PLANS_MAX = 512
+
+
 def conv_checked(op, input, weight, bias, stride, pad_mode, padding, dilation, groups, rank=2):
     """Checked convolution of `rank` (2 or 3) spatial dimensions; `stride`, `dilation` and
     `padding` as MindSpore's functional forms take them."""
+    try:
+        # the types too: True == 1 and 1.0 == 1, but only ints pass the checks
+        key = (op, rank, type(input), type(weight), input.shape, weight.shape, input.dtype,
+               weight.dtype, stride, type(stride), pad_mode, padding, type(padding), dilation,
+               type(dilation), groups, type(groups),
+               None if bias is None else (type(bias), bias.shape, bias.dtype))
+        attrs = _PLANS.get(key)
+    except (TypeError, AttributeError):  # unhashable arguments, or not Tensors: check them
+        key = attrs = None
+    if attrs is None:
+        attrs = _conv_attrs(op, input, weight, bias, stride, pad_mode, padding, dilation,
+                            groups, rank)
+        if key is not None:
+            if len(_PLANS) >= _PLANS_MAX:
+                _PLANS.clear()
+            _PLANS[key] = attrs
+    if bias is None:
+        return apply(_BY_RANK[rank], (input, weight), attrs)
+    return apply(_BY_RANK[rank], (input, weight, bias), attrs)
+
+
+def _conv_attrs(op, input, weight, bias, stride, pad_mode, padding, dilation, groups, rank):
+    """The op's attributes, after every check of the arguments."""
     W.check_rank(op, "input", input, rank)
     W.check_rank(op, "weight", weight, rank)
     if input.dtype != weight.dtype:  # MindSpore's Conv2D/Conv3D refuse; no silent promotion
@@ -113,15 +143,15 @@ def conv_checked(op, input, weight, bias, stride, pad_mode, padding, dilation, g
     dt = input._data.dtype
     B.check_fits(op, "im2col columns", (c * math.prod(kernel), input.shape[0],
                                         math.prod(out_size)), dt if dt.char in "fd" else "f")
-    attrs = {"pads": pads, "stride": stride, "dilation": dilation, "groups": groups,
-             "out_size": out_size}
-    if bias is None:
-        return apply(_BY_RANK[rank], (input, weight), attrs)
-    _checks.tensor(op, "bias", bias)
-    if tuple(bias.shape) != (o,):
-        raise ValueError(f"For '{op}', 'bias' must have shape ({o},), got "
-                         f"{_checks.describe(bias)}.")
-    return apply(_BY_RANK[rank], (input, weight, bias), attrs)
+    if bias is not None:
+        _checks.tensor(op, "bias", bias)
+        if tuple(bias.shape) != (o,):
+            raise ValueError(f"For '{op}', 'bias' must have shape ({o},), got "
+                             f"{_checks.describe(bias)}.")
+    return {"pads": pads, "stride": stride, "dilation": dilation, "groups": groups,
+            "out_size": out_size}
+
+
 
 
 def conv2d_checked(op, input, weight, bias, stride, pad_mode, padding, dilation, groups):
