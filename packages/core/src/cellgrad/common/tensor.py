@@ -97,10 +97,11 @@ class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
         return bool(self._one_element("bool"))
 
     def __float__(self):
-        return float(self._one_element("float"))
+        # .item(): a complex value is a TypeError, as MindSpore's (numpy's would only warn)
+        return float(self._one_element("float").item())
 
     def __int__(self):
-        return int(self._one_element("int"))
+        return int(self._one_element("int").item())
 
     def __index__(self):
         if self._dtype.kind != 1:
