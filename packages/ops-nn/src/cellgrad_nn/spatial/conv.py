@@ -28,7 +28,8 @@ def grouped_matmul(a, b, out=None):
 def _conv_fwd(x, w, b=None, *, pads, stride, dilation, groups, out_size):
     """Any rank: `pads` is (before, after) per spatial axis, flat; im2col reads `before`."""
     dtype = x.dtype
-    x, w, b = W.kernel_dtype(x), W.kernel_dtype(w), W.kernel_dtype(b)
+    if dtype.char not in "fd" or w.dtype.char not in "fd":  # float16 computes in float32
+        x, w, b = W.kernel_dtype(x), W.kernel_dtype(w), W.kernel_dtype(b)
     n, c = x.shape[:2]
     o, kernel = w.shape[0], w.shape[2:]
     length = math.prod(out_size)
@@ -36,11 +37,15 @@ def _conv_fwd(x, w, b=None, *, pads, stride, dilation, groups, out_size):
     # channel-major.
     rows = c * math.prod(kernel)
     cols = B.empty((rows, n, length), x.dtype)
-    im2col(np.ascontiguousarray(x), cols, kernel, stride, dilation, pads[::2], out_size)
+    im2col(x if x.flags.c_contiguous else np.ascontiguousarray(x), cols, kernel, stride,
+           dilation, pads[::2], out_size)
     # explicit sizes, not -1: an empty batch (n == 0) is a valid input with an empty output
-    res = grouped_matmul(w.reshape(groups, o // groups, rows // groups),
-                         cols.reshape(groups, rows // groups, n * length),
-                         B.empty((groups, o // groups, n * length), x.dtype))
+    res = B.empty((groups, o // groups, n * length), x.dtype)
+    if groups == 1:
+        np.matmul(w.reshape(o, rows), cols.reshape(rows, n * length), out=res[0])
+    else:
+        grouped_matmul(w.reshape(groups, o // groups, rows // groups),
+                       cols.reshape(groups, rows // groups, n * length), res)
     by_sample = res.reshape(o, n, length).transpose(1, 0, 2)
     out = B.empty((n, o) + out_size, x.dtype)
     if b is None:
@@ -54,7 +59,8 @@ def _conv_fwd(x, w, b=None, *, pads, stride, dilation, groups, out_size):
 
 def _conv_bwd(ctx, g):
     cols, w, x_shape, pads, stride, dilation, groups, has_bias = ctx.saved
-    g = W.kernel_dtype(g)
+    if g.dtype.char not in "fd":
+        g = W.kernel_dtype(g)
     n, o = g.shape[:2]
     out_size = g.shape[2:]
     length = math.prod(out_size)
