@@ -161,9 +161,12 @@ def test_compositions_match_numpy():
     assert mint.allclose(t(a), t(a + 1e-9)) is True
 
 
-def test_complex_results_say_cellgrad_is_real():
-    with pytest.raises(TypeError, match="mint.polar.*no complex|cellgrad tensors are real"):
-        mint.polar(t(X), t(X))
+def test_complex_results_are_complex_tensors():
+    z = mint.polar(t(X), t(X))
+    assert z.dtype == ms.complex64
+    np.testing.assert_allclose(z.asnumpy(), X * np.exp(1j * X), rtol=1e-6)
+    assert mint.real(z).dtype == ms.float32 and mint.imag(t(X)).asnumpy().tolist() == \
+        np.zeros_like(X).tolist()
 
 
 def test_norms_needing_singular_values_say_so():

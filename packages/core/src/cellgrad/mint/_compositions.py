@@ -163,23 +163,20 @@ def nan_to_num(input, nan=None, posinf=None, neginf=None):
 
 
 def real(input):
-    """Mirrors `mindspore.mint.real` (cellgrad's tensors are real: the input itself)."""
+    """Mirrors `mindspore.mint.real` (`ops.real`)."""
     _real_only("real", input)
-    return input
+    return ops.real(input)
 
 
 def imag(input):
-    """Mirrors `mindspore.mint.imag`; complex tensors are not supported by cellgrad."""
+    """Mirrors `mindspore.mint.imag` (`ops.imag`: zeros for a real tensor)."""
     _real_only("imag", input)
-    raise TypeError(f"For 'mint.imag', 'input' must be complex, but got {input.dtype}.")
+    return ops.imag(input)
 
 
 def polar(abs, angle):
-    """Mirrors `mindspore.mint.polar`, whose result is complex: cellgrad has no complex dtype."""
-    raise TypeError(f"For 'mint.polar', the result is a complex tensor and cellgrad tensors are "
-                    f"real (got abs of dtype {getattr(abs, 'dtype', type(abs).__name__)}); use "
-                    f"abs * mint.cos(angle) and abs * mint.sin(angle) for the real and imaginary "
-                    f"parts.")
+    """Mirrors `mindspore.mint.polar` (`ops.polar`)."""
+    return ops.polar(abs, angle)
 
 
 def _real_only(name, input):
