@@ -386,3 +386,32 @@ def test_in_place_writes_outside_ops_run_eagerly():
     outs = [rj(x3).asnumpy().tolist() for x3 in [ms.Tensor(np.ones(3, np.float32))] * 3]
     assert outs == [[3.0] * 3, [4.0] * 3, [5.0] * 3]
     assert "Parameter 'buf' was changed in place" in rj.jit_stats.last_fallback
+
+
+@pytest.mark.parametrize("generate", [True, False], ids=["generated", "interpreted"])
+@pytest.mark.parametrize("buffers", [True, False], ids=["buffers", "fresh-arrays"])
+def test_generated_and_interpreted_replays_agree(monkeypatch, generate, buffers):
+    import cellgrad_jit.plan as plan
+
+    monkeypatch.setattr(plan, "GENERATE", generate)
+    monkeypatch.setattr(plan, "BUFFERS", buffers)
+    w = ms.Parameter(ms.Tensor(RNG.standard_normal((6, 6)).astype(np.float32)), name="w")
+
+    def chain(x):
+        y = x * w
+        for _ in range(3):
+            y = ops.tanh(y) * 0.5 + ops.sigmoid(y) * y - ops.exp(-y * y) * 0.1
+        return (y - x).sum()
+
+    grad_fn = ms.value_and_grad(chain, None, [w])
+    step = ms.jit(lambda x: grad_fn(x))
+    for _ in range(4):
+        x = ms.Tensor(RNG.standard_normal((6, 6)).astype(np.float32))
+        (ve, (ge,)), (vj, (gj,)) = grad_fn(x), step(x)
+        assert same(ve, vj) and same(ge, gj)
+    assert step.jit_stats.replays == 3
+    replay = next(iter(step.jit_plans.values())).generated
+    assert generate == hasattr(replay, "source")
+    if generate:
+        assert "def replay(tensors):" in replay.source and "out=B" in replay.source or \
+            not buffers

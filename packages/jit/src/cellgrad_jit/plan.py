@@ -13,6 +13,8 @@ from cellgrad._core._buffer import make_tensor
 from cellgrad import _jit_hook, observe
 
 _XP = _jit_hook.rule_namespace()
+BUFFERS = True  # elementwise outputs into arrays allocated once (benchmarks turn it off)
+GENERATE = True  # replay with a generated function (False: the step interpreter)
 
 __all__ = ["GradStep", "IslandStep", "OpStep", "Plan", "Ref", "RefreshStep"]
 
@@ -62,7 +64,7 @@ def _refs(template, out):
 class OpStep:
     """One op's forward on arrays. `args`: (slot, cast dtype or None), or (-1, value)."""
     __slots__ = ("op", "args", "attrs", "dyn", "outs", "multi", "keep", "places", "meta",
-                 "in_meta", "index", "fwd", "fresh")
+                 "in_meta", "index", "fwd", "fresh", "buf", "refreshed")
 
     def __init__(self, op, args, attrs, outs, multi, keep):
         self.op, self.args, self.outs, self.multi, self.keep = op, args, outs, multi, keep
@@ -70,11 +72,19 @@ class OpStep:
         self.dyn = [(k, v) for k, v in attrs.items() if type(v) in (Ref, ParamRef)]
         self.fwd = op.forward
         self.fresh = None  # the attributes a RefreshStep gave this replay
+        self.buf = None  # an elementwise op's output array, allocated once (see Plan)
+        self.refreshed = False  # its attributes come from a RefreshStep at each replay
+
+    def take_fresh(self):
+        attrs, self.fresh = self.fresh, None
+        return attrs
 
     def slots(self):
         return [s for s, _ in self.args if s >= 0] + [v.s for _, v in self.dyn if type(v) is Ref]
 
     def run(self, env, saved):
+        if self.buf is not None:
+            return self.run_into(env, saved)
         args = []
         for s, v in self.args:
             if s < 0:
@@ -98,6 +108,17 @@ class OpStep:
             env[self.outs[0][0]] = out if type(out) is np.ndarray else np.asarray(out)
         if self.keep:
             saved[self.index] = sv if type(sv) is tuple else () if sv is None else (sv,)
+
+
+    def run_into(self, env, saved):
+        """An elementwise op (a numpy ufunc) computed into its buffer: the same ufunc call,
+        no allocation."""
+        args = [v if s < 0 else env[s] if v is None else env[s].astype(v)
+                for s, v in self.args]
+        out = env[self.outs[0][0]] = self.op.ufunc(*args, out=self.buf)
+        if self.keep:
+            save = self.op.save
+            saved[self.index] = tuple(args) if save == 1 else (out,) if save == 2 else ()
 
 
 class _Ctx:
@@ -406,8 +427,12 @@ class Plan:
 
     def __init__(self, name, kinds, refs, steps, template, cells, refreshes=()):
         self.name, self.steps, self.template = name, steps, template
+        self.generated = None
         starts = {start: RefreshStep(cell, args, kwargs, steps[start:end])
                   for start, end, cell, args, kwargs in refreshes}
+        for refresh in starts.values():
+            for st in refresh.steps:
+                st.refreshed = True
         self.sequence = []
         for i, step in enumerate(steps):
             if i in starts:
@@ -427,6 +452,28 @@ class Plan:
                 step.index = i
                 self.attr_params += [(v.param, v.param._data) for _, v in step.dyn
                                      if type(v) is ParamRef]
+        if BUFFERS:
+            self.buffer_elementwise()
+
+    def buffer_elementwise(self):
+        """Give an elementwise op's output one array, written by every replay, when only
+        elementwise ops of this plan read it (no view of it can outlive the replay)."""
+        readers = {}
+        for step in self.sequence:
+            for s in step.slots():
+                readers.setdefault(s, []).append(step)
+        out = set(_refs(self.template, []))
+        for step in self.steps:
+            if type(step) is not OpStep or not isinstance(step.op.ufunc, np.ufunc) or \
+                    step.multi or step.refreshed or step.dyn or step.attrs:
+                continue
+            s = step.outs[0][0]
+            if s in out or not all(type(r) is OpStep and r.op.ufunc is not None
+                                   for r in readers.get(s, ())):
+                continue
+            shape, dtype = step.meta[0]
+            if shape:
+                step.buf = np.empty(shape, dtype)
 
     def check_slots(self):
         from cellgrad_jit.trace import Unsafe
@@ -464,6 +511,16 @@ class Plan:
         return True
 
     def run(self, tensors):
+        """Replay with the generated function (`codegen`), made on the first replay."""
+        fn = self.generated
+        if fn is None:
+            from cellgrad_jit.codegen import generate
+
+            fn = self.generated = generate(self) if GENERATE else self.run_interpreted
+        return fn(tensors)
+
+    def run_interpreted(self, tensors):
+        """Replay step by step (the reference for the generated function)."""
         env = [None] * self.n
         for s, i in self.inputs:
             env[s] = tensors[i]._data

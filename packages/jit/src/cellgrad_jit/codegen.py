@@ -1,0 +1,181 @@
+"""A plan as one generated Python function: straight-line code, one line per op, values in
+local variables (no per-op loop, list indexing or step objects), the backward walk inlined
+the same way. It calls exactly what the interpreter (`Plan.run`) calls, in the same order;
+`Plan.run_interpreted` stays as the reference the tests compare it with."""
+
+import numpy as np
+
+from cellgrad_jit import plan as P
+
+__all__ = ["generate"]
+
+
+class _Source:
+    def __init__(self):
+        self.lines, self.names = [], {}
+
+    def name(self, prefix, obj):
+        """A global of the generated function bound to `obj`."""
+        key = f"{prefix}{len(self.names)}"
+        self.names[key] = obj
+        return key
+
+    def emit(self, line, depth=1):
+        self.lines.append("    " * depth + line)
+
+
+def _arg(src, s, v):
+    if s < 0:
+        return src.name("K", v)
+    return f"v{s}" if v is None else f"v{s}.astype({src.name('D', v)})"
+
+
+def _dict_of(slots):
+    return "{" + ", ".join(f"{s}: v{s}" for s in sorted(set(slots))) + "}"
+
+
+def _op(src, step):
+    args = ", ".join(_arg(src, s, v) for s, v in step.args)
+    if step.buf is not None:
+        out = f"v{step.outs[0][0]}"
+        src.emit(f"{out} = {src.name('U', step.op.ufunc)}({args}, out={src.name('B', step.buf)})")
+        if step.keep:
+            src.emit(f"s{step.index} = " + _ufunc_saved(step, args, out))
+        return
+    if step.op.ufunc is not None and not step.dyn and not step.attrs and not step.multi and \
+            step.fresh is None and not step.refreshed:
+        out = f"v{step.outs[0][0]}"
+        src.emit(f"{out} = {src.name('U', step.op.ufunc)}({args})")
+        src.emit(f"if type({out}) is not ndarray: {out} = asarray({out})")
+        if step.keep:
+            src.emit(f"s{step.index} = " + _ufunc_saved(step, args, out))
+        return
+    if step.refreshed:
+        kw = f"**{src.name('S', step)}.take_fresh()"
+    else:
+        parts = [f"**{src.name('A', step.attrs)}"] if step.attrs else []
+        for k, v in step.dyn:
+            parts.append(f"{k}=v{v.s}" if type(v) is P.Ref else
+                         f"{k}={src.name('Q', v.param)}._data")
+        kw = ", ".join(parts)
+    call = f"{src.name('F', step.fwd)}({', '.join(x for x in (args, kw) if x)})"
+    src.emit(f"o, sv = {call}")
+    if step.multi:
+        for j, (s, _) in enumerate(step.outs):
+            src.emit(f"v{s} = o[{j}] if type(o[{j}]) is ndarray else asarray(o[{j}])")
+    else:
+        s = step.outs[0][0]
+        src.emit(f"v{s} = o if type(o) is ndarray else asarray(o)")
+    if step.keep:
+        src.emit(f"s{step.index} = sv if type(sv) is tuple else () if sv is None else (sv,)")
+
+
+def _ufunc_saved(step, args, out):
+    save = step.op.save
+    if save == 1:
+        return f"({args},)"
+    return f"({out},)" if save == 2 else "()"
+
+
+def _grad(src, step):
+    """The walk of `GradStep.run`, unrolled: accumulators are locals a<k>."""
+    nt = step.ntargets
+    src.emit(f"r = [None] * {nt}")
+    for k, _ in step.walk:
+        src.emit(f"a{k} = None")
+    for (kind, where, slot), (shape, dtype) in zip(step.roots, step.sens):
+        ones = f"ones({shape!r}, {src.name('D', dtype)})"
+        if kind == "t":
+            src.emit(f"r[{where}] = {ones} if r[{where}] is None else r[{where}] + {ones}")
+        elif kind == "n":
+            _add(src, step, where, slot, ones)
+    for k, (index, op, needs, dests, multi_meta, into) in step.walk:
+        src.emit(f"g = a{k}")
+        src.emit("if g is not None:")
+        src.emit(f"a{k} = None", 2)
+        ctx = src.name("X", P._Ctx(op, None, needs, into, None))
+        src.emit(f"{ctx}.saved = s{index}; {ctx}.results = r", 2)
+        if multi_meta is None:
+            gs = "g"
+        else:
+            metas = src.name("M", multi_meta)
+            src.emit(f"g = tuple(zeros(m[0], m[1]) if x is None else x "
+                     f"for x, m in zip(g, {metas}))", 2)
+            gs = "*g"
+        if multi_meta is None and op.passthrough:
+            src.emit("res = None", 2)
+        else:
+            src.emit(f"res = {src.name('W', op.backward)}({ctx}, {gs})", 2)
+            src.emit("if res is not None and type(res) is not tuple: res = tuple(res) if "
+                     "type(res) is list else (res,)", 2)
+            src.emit(f"if res is not None and len(res) != {len(needs)}: raise ValueError("
+                     f"\"For '{op.name}', the backward rule returned \" + str(len(res)) + "
+                     f"\" gradients; expected {len(needs)}.\")", 2)
+        src.emit(f"{ctx}.saved = None; s{index} = None", 2)
+        for i, dest in enumerate(dests):
+            if dest is None:
+                continue
+            shape, dtype, kind, where, slot = dest
+            first = "g" if multi_meta is None else "g[0]"
+            src.emit(f"x = {first} if res is None else res[{i}]", 2)
+            src.emit("if x is not None:", 2)
+            src.emit("if type(x) is not ndarray: x = asarray(x)", 3)
+            src.emit(f"if x.shape != {shape!r}: x = sum_to(x, {shape!r}, {op.name!r})", 3)
+            src.emit(f"if x.dtype != {src.name('D', dtype)}: x = x.astype("
+                     f"{src.name('D', dtype)})", 3)
+            if kind == "t":
+                src.emit(f"r[{where}] = x if r[{where}] is None else r[{where}] + x", 3)
+            else:
+                _add(src, step, where, slot, "x", 3)
+    for index, s, shape, dtype in step.outputs:
+        d = src.name("D", dtype)
+        if index is None:
+            src.emit(f"v{s} = zeros({shape!r}, {d})")
+            continue
+        src.emit(f"x = r[{index}]")
+        src.emit(f"if x is None: x = zeros({shape!r}, {d})")
+        src.emit(f"elif x.dtype != {d}: x = x.astype({d})")
+        src.emit("elif not x.flags.writeable: x = x.copy()")
+        src.emit(f"v{s} = x")
+
+
+def _add(src, step, k, slot, value, depth=1):
+    meta = step.meta_of.get(k)
+    if meta is None:
+        src.emit(f"a{k} = {value} if a{k} is None else a{k} + {value}", depth)
+        return
+    src.emit(f"if a{k} is None: a{k} = [None] * {len(meta)}", depth)
+    src.emit(f"a{k}[{slot}] = {value} if a{k}[{slot}] is None else a{k}[{slot}] + {value}",
+             depth)
+
+
+def generate(plan):
+    """The replay of `plan` as one function `replay(tensors) -> result`."""
+    src = _Source()
+    src.lines.append("def replay(tensors):")
+    for s, i in plan.inputs:
+        src.emit(f"v{s} = tensors[{i}]._data")
+    for s, t in plan.live:
+        src.emit(f"v{s} = {src.name('L', t)}._data")
+    for step in plan.sequence:
+        kind = type(step)
+        if kind is P.OpStep:
+            _op(src, step)
+        elif kind is P.GradStep:
+            _grad(src, step)
+        else:  # an eager Cell: RefreshStep or IslandStep, with the values it reads
+            env = src.name("E", None)
+            src.emit(f"{env} = {_dict_of(step.slots())}")
+            src.emit(f"{src.name('R', step)}.run({env}, None)")
+            if kind is P.IslandStep:
+                for s in P._refs(step.out, []):
+                    src.emit(f"v{s} = {env}[{s}]")
+    result = _dict_of(P._refs(plan.template, []))
+    src.emit(f"return build({src.name('T', plan.template)}, {result})")
+    namespace = dict(src.names, ndarray=np.ndarray, asarray=np.asarray, ones=np.ones,
+                     zeros=np.zeros, sum_to=P._sum_to, build=P._build)
+    code = "\n".join(src.lines)
+    exec(compile(code, f"<jit replay of {plan.name}>", "exec"), namespace)  # noqa: S102
+    fn = namespace["replay"]
+    fn.source = code
+    return fn
