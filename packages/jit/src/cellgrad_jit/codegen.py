@@ -93,6 +93,12 @@ def _grad(src, step):
         src.emit(f"g = a{k}")
         src.emit("if g is not None:")
         src.emit(f"a{k} = None", 2)
+        builtin = _BUILTIN.get(op.rule) if multi_meta is None else None
+        if builtin is not None:  # the engine's own rules (_tape._builtin_backward), inline
+            src.emit(f"sv = s{index}; s{index} = None", 2)
+            src.emit("res = " + builtin(needs), 2)
+            _dests(src, step, op, dests, multi_meta)
+            continue
         ctx = src.name("X", P._Ctx(op, None, needs, into, None))
         src.emit(f"{ctx}.saved = s{index}; {ctx}.results = r", 2)
         if multi_meta is None:
@@ -112,21 +118,33 @@ def _grad(src, step):
                      f"\"For '{op.name}', the backward rule returned \" + str(len(res)) + "
                      f"\" gradients; expected {len(needs)}.\")", 2)
         src.emit(f"{ctx}.saved = None; s{index} = None", 2)
-        for i, dest in enumerate(dests):
-            if dest is None:
-                continue
-            shape, dtype, kind, where, slot = dest
-            first = "g" if multi_meta is None else "g[0]"
-            src.emit(f"x = {first} if res is None else res[{i}]", 2)
-            src.emit("if x is not None:", 2)
-            src.emit("if type(x) is not ndarray: x = asarray(x)", 3)
-            src.emit(f"if x.shape != {shape!r}: x = sum_to(x, {shape!r}, {op.name!r})", 3)
-            src.emit(f"if x.dtype != {src.name('D', dtype)}: x = x.astype("
-                     f"{src.name('D', dtype)})", 3)
-            if kind == "t":
-                src.emit(f"r[{where}] = x if r[{where}] is None else r[{where}] + x", 3)
-            else:
-                _add(src, step, where, slot, "x", 3)
+        _dests(src, step, op, dests, multi_meta)
+    _outputs(src, step)
+
+
+def _dests(src, step, op, dests, multi_meta):
+    """Hand each input's gradient on: reduce to its shape, cast to its dtype, add it to the
+    node below or the target (the engine's `_fit_numpy` and fan-in sums)."""
+    for i, dest in enumerate(dests):
+        if dest is None:
+            continue
+        shape, dtype, kind, where, slot = dest
+        first = "g" if multi_meta is None else "g[0]"
+        src.emit(f"x = {first} if res is None else res[{i}]", 2)
+        src.emit("if x is not None:", 2)
+        src.emit("if type(x) is not ndarray: x = asarray(x)", 3)
+        src.emit(f"if x.shape != {shape!r}: x = sum_to(x, {shape!r}, {op.name!r})", 3)
+        src.emit(f"if x.dtype != {src.name('D', dtype)}: x = x.astype("
+                 f"{src.name('D', dtype)})", 3)
+        if kind == "t":
+            src.emit(f"r[{where}] = x if r[{where}] is None else r[{where}] + x", 3)
+        else:
+            _add(src, step, where, slot, "x", 3)
+
+
+
+
+def _outputs(src, step):
     for index, s, shape, dtype in step.outputs:
         d = src.name("D", dtype)
         if index is None:
@@ -137,6 +155,18 @@ def _grad(src, step):
         src.emit(f"elif x.dtype != {d}: x = x.astype({d})")
         src.emit("elif not x.flags.writeable: x = x.copy()")
         src.emit(f"v{s} = x")
+
+
+# rule -> the expression of its gradients (a tuple) from g and sv (the saved arrays);
+# needs are the walk's needs_input_grad. The same arithmetic as _tape._builtin_backward.
+_BUILTIN = {
+    1: lambda n: f"({'g * sv[1]' if n[0] else 'None'}, {'g * sv[0]' if n[1] else 'None'})",
+    2: lambda n: f"(g, {'-g' if n[1] else 'None'})",
+    3: lambda n: "(g - g * sv[0] * sv[0],)",
+    4: lambda n: "((t := g * sv[0]) - t * sv[0],)",
+    5: lambda n: "(-g,)",
+    6: lambda n: "(g * sv[0],)",
+}
 
 
 def _add(src, step, k, slot, value, depth=1):
