@@ -48,6 +48,10 @@ def _relu6_fwd(x):
 
 def _relu6_bwd(ctx, g):
     (x,) = ctx.saved
+    if not ctx.xp.IS_TENSOR:  # one mask, formed in place
+        mask = x > 0
+        mask &= x <= 6
+        return np.multiply(g, mask)
     return g * ((x > 0) & (x <= 6))  # MindSpore passes the gradient at x = 6, not at 0
 
 
@@ -69,6 +73,10 @@ def _elu_fwd(x, *, alpha):
 
 def _elu_bwd(ctx, g):
     x, out, alpha = ctx.saved
+    if not ctx.xp.IS_TENSOR and g.dtype == out.dtype:  # the same values, a temporary fewer
+        t = out + alpha
+        t *= g  # (g * t: the product commutes exactly)
+        return np.where(x > 0, g, t)
     return ctx.xp.where(x > 0, g, g * (out + alpha))
 
 
@@ -105,6 +113,12 @@ def _silu_fwd(x):
 def _silu_bwd(ctx, g):
     (x,) = ctx.saved
     s = sigmoid_xp(ctx.xp, x)
+    if not ctx.xp.IS_TENSOR and g.dtype == x.dtype:  # in place: the same roundings
+        t = x * s
+        t *= 1 - s
+        t += s
+        t *= g
+        return t
     return g * (s + x * s * (1 - s))
 
 
@@ -138,6 +152,12 @@ def _hardsigmoid_fwd(x):
 
 def _hardsigmoid_bwd(ctx, g):
     (x,) = ctx.saved
+    if not ctx.xp.IS_TENSOR:  # one mask and one result, formed in place
+        mask = x > -3
+        mask &= x < 3
+        out = np.multiply(g, mask)
+        out *= 1 / 6
+        return out
     return g * ((x > -3) & (x < 3)) * (1 / 6)
 
 
