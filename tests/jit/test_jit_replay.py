@@ -415,3 +415,29 @@ def test_generated_and_interpreted_replays_agree(monkeypatch, generate, buffers)
     if generate:
         assert "def replay(tensors):" in replay.source and "out=B" in replay.source or \
             not buffers
+
+
+SCALE = 2.0
+
+
+def test_python_values_read_from_closures_globals_and_cells_are_guarded():
+    global SCALE
+    net = MLP((4, 8, 3))
+    net.factor = 1.5
+    shift = 1.0
+
+    def f(x):
+        return net(x) * net.factor * SCALE + shift
+
+    fj = ms.jit(f)
+    x = ms.Tensor(np.ones((2, 4), np.float32))
+    assert same(fj(x), f(x)) and same(fj(x), f(x))
+    assert fj.jit_stats.replays == 1
+    net.factor = 3.0
+    assert same(fj(x), f(x))
+    SCALE = 5.0
+    assert same(fj(x), f(x))
+    shift = -2.0  # noqa: F841 (read by f through its closure)
+    assert same(fj(x), f(x))
+    assert fj.jit_stats.traces == 4
+    assert same(fj(x), f(x)) and fj.jit_stats.replays == 2

@@ -19,6 +19,9 @@ GENERATE = True  # replay with a generated function (False: the step interpreter
 __all__ = ["GradStep", "IslandStep", "OpStep", "Plan", "Ref", "RefreshStep"]
 
 
+_MISSING = object()
+
+
 class Ref:
     """A Tensor in a template or an argument: slot `s`, cellgrad dtype `dtype`."""
     __slots__ = ("s", "dtype")
@@ -428,6 +431,7 @@ class Plan:
     def __init__(self, name, kinds, refs, steps, template, cells, refreshes=()):
         self.name, self.steps, self.template = name, steps, template
         self.generated = None
+        self.scalars = []  # Python values the trace read from closures, globals, Cells
         starts = {start: RefreshStep(cell, args, kwargs, steps[start:end])
                   for start, end, cell, args, kwargs in refreshes}
         for refresh in starts.values():
@@ -507,6 +511,10 @@ class Plan:
                 return False
         for p, arr in self.attr_params:
             if p._data is not arr:
+                return False
+        for where, key, value in self.scalars:
+            now = key.cell_contents if where is None else where.get(key, _MISSING)
+            if now is not value and (type(now) is not type(value) or now != value):
                 return False
         return True
 

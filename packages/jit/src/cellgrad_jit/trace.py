@@ -27,6 +27,7 @@ from cellgrad_jit.plan import GradStep, IslandStep, OpStep, ParamRef, Plan, Ref
 __all__ = ["Recorder", "Unsafe"]
 
 _KIND_BOOL, _KIND_INT, _KIND_FLOAT, _KIND_COMPLEX = 0, 1, 2, 3
+_SCALARS = (bool, int, float, complex, str, type(None))
 
 
 class Unsafe(Exception):
@@ -133,6 +134,7 @@ class Recorder(observe.Observer):
         self.unsafe = None
         self.params = None
         self.refreshes = []  # (first step, end, cell, args, kwargs)
+        self.scalars = []  # (dict or None, key or closure cell, value): baked Python values
         self.snap = {}  # id(Tensor) -> (Tensor, its array, a copy): writes nobody replays
         self.explained = set()  # ids of Tensors islands and refreshed Cells may write
 
@@ -151,16 +153,27 @@ class Recorder(observe.Observer):
         found.append(getattr(function, "__self__", None))
         for cell in getattr(fn, "__closure__", None) or ():
             try:
-                found.append(cell.cell_contents)
+                v = cell.cell_contents
             except ValueError:  # an empty closure cell
-                pass
+                continue
+            found.append(v)
+            if isinstance(v, _SCALARS):
+                self.scalars.append((None, cell, v))
         code, names = getattr(fn, "__code__", None), getattr(fn, "__globals__", {})
         if code is not None:
-            found += [names[n] for n in code.co_names if n in names]
+            for n in code.co_names:
+                if n in names:
+                    found.append(names[n])
+                    if isinstance(names[n], _SCALARS):
+                        self.scalars.append((names, n, names[n]))
         for v in found:
             if isinstance(v, Cell):
                 for p in v.get_parameters():
                     self.see(p)
+                for _, c in v.cells_and_names():
+                    attrs = c.__dict__
+                    self.scalars += [(attrs, k, x) for k, x in attrs.items()
+                                     if not k.startswith("_") and isinstance(x, _SCALARS)]
             elif isinstance(v, TensorBuffer):
                 self.see(v)
 
@@ -477,5 +490,6 @@ class Recorder(observe.Observer):
             raise Unsafe(self.unsafe)
         plan = Plan(self.name, self.kinds, self.refs, self.steps, template,
                     list(self.cells.values()), self.refreshes)
+        plan.scalars = self.scalars
         plan.check_slots()
         return plan
