@@ -3,12 +3,14 @@
 numpy's OpenBLAS does every product unless the `[mkl]` extra is installed (the `mkl` wheel's
 libmkl_rt, sequential layer) and a short measurement on this machine shows MKL faster for the
 product's shape class (kind, dtype, M/N/K rounded up to powers of two, BLAS threads). The
-decision is never made by CPU vendor: MKL is fast on Intel and slow on AMD, but measuring is
-what decides. Decisions are cached in memory and in a JSON file keyed by the CPU model and the
-libraries' versions (`CELLGRAD_BLAS_CACHE` names the file; `CELLGRAD_MKL=0` turns MKL off).
+decision is never made by CPU vendor (MKL was 1.2-2.1x faster than OpenBLAS on an Intel Xeon VM,
+0.4-0.7x as fast on an AVX-512 AMD one, from 0.8x to 2.7x OpenBLAS's time per shape on the AVX2
+AMD EPYC VM of 2026-11-25): measuring is what decides. Decisions are cached in memory and in a
+JSON file keyed by the CPU model and the libraries' versions (`CELLGRAD_BLAS_CACHE` names the
+file; `CELLGRAD_MKL=0` turns MKL off).
 
-Batch 1 runs as a GEMV (`W @ x`): measured 1.27x faster than OpenBLAS's M = 1 GEMM at 512 x 784
-on one thread (AMD EPYC Zen 3, 2026-11-25).
+Batch 1 runs as a GEMV (`W @ x`): OpenBLAS's M = 1 GEMM measured 2-4% slower (median thread
+CPU time, 512 x 784 and 512 x 512, AMD EPYC Zen 3, 2026-11-25).
 """
 
 import ctypes
@@ -140,6 +142,7 @@ class Chooser:
         self.choice = {}  # shape class -> "openblas" | "mkl"
         self.times = {}  # shape class -> (openblas s, mkl s), for the report
         self._exact = {}  # (kind, dtype, m, n, k, threads) -> choice: no key formatting per call
+        self.fast = {}  # product()'s (kind, shapes, dtypes, threads) -> MKL's GEMM address or 0
         if mkl is not None:
             try:
                 with open(self.path) as f:
@@ -194,14 +197,33 @@ def chooser():
     return _chooser
 
 
+def plain():
+    """Whether numpy's own call is all there is to do: no MKL, one BLAS thread (the products'
+    hot path then skips every look-up, ~1 us a call)."""
+    return (_chooser or chooser()).mkl is None and _blas_threads.threads() == 1
+
+
 def product(kind, a, b, out=None):
     """The Dense product `kind` of 2-D arrays: x @ w.T, g @ w or g.T @ x, into `out`
     (C-contiguous, the result's dtype) when given."""
     ch = _chooser or chooser()
     if ch.mkl is not None:
-        got = _mkl_product(ch, kind, a, b, out)
-        if got is not None:
-            return got
+        # one dict look-up per call once decided: the whole choice costs well under a microsecond
+        key = (kind, a.shape, b.shape, a.dtype, b.dtype, _blas_threads.threads())
+        fn = ch.fast.get(key)
+        if fn is None:
+            fn = ch.fast[key] = _mkl_fn(ch, kind, a, b)
+        if fn:
+            ta = kind == "g.T@x"
+            tb = kind == "x@w.T"
+            if out is None:
+                out = np.empty((a.shape[1] if ta else a.shape[0],
+                                b.shape[0] if tb else b.shape[1]), a.dtype)
+            try:
+                blas.gemm(fn, False, a, ta, b, tb, out)
+                return out
+            except ValueError:  # an operand not C-contiguous: numpy's call below
+                pass
     if kind == "x@w.T":
         return _blas_threads.dot(a, b.T, out)
     if kind == "g@w":
@@ -210,19 +232,14 @@ def product(kind, a, b, out=None):
     return _blas_threads.matmul(a.T, b, out)
 
 
-def _mkl_product(ch, kind, a, b, out):
+def _mkl_fn(ch, kind, a, b):
+    """MKL's GEMM address when MKL runs this product (measured once per shape class), else 0."""
     ta, tb = kind == "g.T@x", kind == "x@w.T"
     m = a.shape[1] if ta else a.shape[0]
     k, n = (a.shape[0], b.shape[1]) if ta else (a.shape[1], b.shape[0] if tb else b.shape[1])
-    if m * n * k < MIN_MNK or a.dtype != b.dtype or not (
-            a.flags.c_contiguous and b.flags.c_contiguous):
-        return None
-    if ch.pick(kind, a.dtype, m, n, k) != "mkl":
-        return None
-    if out is None:
-        out = np.empty((m, n), a.dtype)
-    blas.gemm(ch.mkl.fn[a.dtype], False, a, ta, b, tb, out)
-    return out
+    if a.dtype != b.dtype or ch.pick(kind, a.dtype, m, n, k) != "mkl":
+        return 0
+    return ch.mkl.fn[a.dtype]
 
 
 # Batch-1 GEMV split by rows over two OpenMP threads from this many weights (N x K) on, when

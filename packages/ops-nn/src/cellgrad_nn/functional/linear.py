@@ -41,8 +41,8 @@ def _gemm(x, w):
             return np.dot(x, w)
         if x.ndim == 1 or x.shape[0] == 1:
             return _gemv(x, w)
-        if x.size * w.shape[0] < _dense_blas.MIN_MNK:  # a small product: no choice to make
-            return np.dot(x, w.T)
+        if x.size * w.shape[0] < _dense_blas.MIN_MNK or _dense_blas.plain():
+            return np.dot(x, w.T)  # a small product, or no choice to make
         return _dense_blas.product("x@w.T", x, w)
     # (..., in) as one (rows, in) GEMM: numpy's stacked matmul falls back to its own loop
     # (no BLAS) for strided operands, 10-20x slower at Transformer shapes
@@ -74,13 +74,15 @@ def _dense_bwd(ctx, g):
         w2 = w.reshape(1, -1)
     else:
         w2 = w
+    plain = _dense_blas.plain()
     if nx and isinstance(g, np.ndarray) and g.ndim >= 2:  # one GEMM, as in the forward
-        g2 = g.reshape(-1, g.shape[-1])
+        g2 = g if g.ndim == 2 else g.reshape(-1, g.shape[-1])
         out = None
-        dtype = np.result_type(g2, w2)
-        if g2.shape[0] * w2.shape[1] * dtype.itemsize >= _SPARE_MIN:
-            out = _scratch((g2.shape[0], w2.shape[1]), dtype)
-        gx = _dense_blas.product("g@w", g2, w2, out).reshape(g.shape[:-1] + w2.shape[1:])
+        if g2.shape[0] * w2.shape[1] * g2.itemsize >= _SPARE_MIN:
+            out = _scratch((g2.shape[0], w2.shape[1]), np.result_type(g2, w2))
+        gx = np.dot(g2, w2, out) if plain else _dense_blas.product("g@w", g2, w2, out)
+        if g.ndim > 2:
+            gx = gx.reshape(g.shape[:-1] + w2.shape[1:])
     else:
         gx = xp.matmul(g, w2) if nx else None
     gw = gb = None
@@ -89,10 +91,12 @@ def _dense_bwd(ctx, g):
         if nw:
             x2 = x.reshape(-1, x.shape[-1])
             into = ctx.grad_into(1) if w.ndim == 2 else None
-            if into is not None and into.dtype == np.result_type(g2, x2) and isinstance(
-                    g2, np.ndarray) and into.flags.c_contiguous:
-                gw = _dense_blas.product("g.T@x", g2, x2, into)  # straight into a bucket
-            elif isinstance(g2, np.ndarray):
+            if into is not None and into.dtype == np.result_type(g2, x2):
+                if plain or not isinstance(g2, np.ndarray):  # straight into a gradient bucket
+                    gw = np.matmul(g2.T, x2, out=into)
+                else:
+                    gw = _dense_blas.product("g.T@x", g2, x2, into)
+            elif isinstance(g2, np.ndarray) and not plain:
                 gw = _dense_blas.product("g.T@x", g2, x2).reshape(w.shape)
             else:
                 gw = xp.matmul(xp.transpose(g2), x2).reshape(w.shape)
