@@ -441,3 +441,16 @@ def test_python_values_read_from_closures_globals_and_cells_are_guarded():
     assert same(fj(x), f(x))
     assert fj.jit_stats.traces == 4
     assert same(fj(x), f(x)) and fj.jit_stats.replays == 2
+
+
+@pytest.mark.parametrize("dtype,scalar", [(np.int32, 2.5), (np.int8, 300), (np.uint8, -1),
+                                          (np.float16, 1e5), (np.bool_, 1), (np.int64, True),
+                                          (np.float64, 0.1)])
+def test_scalar_promotion_replays_as_eager(dtype, scalar):
+    f = ms.jit(lambda x: x * scalar + x)
+    x = ms.Tensor(np.array([1, 0, 1], dtype))
+    expected = x * scalar + x
+    for _ in range(3):
+        out = f(x)
+        assert out.dtype == expected.dtype and same(out, expected)
+    assert f.jit_stats.replays == 2

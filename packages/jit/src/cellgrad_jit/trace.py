@@ -356,6 +356,19 @@ class Recorder(observe.Observer):
                 args.append((-1, t))
         node_attrs = {k: self.attr(v, where) for k, v in (attrs or {}).items()}
         multi = isinstance(result, tuple)
+        if isinstance(op.ufunc, np.ufunc) and not multi and not attrs and \
+                isinstance(result, TensorBuffer):
+            # the dtypes this replay casts to must give the traced result's dtype
+            probe = [np.zeros((), self.arrays[s].dtype if v is None else v) if s >= 0
+                     else v for s, v in args]
+            try:
+                same = np.asarray(op.ufunc(*probe)).dtype == result._data.dtype
+            except Exception:
+                same = False
+            if not same:
+                self.fail(f"{where}: the replay's input casts would not give the traced "
+                          f"result dtype {result._data.dtype}")
+                return
         outs = []
         for r in (result if multi else (result,)):
             if not isinstance(r, TensorBuffer):
