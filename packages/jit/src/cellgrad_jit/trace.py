@@ -16,6 +16,8 @@ that is also the core's jit tracer (`cellgrad._jit_hook`). What it records:
   hooks, a nested gradient, a Tensor changed behind the engine's back, ...
 """
 
+from threading import get_ident
+
 import numpy as np
 from cellgrad._core._buffer import TensorBuffer, promote_types
 
@@ -134,6 +136,7 @@ class Recorder(observe.Observer):
         self.unsafe = None
         self.params = None
         self.refreshes = []  # (first step, end, cell, args, kwargs)
+        self.thread = get_ident()
         self.scalars = []  # (dict or None, key or closure cell, value): baked Python values
         self.snap = {}  # id(Tensor) -> (Tensor, its array, a copy): writes nobody replays
         self.explained = set()  # ids of Tensors islands and refreshed Cells may write
@@ -216,6 +219,9 @@ class Recorder(observe.Observer):
         self.keep.append(t)
         return s
 
+    def other_thread(self):
+        self.fail("another thread ran ops while this call was traced")
+
     def fail(self, reason):
         if self.unsafe is None:
             self.unsafe = reason
@@ -223,12 +229,18 @@ class Recorder(observe.Observer):
     # ---- the core's tracer events ----
 
     def value_read(self, tensor, how):
+        if get_ident() != self.thread:
+            return self.other_thread()
         self._impure(f"{how}() read a Tensor's values")
 
     def value_write(self, tensor, how):
+        if get_ident() != self.thread:
+            return self.other_thread()
         self._impure(f"{how} wrote into a Tensor in place")
 
     def random_draw(self, kernel, seed):
+        if get_ident() != self.thread:
+            return self.other_thread()
         self.mark_refresh(f"a random draw ({kernel})")
 
     def mark_refresh(self, what):
@@ -252,6 +264,8 @@ class Recorder(observe.Observer):
             self.frames[0].reads = what
 
     def grad_begin(self, pairs):
+        if get_ident() != self.thread:
+            return self.other_thread()
         if self.region is not None:
             self.fail("a gradient transform inside another (higher-order gradients)")
             return
@@ -268,6 +282,8 @@ class Recorder(observe.Observer):
                 region.leaves[id(place[0])] = place[0]
 
     def grad_end(self, roots, sens, targets, results):
+        if get_ident() != self.thread:
+            return self.other_thread()
         region, self.region = self.region, None
         if region is None or self.unsafe:
             return
@@ -285,6 +301,8 @@ class Recorder(observe.Observer):
     # ---- observer events ----
 
     def cell_begin(self, cell, args, kwargs):
+        if get_ident() != self.thread:
+            return self.other_thread()
         if self.depth:
             return
         if id(cell) not in self.cells:
@@ -297,6 +315,8 @@ class Recorder(observe.Observer):
         self.frames.append(_Frame(cell, len(self.steps), args, kwargs, self.region is not None))
 
     def cell_end(self, cell, result):
+        if get_ident() != self.thread:
+            return self.other_thread()
         if self.depth:
             return
         frame = self.frames.pop()
@@ -311,21 +331,29 @@ class Recorder(observe.Observer):
         self.island(frame, result)
 
     def cell_abort(self, cell):
+        if get_ident() != self.thread:
+            return self.other_thread()
         if not self.depth:
             self.frames.pop()
 
     def op_begin(self, op, inputs, attrs):
+        if get_ident() != self.thread:
+            return self.other_thread()
         self.depth += 1
         if self.depth == 1:
             self.pending.append([_jit_hook.tape_place(t) if isinstance(t, TensorBuffer)
                                  else None for t in inputs])
 
     def op_abort(self, op):
+        if get_ident() != self.thread:
+            return self.other_thread()
         self.depth -= 1
         if not self.depth:
             self.pending.pop()
 
     def op_end(self, op, inputs, attrs, result):
+        if get_ident() != self.thread:
+            return self.other_thread()
         self.depth -= 1
         if self.depth:
             return
