@@ -26,6 +26,7 @@ NAMESPACES = tuple(dict.fromkeys((
     "communication.comm_func", "mint", "mint.nn", "mint.nn.functional", "mint.optim",
     "mint.special",
     "experimental", "experimental.optim", "experimental.optim.lr_scheduler",
+    "nn.probability", "nn.probability.distribution", "nn.probability.bijector",
     *PATHS, *EVERY_PRIMITIVE, *WHOLE_OPS)))
 # Core modules that MindSpore's top level holds as attributes (`ms.log`), imported on first use.
 MODULES = ("log", "version", "parallel", "boost", "numpy", "profiler")

@@ -11,7 +11,7 @@ import importlib
 from cellgrad.plugins import hookimpl
 
 SUBPACKAGES = ("functional", "spatial", "layers", "loss", "optim", "wrap", "train", "rnn", "amp",
-               "attention", "mint", "experimental")
+               "attention", "mint", "experimental", "probability")
 
 
 def _subpackages():

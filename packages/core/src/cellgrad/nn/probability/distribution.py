@@ -1,0 +1,6 @@
+"""`cellgrad.nn.probability.distribution`, mirroring `mindspore.nn.probability.distribution`:
+Normal, Uniform, Bernoulli, Categorical, ... (their names come from cellgrad-ops-nn)."""
+
+from cellgrad._namespace import plugin_names as _plugin_names  # PEP 562: plugin names
+
+__getattr__, __dir__ = _plugin_names(__name__)

@@ -1,0 +1,22 @@
+"""`mindspore.nn.probability`: `distribution` (Normal, Uniform, Bernoulli, Categorical,
+Exponential, Gamma, Beta, LogNormal, Poisson, Geometric, Gumbel, Logistic, Cauchy, the base
+Distribution and TransformedDistribution) and `bijector` (Bijector, Exp, PowerTransform,
+ScalarAffine, Softplus, GumbelCDF, Invert). Read by `cellgrad_nn.plugin` without importing the
+modules below."""
+
+_DISTRIBUTIONS = {
+    "Distribution": "distribution", "Normal": "continuous", "Uniform": "continuous",
+    "Exponential": "continuous", "Gamma": "continuous", "Beta": "continuous",
+    "Cauchy": "continuous", "Logistic": "continuous", "Bernoulli": "discrete",
+    "Geometric": "discrete", "Poisson": "discrete", "Categorical": "discrete",
+    "TransformedDistribution": "transformed", "LogNormal": "transformed",
+    "Gumbel": "transformed",
+}
+_BIJECTORS = ("Bijector", "Exp", "PowerTransform", "ScalarAffine", "Softplus", "GumbelCDF",
+              "Invert")
+
+EXPORTS: dict = {
+    **{f"nn.probability.distribution.{name}": f"{module}:{name}"
+       for name, module in _DISTRIBUTIONS.items()},
+    **{f"nn.probability.bijector.{name}": f"bijector:{name}" for name in _BIJECTORS},
+}
