@@ -100,48 +100,69 @@ def _grad(src, step):
             _dests(src, step, op, dests, multi_meta)
             continue
         ctx = src.name("X", P._Ctx(op, None, needs, into, None))
-        src.emit(f"{ctx}.saved = s{index}; {ctx}.results = r", 2)
-        if multi_meta is None:
-            gs = "g"
-        else:
-            metas = src.name("M", multi_meta)
-            src.emit(f"g = tuple(zeros(m[0], m[1]) if x is None else x "
-                     f"for x, m in zip(g, {metas}))", 2)
-            gs = "*g"
         if multi_meta is None and op.passthrough:
-            src.emit("res = None", 2)
+            src.emit(f"res = None; s{index} = None", 2)
         else:
-            src.emit(f"res = {src.name('W', op.backward)}({ctx}, {gs})", 2)
-            src.emit("if res is not None and type(res) is not tuple: res = tuple(res) if "
-                     "type(res) is list else (res,)", 2)
-            src.emit(f"if res is not None and len(res) != {len(needs)}: raise ValueError("
-                     f"\"For '{op.name}', the backward rule returned \" + str(len(res)) + "
-                     f"\" gradients; expected {len(needs)}.\")", 2)
-        src.emit(f"{ctx}.saved = None; s{index} = None", 2)
+            gs = "g"
+            if multi_meta is not None:
+                src.emit(f"g = fill({src.name('M', multi_meta)}, g)", 2)
+                gs = "*g"
+            src.emit(f"res = call({src.name('W', op.backward)}, {ctx}, s{index}, r, "
+                     f"{gs}); s{index} = None", 2)
         _dests(src, step, op, dests, multi_meta)
     _outputs(src, step)
 
 
 def _dests(src, step, op, dests, multi_meta):
-    """Hand each input's gradient on: reduce to its shape, cast to its dtype, add it to the
-    node below or the target (the engine's `_fit_numpy` and fan-in sums)."""
+    """Hand each input's gradient on: reduce to its shape, cast to its dtype (`_fit`, the
+    engine's `_fit_numpy`), add it to the node below or the target (fan-in sums)."""
+    first = "g" if multi_meta is None else "g[0]"
     for i, dest in enumerate(dests):
         if dest is None:
             continue
         shape, dtype, kind, where, slot = dest
-        first = "g" if multi_meta is None else "g[0]"
-        src.emit(f"x = {first} if res is None else res[{i}]", 2)
-        src.emit("if x is not None:", 2)
-        src.emit("if type(x) is not ndarray: x = asarray(x)", 3)
-        src.emit(f"if x.shape != {shape!r}: x = sum_to(x, {shape!r}, {op.name!r})", 3)
-        src.emit(f"if x.dtype != {src.name('D', dtype)}: x = x.astype("
-                 f"{src.name('D', dtype)})", 3)
+        src.emit(f"x = fit({first} if res is None else res[{i}], {shape!r}, "
+                 f"{src.name('D', dtype)}, {op.name!r})", 2)
         if kind == "t":
-            src.emit(f"r[{where}] = x if r[{where}] is None else r[{where}] + x", 3)
+            src.emit(f"if x is not None: r[{where}] = x if r[{where}] is None else "
+                     f"r[{where}] + x", 2)
+        elif step.meta_of.get(where) is None:
+            src.emit(f"if x is not None: a{where} = x if a{where} is None else a{where} + x", 2)
         else:
+            src.emit("if x is not None:", 2)
             _add(src, step, where, slot, "x", 3)
 
 
+def _call(rule, ctx, saved, results, *gs):
+    """Run a backward rule as the engine does: its gradients as a tuple, one per input."""
+    ctx.saved, ctx.results = saved, results
+    try:
+        res = rule(ctx, *gs)
+    finally:
+        ctx.saved = None
+    if res is not None and type(res) is not tuple:
+        res = tuple(res) if type(res) is list else (res,)
+    if res is not None and len(res) != len(ctx.needs_input_grad):
+        raise ValueError(f"For '{ctx.op.name}', the backward rule returned {len(res)} "
+                         f"gradients; expected {len(ctx.needs_input_grad)}.")
+    return res
+
+
+def _fill(metas, grads):
+    """A multi-output node's gradients, zeros where none arrived."""
+    return tuple(np.zeros(m[0], m[1]) if g is None else g for g, m in zip(grads, metas))
+
+
+def _fit(x, shape, dtype, name):
+    if x is None:
+        return None
+    if type(x) is not np.ndarray:
+        x = np.asarray(x)
+    if x.shape != shape:
+        x = P._sum_to(x, shape, name)
+    if x.dtype != dtype:
+        x = x.astype(dtype)
+    return x
 
 
 def _outputs(src, step):
@@ -203,7 +224,8 @@ def generate(plan):
     result = _dict_of(P._refs(plan.template, []))
     src.emit(f"return build({src.name('T', plan.template)}, {result})")
     namespace = dict(src.names, ndarray=np.ndarray, asarray=np.asarray, ones=np.ones,
-                     zeros=np.zeros, sum_to=P._sum_to, build=P._build)
+                     zeros=np.zeros, sum_to=P._sum_to, build=P._build, fit=_fit,
+                     call=_call, fill=_fill)
     code = "\n".join(src.lines)
     exec(compile(code, f"<jit replay of {plan.name}>", "exec"), namespace)  # noqa: S102
     fn = namespace["replay"]
