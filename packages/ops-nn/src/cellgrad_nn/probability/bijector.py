@@ -79,6 +79,8 @@ class Bijector(Cell):
         for value in param_dict.values():
             if value is None:
                 return None
+            if isinstance(value, bool):
+                raise TypeError("Input cannot be Type Bool")
             shape = np.broadcast_shapes(shape, np.shape(
                 value.asnumpy() if isinstance(value, Tensor) else value))
         return tuple(shape)
@@ -109,7 +111,7 @@ class Bijector(Cell):
 
     def _check_value_dtype(self, value):
         if not isinstance(value, Tensor):
-            raise TypeError("For input value of bijector, input type must be Tensor or "
+            raise TypeError("For input value of bijector, input type must be a Tensor or "
                             "Parameter.")
         if self.dtype is None:
             if not (value.dtype.is_floating_point):

@@ -101,7 +101,7 @@ class Uniform(Distribution):
         self._high = self._add_parameter(high, "high")
         if self._low is not None and self._high is not None:
             if not np.all(self._low.asnumpy() < self._high.asnumpy()):
-                raise ValueError("low should be less than high")
+                raise ValueError("low must be less than high")
 
     @property
     def low(self):

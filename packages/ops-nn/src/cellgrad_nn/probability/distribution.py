@@ -54,10 +54,18 @@ def set_param_type(args, hint_type):
     return hint_type if common is None else common
 
 
+# MindSpore's own lists, as its type checks print them
+_MS_FLOAT_NAMES = ("float16", "float32", "float64", "bfloat16", "float8_e4m3fn", "float8_e5m2",
+                   "hifloat8")
+_MS_INT_NAMES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+
+
 def check_type(name, dtype, valid, owner):
     if dtype not in valid:
-        raise TypeError(f"For '{owner}', the type of '{name}' should be one of "
-                        f"{[str(t) for t in valid]}, but got {dtype}.")
+        names = (_MS_INT_NAMES if valid[0] in _INT_TYPES else ()) + _MS_FLOAT_NAMES
+        listed = ", ".join(f"mindspore.{n}" for n in names)
+        raise TypeError(f"For '{owner}', the '{name}' should be one of [{listed}], but got "
+                        f"'mindspore.{str(dtype).lower()}'.")
 
 
 def check_greater_zero(value, name):
@@ -69,9 +77,9 @@ def check_greater_zero(value, name):
 def check_prob(p):
     data = p.asnumpy()
     if not np.all(data > 0):
-        raise ValueError("Probabilities must be greater than zero.")
-    if not np.all(data < 1 + 1e-7) or (data.ndim and not np.all(data <= 1)):
-        raise ValueError("Probabilities must be less than or equal to one.")
+        raise ValueError("Probabilities must be greater than zero")
+    if not np.all(data < 1):
+        raise ValueError("Probabilities must be less than one")
 
 
 def check_distribution_name(name, expected):
@@ -87,7 +95,7 @@ def _not_implemented(func, owner):
 
 def _check_tensor(value, name):
     if not isinstance(value, Tensor):
-        raise TypeError(f"For {name}, input type must be Tensor or Parameter.")
+        raise TypeError(f"For {name}, input type must be a Tensor or Parameter.")
     return value
 
 
@@ -106,8 +114,8 @@ class Distribution(Cell):
             raise TypeError(f"For '{type(self).__name__}', the type of 'name' should be 'str', "
                             f"but got type '{type(name).__name__}'.")
         if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-            raise ValueError(f"For '{name}', the 'seed' must be a non-negative int, but got "
-                             f"{seed!r}.")
+            raise ValueError(f"For '{name}', the 'seed' must be int and must >= 0, but got "
+                             f"'{seed}' with type '{type(seed).__name__}'.")
         self._name = name
         self._seed = seed
         self._dtype = dtype
