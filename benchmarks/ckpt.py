@@ -236,7 +236,7 @@ def main():
         ("cellgrad save integrity=False", "raw write, atomic", "MindSpore's bytes, same duties"),
     ]
     load_ratios = [
-        ("cellgrad load", "raw read (readinto)", "target <= 1.3x"),
+        ("cellgrad load", "raw read (readinto)", "target <= 1.2x"),
         ("cellgrad load", "torch.load", "target <= 1.0x"),
         ("cellgrad load integrity=False file", "raw read (readinto)", "without checksums"),
     ]

@@ -2,15 +2,19 @@
 maxpool 2, flatten, dense 256-120-84-10; batch 32 x 1 x 28 x 28; SGD), without and with
 BatchNorm2d after each conv: cellgrad, PyTorch and hand-written numpy (im2col, no BatchNorm).
 
-    python benchmarks/cnn_step.py [--repeat 50] [--profile]
+    python benchmarks/cnn_step.py [--repeat 50] [--profile] [--calls]
 
 `--profile` also prints where cellgrad's step spends its time (cProfile, by own time; numpy
-and BLAS calls are counted in the Python function that makes them).
+and BLAS calls are counted in the Python function that makes them). `--calls` prints the
+Python-visible calls of one cellgrad step (`sys.setprofile`: Python functions and builtins or
+extension functions called from Python), the most frequent first.
 """
 
 import argparse
+import collections
 import cProfile
 import pstats
+import sys
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -113,7 +117,29 @@ def profile(step, repeat, top=15):
     pstats.Stats(prof).sort_stats("tottime").print_stats(top)
 
 
-def measure(repeat, show_profile=False):
+def count_calls(step, top=15):
+    """{'python': n, 'builtin': n} calls of one `step()`, after printing the `top` callees."""
+    step()
+    seen = collections.Counter()
+
+    def hook(frame, event, arg):
+        if event == "call":
+            seen["python", f"{frame.f_code.co_filename.split('/')[-1]}:{frame.f_code.co_name}"] += 1
+        elif event == "c_call":
+            seen["builtin", getattr(arg, "__qualname__", repr(arg))] += 1
+
+    sys.setprofile(hook)
+    try:
+        step()
+    finally:
+        sys.setprofile(None)
+    for (kind, name), n in seen.most_common(top):
+        print(f"    {n:5d}  {kind:<8} {name}")
+    return {kind: sum(n for (k, _), n in seen.items() if k == kind)
+            for kind in ("python", "builtin")}
+
+
+def measure(repeat, show_profile=False, show_calls=False):
     """{bn: {contender: ms per step}} for bn in (False, True)."""
     rng = np.random.default_rng(0)
     x = rng.standard_normal((BATCH, 1, 28, 28)).astype(np.float32)
@@ -130,6 +156,11 @@ def measure(repeat, show_profile=False):
         results = out[bn] = {"cellgrad": median_ms(lambda t=train, a=xt, b=yt: t(a, b), repeat)}
         if show_profile:
             profile(lambda t=train, a=xt, b=yt: t(a, b), repeat)
+        if show_calls:
+            print(f"Python-visible calls of one step, LeNet-5{' + BatchNorm2d' if bn else ''}:")
+            calls = count_calls(lambda t=train, a=xt, b=yt: t(a, b))
+            print(f"  total {sum(calls.values())} ({calls['python']} Python functions, "
+                  f"{calls['builtin']} builtins)")
         if torch is not None:
             tnet = torch_net(torch, cellgrad_net(bn), bn)
             opt = torch.optim.SGD(tnet.parameters(), LR)
@@ -152,8 +183,10 @@ def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--repeat", type=int, default=50)
     p.add_argument("--profile", action="store_true", help="print a cProfile of the step")
+    p.add_argument("--calls", action="store_true",
+                   help="print the Python-visible calls of one step")
     args = p.parse_args()
-    for bn, results in measure(args.repeat, args.profile).items():
+    for bn, results in measure(args.repeat, args.profile, args.calls).items():
         report(f"cnn_step: LeNet-5{' + BatchNorm2d' if bn else ''}, batch {BATCH}, SGD "
                f"(ms per step, median)", results)
 
