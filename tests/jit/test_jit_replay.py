@@ -454,3 +454,13 @@ def test_scalar_promotion_replays_as_eager(dtype, scalar):
         out = f(x)
         assert out.dtype == expected.dtype and same(out, expected)
     assert f.jit_stats.replays == 2
+
+
+def test_a_returned_parameter_is_the_parameter():
+    w = ms.Parameter(ms.Tensor(np.ones(2, np.float32)), name="w")
+    f = ms.jit(lambda x: (x * w, w))
+    x = ms.Tensor(np.full(2, 3.0, np.float32))
+    for _ in range(3):
+        y, p = f(x)
+        assert p is w and same(y, x * w)
+    assert f.jit_stats.replays == 2

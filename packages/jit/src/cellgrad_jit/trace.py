@@ -493,6 +493,8 @@ class Recorder(observe.Observer):
                 self.keep.append(out)
             else:
                 s = self.slot_of(out, "the result")
+                if self.kinds[s] in ("param", "const") and self.refs[s] is out:
+                    return out  # a Parameter or constant returned as it is: the object itself
             return Ref(s, out.dtype)
         if isinstance(out, tuple) and type(out) is not tuple:  # a namedtuple
             return type(out)(*(self.out_template(x, fresh) for x in out))
