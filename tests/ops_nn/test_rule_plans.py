@@ -95,3 +95,18 @@ def test_batch_norm_records_no_reshape_of_its_parameters(monkeypatch):
     np.testing.assert_allclose(gb.asnumpy(), [32, 32, 32])
     xhat = x.asnumpy() / np.sqrt(1 + 1e-5)  # not training: the running statistics (0, 1)
     np.testing.assert_allclose(gw.asnumpy(), xhat.sum(axis=(0, 2, 3)), rtol=1e-5)
+
+
+def test_max_pool_sizes_are_kept_per_geometry_and_bad_ones_still_raise():
+    from cellgrad_nn.spatial import pool
+
+    pool._SIZES.clear()
+    x = t(1, 2, 8, 8)
+    a = ops.max_pool2d(x, 3, 2)
+    b = ops.max_pool2d(x, 3, 2, ceil_mode=True)
+    assert a.shape == (1, 2, 3, 3) and b.shape == (1, 2, 4, 4)
+    assert ops.max_pool2d(x, 3, 2).shape == (1, 2, 3, 3)
+    assert len(pool._SIZES) == 2
+    with pytest.raises(ValueError, match="larger than the padded input"):
+        ops.max_pool2d(t(1, 2, 2, 2), 3, 2)
+    assert len(pool._SIZES) == 2

@@ -22,8 +22,12 @@ def _stat_dtype(x):
 
 def _kernel_fits(x, *arrays):
     """Whether batch norm of `x` (N, C, ...) with these per-channel arrays runs in the kernels."""
-    return x.ndim >= 3 and x.size and x.dtype in (np.float32, np.float64) and \
-        x.flags.c_contiguous and all(a is not None and a.dtype == x.dtype for a in arrays)
+    if x.ndim < 3 or not x.size or x.dtype.char not in "fd" or not x.flags.c_contiguous:
+        return False
+    for a in arrays:  # a loop, not all(generator): no call per array
+        if a is None or a.dtype != x.dtype:
+            return False
+    return True
 
 
 def _channels(x):

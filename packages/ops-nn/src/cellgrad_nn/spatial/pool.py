@@ -180,11 +180,24 @@ def _unbatch(out, squeeze):
     return out.reshape(tuple(out.shape[1:])) if squeeze else out
 
 
+_SIZES: dict = {}  # max pooling's output sizes by (input shape, window arguments)
+
+
 def max_pool_checked(op, x, kernel, stride, pads, dilation, ceil_mode, return_indices):
     """Max pooling of len(kernel) (2 or 3) spatial axes; `pads` (before, after) per axis."""
     rank = len(kernel)
     xb, squeeze = _batched(op, x, rank)
-    out_size = _geometry(op, xb, kernel, stride, pads, dilation, ceil_mode)
+    key = (xb.shape, kernel, stride, pads, dilation, bool(ceil_mode))
+    try:
+        out_size = _SIZES.get(key)
+    except TypeError:  # a list among the arguments: checked every time
+        key = out_size = None
+    if out_size is None:  # checked once per geometry; only valid ones are kept
+        out_size = _geometry(op, xb, kernel, stride, pads, dilation, ceil_mode)
+        if key is not None:
+            if len(_SIZES) >= 512:
+                _SIZES.clear()
+            _SIZES[key] = out_size
     indices = [] if return_indices else None
     out = apply(_MAX[rank], (xb,), {"kernel": kernel, "stride": stride, "pads": pads,
                                     "dilation": dilation, "out_size": out_size,
