@@ -202,6 +202,16 @@ class Exp(PowerTransform):
     def __init__(self, name="Exp"):
         super().__init__(name=name)
 
+    # power 0: the exp branch alone (PowerTransform's other branch would warn on x < -1)
+    def _forward(self, x):
+        return ops.exp(self._check_value_dtype(x))
+
+    def _inverse(self, y):
+        return ops.log(self._check_value_dtype(y))
+
+    def _forward_log_jacobian(self, x):
+        return self._check_value_dtype(x) * 1.0
+
 
 class ScalarAffine(Bijector):
     """Mirrors `mindspore.nn.probability.bijector.ScalarAffine`: Y = scale * X + shift."""
