@@ -64,6 +64,10 @@ def _set(x, v, index):
     return y
 
 
+def _c(re, im):
+    return ops.Complex()(re, im)
+
+
 CASES = [
     # elementwise
     Case("add", ops.add, [(2, 3), (3,)]),
@@ -205,6 +209,15 @@ CASES = [
     # FFTs (ops/_fft.py): a real signal through complex spectra back to a real one
     Case("fft", lambda x: ops.hfft(ops.fft(x, 6), 4) + ops.irfft(ops.rfft(x, 5), 4), [(2, 4)]),
     Case("eig", lambda a: ops.real(ops.eigvals(a + EYE3)) ** 2, [(3, 3)], low=-1.0, high=1.0),
+    # complex ops (ops/_complex.py): real inputs through complex values to real outputs
+    Case("Complex", lambda a, b: ops.abs(_c(a, b) * _c(b, a)), [(2, 3), (2, 3)], low=0.3),
+    Case("ComplexAbs", lambda a, b: ops.ComplexAbs()(_c(a, b)), [(2, 3), (2, 3)], low=0.3),
+    Case("Real", lambda a, b: ops.real(_c(a, b) * _c(b, a)), [(2, 3), (2, 3)]),
+    Case("Imag", lambda a, b: ops.imag(_c(a, b) * _c(b, a)), [(2, 3), (2, 3)]),
+    Case("Conj", lambda a, b: ops.imag(ops.conj(_c(a, b)) * _c(b, a)), [(2, 3), (2, 3)]),
+    Case("Angle", lambda a, b: ops.angle(_c(a, b)), [(2, 3), (2, 3)], low=0.3),
+    Case("Polar", lambda r, t: ops.real(ops.polar(r, t) * _c(t, r)), [(2, 3), (2, 3)], low=0.3),
+    Case("ViewAsReal", lambda a, b: ops.view_as_real(_c(a, b) * _c(b, a)), [(2, 3), (2, 3)]),
 ]
 
 GRADCHECK_OPS = frozenset(c.op for c in CASES)
