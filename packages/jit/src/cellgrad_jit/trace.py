@@ -423,7 +423,9 @@ class Recorder(observe.Observer):
     def attr(self, a, where):
         """An attribute as the replay passes it: a `Ref`, a `ParamRef` or the value."""
         if isinstance(a, (tuple, list)):
-            return type(a)(self.attr(x, where) for x in a)
+            if any(isinstance(x, np.ndarray) and x.size for x in a):
+                self.mark_refresh(f"{where}: an attribute holds arrays made in Python")
+            return a
         if not isinstance(a, np.ndarray) or not a.size:
             return a
         s = self.by_array.get(id(a))
