@@ -237,3 +237,35 @@ def test_training_step_matches_numpy_with_reused_buffers():
             prm -= 0.1 * gr
     for prm, want in zip(net.trainable_params(), params):
         np.testing.assert_allclose(prm.asnumpy(), want, rtol=1e-4, atol=1e-5)
+
+
+@needs_openblas
+def test_batch1_split_only_with_two_threads_and_identical_to_one_gemv(monkeypatch):
+    monkeypatch.setattr(db, "GEMV_SPLIT_MIN", 300_000)
+    rng = np.random.default_rng(6)
+    net = nn.Dense(784, 512)
+    x = rng.standard_normal((1, 784)).astype(np.float32)
+    w, b = net.weight.asnumpy(), net.bias.asnumpy()
+    lib, before = bt.openblas(), bt.openblas().get()
+    try:
+        lib.set(1)
+        bt._seen[0] = 0  # re-read the count now
+        assert not db.splits(x, w)
+        lib.set(2)
+        bt._seen[0] = 0
+        monkeypatch.setattr(db, "GEMV_SPLIT_MIN", 1 << 62)  # the default: off
+        assert not db.splits(x, w)
+        monkeypatch.setattr(db, "GEMV_SPLIT_MIN", 300_000)
+        bt._seen[0] = 0
+        assert db.splits(x, w)
+        assert not db.splits(x, w[:16])  # too few weights to pay
+        assert not db.splits(x.astype(np.float64), w.astype(np.float64))
+        got = net(Tensor(x)).asnumpy()
+        with bt.limited(1):
+            want = np.dot(w, x[0])[None] + b
+        np.testing.assert_array_equal(got, want)
+        train = ops.dense(Tensor(x), net.weight, net.bias).asnumpy()  # the op's path too
+        np.testing.assert_array_equal(train, want)
+    finally:
+        lib.set(before)
+        bt._seen[0] = 0

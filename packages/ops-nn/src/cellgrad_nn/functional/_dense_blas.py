@@ -9,8 +9,8 @@ AMD EPYC VM of 2026-11-25): measuring is what decides. Decisions are cached in m
 JSON file keyed by the CPU model and the libraries' versions (`CELLGRAD_BLAS_CACHE` names the
 file; `CELLGRAD_MKL=0` turns MKL off).
 
-Batch 1 runs as a GEMV (`W @ x`): OpenBLAS's M = 1 GEMM measured 2-4% slower (median thread
-CPU time, 512 x 784 and 512 x 512, AMD EPYC Zen 3, 2026-11-25).
+Batch 1 can run as a GEMV split by rows over two OpenMP threads (`splits`, `gemv`), each
+streaming half the weights: off by default (see GEMV_SPLIT_MIN for the measurement).
 """
 
 import ctypes
@@ -243,10 +243,13 @@ def _mkl_fn(ch, kind, a, b):
 
 
 # Batch-1 GEMV split by rows over two OpenMP threads from this many weights (N x K) on, when
-# numpy's OpenBLAS may use two threads. benchmarks/blas_threads.py, AMD EPYC Zen 3 VM,
-# 2026-11-25, load 5 on 2 cores: 512 x 512 0.84x, 784 x 512 1.11x, 1024 x 1024 1.36x,
-# 4096 x 1024 1.55x of one call.
-GEMV_SPLIT_MIN = int(os.environ.get("CELLGRAD_GEMV_SPLIT_MIN", 300_000))
+# numpy's OpenBLAS may use two threads: off unless CELLGRAD_GEMV_SPLIT_MIN sets it. On the AMD
+# EPYC Zen 3 VM, 2026-11-25 (load 5 on 2 cores, no quiet moment that evening), the products
+# alone (benchmarks/blas_threads.py) split ran at 0.84x the time of one call at 512 x 512 ...
+# 1.11x faster at 784 x 512, 1.36x at 1024 x 1024, 1.55x at 4096 x 1024; but the MLP's batch-1
+# forward with its first layer split (split from 300,000 weights) took 1.41x as long as with
+# one call (median of 41 interleaved rounds, wall clock, 2 threads): the second core was busy.
+GEMV_SPLIT_MIN = int(os.environ.get("CELLGRAD_GEMV_SPLIT_MIN", 1 << 62))
 _SPLIT_ALIGN = 16  # rows per block boundary: each half takes the kernel's full-width row path
 
 
@@ -269,11 +272,19 @@ def split_rows(rows, parts=2):
     return cuts + [rows]
 
 
-def gemv(w, v, parts=None):
-    """w @ v for 2-D `w` (out, in) and 1-D `v`: one GEMV, or `parts` row blocks on as many
-    threads when numpy's OpenBLAS may use that many and the weights are large enough."""
-    if parts is None:
-        parts = 2 if (_SGEMV and w.size >= GEMV_SPLIT_MIN and _blas_threads.threads() >= 2) else 1
+def splits(x, w):
+    """Whether a batch-1 product x @ w.T runs as a GEMV split over two threads: numpy's
+    OpenBLAS may use two, float32, C-contiguous, at least GEMV_SPLIT_MIN weights. Otherwise
+    OpenBLAS's M = 1 GEMM stays: a single unsplit GEMV (`W @ x`) measured no faster in the MLP
+    (1.13x its time at batch 1 on one thread, AMD EPYC Zen 3, 2026-11-25)."""
+    return (w.size >= GEMV_SPLIT_MIN and _SGEMV != 0 and _blas_threads.threads() >= 2
+            and w.dtype == np.float32 and x.dtype == np.float32 and w.flags.c_contiguous
+            and x.flags.c_contiguous and w.shape[0] >= 2 * _SPLIT_ALIGN)
+
+
+def gemv(w, v, parts=1):
+    """w @ v for 2-D float32 `w` (out, in) and 1-D `v`: one GEMV, or `parts` row blocks on as
+    many OpenMP threads (numpy's OpenBLAS held to one thread per block), the same numbers."""
     if (parts > 1 and w.shape[0] >= 2 * _SPLIT_ALIGN and w.dtype == np.float32
             and v.dtype == np.float32 and w.flags.c_contiguous and v.flags.c_contiguous
             and _SGEMV):
@@ -281,4 +292,4 @@ def gemv(w, v, parts=None):
         with _blas_threads.limited(1):
             blas.gemv_split(_SGEMV, w, v, out, split_rows(w.shape[0], parts))
         return out
-    return _blas_threads.dot(w, v)
+    return np.dot(w, v)

@@ -30,8 +30,8 @@ def _scratch(shape, dtype):
 
 
 def _gemv(x, w):
-    """Batch 1: `W @ x` as one GEMV, split by rows over two cores where that pays."""
-    return _dense_blas.gemv(w, x.reshape(-1)).reshape(x.shape[:-1] + w.shape[:1])
+    """Batch 1 as `W @ x` split by rows over two cores (`_dense_blas.splits`)."""
+    return _dense_blas.gemv(w, x.reshape(-1), 2).reshape(x.shape[:-1] + w.shape[:1])
 
 
 def _gemm(x, w):
@@ -40,7 +40,7 @@ def _gemm(x, w):
         if w.ndim != 2:
             return np.dot(x, w)
         if x.ndim == 1 or x.shape[0] == 1:
-            return _gemv(x, w)
+            return _gemv(x, w) if _dense_blas.splits(x, w) else np.dot(x, w.T)
         if x.size * w.shape[0] < _dense_blas.MIN_MNK or _dense_blas.plain():
             return np.dot(x, w.T)  # a small product, or no choice to make
         return _dense_blas.product("x@w.T", x, w)

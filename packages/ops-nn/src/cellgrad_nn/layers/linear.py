@@ -2,6 +2,7 @@
 
 import math
 
+import numpy as np
 from cellgrad._core._buffer import make_tensor
 from cellgrad._core._tape import recording_depth
 
@@ -12,6 +13,7 @@ from cellgrad.dtype import float32, float64
 from cellgrad.nn import Cell
 from cellgrad.observe import watching
 from cellgrad.plugins import apply
+from cellgrad_nn.functional._dense_blas import splits
 from cellgrad_nn.functional.linear import DENSE, _gemm, dense
 from cellgrad_nn.layers import _checks
 from cellgrad_nn.layers.activation import get_activation
@@ -68,9 +70,11 @@ class Dense(Cell):
                     and not recording_depth() and not watching():
                 # Nothing to record, promote or observe: the op's forward on the arrays,
                 # without the dispatch (inference at batch 1 is mostly this overhead).
-                # the op's own product: batch 1 as a GEMV (split over two cores when allowed),
-                # the BLAS chosen per shape class
-                out = _gemm(x._data, w._data)
+                xa, wa = x._data, w._data
+                if xa.ndim == 2 and xa.shape[0] == 1 and splits(xa, wa):  # over two cores
+                    out = _gemm(xa, wa)
+                else:  # np.dot: the same BLAS call for 1-D/2-D inputs without matmul's set-up
+                    out = np.dot(xa, wa.T) if xa.ndim <= 2 else np.matmul(xa, wa.T)
                 out += b._data
                 out = make_tensor(out, None, 0, dt)
             else:
