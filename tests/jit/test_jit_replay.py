@@ -464,3 +464,19 @@ def test_a_returned_parameter_is_the_parameter():
         y, p = f(x)
         assert p is w and same(y, x * w)
     assert f.jit_stats.replays == 2
+
+
+def test_an_error_during_a_replay_names_the_plan():
+    table = ms.Parameter(ms.Tensor(np.arange(12, dtype=np.float32).reshape(4, 3)), name="t")
+    f = ms.jit(lambda i: ops.gather(table, i, 0) * 2)
+    good = ms.Tensor(np.array([0, 3], np.int32))
+    assert same(f(good), ops.gather(table, good, 0) * 2)
+    assert same(f(good), ops.gather(table, good, 0) * 2)
+    bad = ms.Tensor(np.array([0, 9], np.int32))
+    with pytest.raises(Exception) as info:
+        f(bad)
+    with pytest.raises(type(info.value)):
+        ops.gather(table, bad, 0)
+    assert f.jit_stats.replays == 2
+    assert "indices must be in [-4, 4)" in str(info.value)
+    assert any("while replaying the ms.jit plan of" in n for n in info.value.__notes__)

@@ -528,7 +528,11 @@ class Plan:
             from cellgrad_jit.codegen import generate
 
             fn = self.generated = generate(self) if GENERATE else self.run_interpreted
-        return fn(tensors)
+        try:
+            return fn(tensors)
+        except Exception as e:
+            e.add_note(f"(raised while replaying the ms.jit plan of '{self.name}')")
+            raise
 
     def run_interpreted(self, tensors):
         """Replay step by step (the reference for the generated function)."""
