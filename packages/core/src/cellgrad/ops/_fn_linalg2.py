@@ -21,8 +21,8 @@ __all__ = ["svd", "pinv", "det", "slogdet", "logdet", "matrix_determinant",
            "matrix_solve", "lstsq", "lu_unpack", "lu_solve", "matrix_power", "matrix_exp",
            "matrix_band_part", "trace", "ger", "inner", "kron", "mv", "addmm", "addmv", "addr",
            "addbmm", "baddbmm", "cross", "cdist", "pdist", "dist", "cov", "block_diag",
-           "renorm", "norm", "vector_norm", "matrix_norm", "geqrf", "orgqr", "ormqr",
-           "triangular_solve"]
+           "renorm", "norm", "vector_norm", "matrix_norm", "geqrf", "orgqr", "ormqr"]
+# triangular_solve is only a Tensor method in MindSpore 2.10 (common/_tm_linalg.py)
 
 
 def _tensor(op, name, x):
