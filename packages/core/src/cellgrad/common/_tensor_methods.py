@@ -89,7 +89,8 @@ def _thin(name, fn, params=None):
 
 # Modules holding one area's methods: each may define `THIN` (entries as above) and `METHODS`
 # (name -> a function taking the tensor first, set on the class as is). Appended by area.
-AREAS = ("cellgrad.common._tm_dtype", "cellgrad.common._tm_linalg")
+AREAS = ("cellgrad.common._tm_dtype", "cellgrad.common._tm_linalg",
+         "cellgrad.common._tm_math")
 
 
 def install(cls):
