@@ -32,7 +32,7 @@ THIN = {
     "median": O.median, "nanmedian": O.nanmedian, "quantile": O.quantile,
     "nanquantile": O.nanquantile, "nanmean": O.nanmean, "nansum": O.nansum,
     "aminmax": O.aminmax, "histc": O.histc, "bincount": O.bincount, "msort": O.msort,
-    "count_nonzero": O.count_nonzero,
+    "count_nonzero": O.count_nonzero, "fmod": O.fmod,
     "kthvalue": (R.kthvalue, "k, dim=-1, keepdim=False"),
 }
 

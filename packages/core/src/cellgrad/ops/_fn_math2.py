@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from cellgrad._core._buffer import TensorBuffer, make_tensor
-from cellgrad.dtype import float32, float64, to_dtype
+from cellgrad.dtype import float64, to_dtype
 from cellgrad.ops import _ew_math2 as E
 from cellgrad.ops import functional as F
 from cellgrad.ops._registry import apply
@@ -20,7 +20,7 @@ __all__ = ["tan", "acosh", "arccosh", "asinh", "arcsinh", "atanh", "arctanh", "d
            "approximate_equal", "isneginf", "isposinf", "signbit", "sgn", "positive",
            "nan_to_num", "logit", "lerp", "addcdiv", "addcmul", "accumulate_n", "floor_mod",
            "floormod", "truncate_div", "truncate_mod", "tensor_mod", "tensor_exp",
-           "tensor_expm1", "fmod"]
+           "tensor_expm1", "fmod", "tanh_", "clamp_", "erfinv_"]
 
 _FLOAT = ("float16", "float32", "float64")
 _INT = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
@@ -388,3 +388,21 @@ def ldexp(x, other):
                         f"{type(other).__name__}.")
     out = x * (2.0 ** other)
     return out
+
+
+def tanh_(input):
+    """Mirrors `mindspore.ops.tanh_`: `Tensor.tanh_` (in place; returns `input`)."""
+    F._need_tensor("tanh_", input)
+    return input.tanh_()
+
+
+def clamp_(input, min=None, max=None):
+    """Mirrors `mindspore.ops.clamp_`: `Tensor.clamp_` (in place; returns `input`)."""
+    F._need_tensor("clamp_", input)
+    return input.clamp_(min, max)
+
+
+def erfinv_(input):
+    """Mirrors `mindspore.ops.erfinv_`: `Tensor.erfinv_` (in place; returns `input`)."""
+    F._need_tensor("erfinv_", input)
+    return input.erfinv_()

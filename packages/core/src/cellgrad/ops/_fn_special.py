@@ -104,14 +104,17 @@ _BESSEL_GRAD = {
     "k1e": lambda c, x, o: o - _bes("k0e")(c, x) - o * _recip(c, x),
 }
 
+def _bessel_bwd(name):
+    return lambda ctx, g, x, out: g * _BESSEL_GRAD[name](ctx, x, out)
+
+
 _UNARY = {
     "erfc": (K.erfc, _erfc_bwd),
     "erfinv": (K.erfinv, _erfinv_bwd),
     "lgamma": (K.lgamma, _lgamma_bwd),
     "digamma": (K.digamma, _digamma_bwd),
     "sinc": (K.sinc, _sinc_bwd),
-    **{f"bessel_{n}": (k, (lambda n: lambda ctx, g, x, out: g * _BESSEL_GRAD[n](ctx, x, out))(n))
-       for n, k in _BESSEL.items()},
+    **{f"bessel_{n}": (k, _bessel_bwd(n)) for n, k in _BESSEL.items()},
 }
 
 

@@ -4,7 +4,7 @@ Recipes; Bessel functions by Gauss-Legendre quadrature of their integral represe
 (exponentially convergent for these analytic integrands) and Hankel's expansions past 40."""
 
 import math
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -211,7 +211,7 @@ def betainc(a, b, x):
 
 
 # ---- Bessel functions ----
-@lru_cache(maxsize=None)
+@cache
 def _gauss(n, lo, hi, pieces=1):
     """Gauss-Legendre nodes and weights on [lo, hi] split into `pieces` equal parts."""
     t, w = np.polynomial.legendre.leggauss(n)
