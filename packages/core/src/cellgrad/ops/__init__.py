@@ -9,6 +9,8 @@ from cellgrad.ops._fft import *  # noqa: F403
 from cellgrad.ops._fft import __all__ as _fft_names
 from cellgrad.ops._fn_eig import *  # noqa: F403
 from cellgrad.ops._fn_eig import __all__ as _eig_names
+from cellgrad.ops._fn_scatter import *  # noqa: F403
+from cellgrad.ops._fn_scatter import __all__ as _scatter_names
 from cellgrad.ops._fn_linalg2 import *  # noqa: F403
 from cellgrad.ops._fn_math2 import *  # noqa: F403
 from cellgrad.ops._fn_math2 import __all__ as _math2_names
@@ -48,6 +50,7 @@ __all__ = ["jacfwd", "jacrev", "jvp", "vjp", "vmap", *_functional_names, *_primi
            *_linalg_prim_names, *_fft_names, *_eig_names,
            *_stft_names,
            *_complex_names,
+           *_scatter_names,
            *_math2_names, *_reduce2_names, *_special_names, *_math2_prim_names,
            "GradOperation", "grad", "value_and_grad",
            "HyperMap", "Map", "MultitypeFuncGraph", "add_flags", "ReduceOp"]
