@@ -131,3 +131,16 @@ def test_polar_and_complex_match_pytorch():
     torch.angle(torch.polar(ta, tb) + torch.complex(tb, ta) * 2).sum().backward()
     np.testing.assert_allclose(ga.asnumpy(), ta.grad.numpy(), rtol=1e-10)
     np.testing.assert_allclose(gb.asnumpy(), tb.grad.numpy(), rtol=1e-10)
+
+
+def test_real_inputs_mixed_with_complex_values_get_real_gradients(recwarn):
+    w = Tensor(W[0].astype(np.complex64))
+    x = Tensor(np.array([1.0, 2.0, -0.5], np.float32))
+    g = ms.grad(lambda v: ops.real(v * w).sum())(x)
+    assert g.dtype is ms.float32
+    np.testing.assert_allclose(g.asnumpy(), W[0].real, rtol=1e-6)
+    g = ms.grad(lambda v: ops.imag(ops.cast(v, ms.complex64) * w + 1j).sum())(x)
+    np.testing.assert_allclose(g.asnumpy(), W[0].imag, rtol=1e-6)
+    g = ms.grad(lambda v: ops.abs(ops.exp(v * 1j)).sum())(x)
+    np.testing.assert_allclose(g.asnumpy(), 0, atol=1e-6)
+    assert not [w for w in recwarn if "complex" in str(w.message).lower()]

@@ -166,6 +166,8 @@ cdef object _fit_numpy(object g, tuple shape, object dtype, str opname):
     if g.shape != shape:
         g = _sum_to(g, shape, opname)
     if g.dtype is not dtype and g.dtype != dtype:
+        if g.dtype.kind == "c" and dtype.kind != "c":
+            g = g.real  # a real input's part of a complex cotangent (ops/_complex.py)
         g = g.astype(dtype)
     return g
 
