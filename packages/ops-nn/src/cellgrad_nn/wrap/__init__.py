@@ -10,7 +10,17 @@ _WHERE = {
     "cells": "WithLossCell WithEvalCell TrainOneStepCell",
     "loss_scale": "TrainOneStepWithLossScaleCell FixedLossScaleUpdateCell "
                   "DynamicLossScaleUpdateCell",
+    "cell_extra": "ForwardValueAndGrad WithGradCell ParameterUpdate GradAccumulationCell "
+                  "PipelineCell MicroBatchInterleaved VirtualDatasetCellTriple GetNextSingleOp "
+                  "TimeDistributed",
 }
 
 EXPORTS: dict = {f"nn.{name}": f"{module}:{name}"
                  for module, names in _WHERE.items() for name in names.split()}
+_LOSS_SCALE = ("AllFinite reciprocal grad_overflow ascend_grad_overflow tensor_grad_scale "
+               "tensor_grad_scale_row_tensor tensor_grad_scale_pipeline "
+               "tensor_shard_grad_scale_pipeline grad_scale shard_grad_scale")
+EXPORTS.update({f"nn.wrap.loss_scale.{name}": f"loss_scale_funcs:{name}"
+                for name in _LOSS_SCALE.split()})
+EXPORTS["amp.AllFinite"] = "loss_scale_funcs:AllFinite"
+EXPORTS["nn.wrap.cell_wrapper.grad_scale"] = "loss_scale_funcs:cell_wrapper_grad_scale"
