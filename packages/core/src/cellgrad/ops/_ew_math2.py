@@ -139,9 +139,11 @@ def _nan_to_num(x, nan, posinf, neginf):
 _SPECS = {
     # name: (forward, backward, promote)
     "tan": (_out(np.tan), lambda c, g: g + g * c.saved[0] * c.saved[0], PROMOTE_FLOAT),
-    "acosh": (_ins(_quiet(np.arccosh)), lambda c, g: g * (c.saved[0] ** 2 - 1) ** -0.5, 3),
-    "asinh": (_ins(np.arcsinh), lambda c, g: g * (c.saved[0] ** 2 + 1) ** -0.5, 3),
-    "atanh": (_ins(_quiet(np.arctanh)), lambda c, g: g / (1 - c.saved[0] ** 2), 3),
+    "acosh": (_ins(_quiet(np.arccosh)), _quiet(lambda c, g: g * (c.saved[0] ** 2 - 1) ** -0.5),
+              PROMOTE_FLOAT),
+    "asinh": (_ins(np.arcsinh), lambda c, g: g * (c.saved[0] ** 2 + 1) ** -0.5, PROMOTE_FLOAT),
+    "atanh": (_ins(_quiet(np.arctanh)), _quiet(lambda c, g: g / (1 - c.saved[0] ** 2)),
+              PROMOTE_FLOAT),
     "rint": (_none(np.rint), None, PROMOTE_NONE),
     "inv": (_out(_inv), lambda c, g: -g * c.saved[0] * c.saved[0], PROMOTE_NONE),
     "invert": (_none(_invert), None, PROMOTE_NONE),

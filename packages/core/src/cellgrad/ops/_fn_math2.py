@@ -103,6 +103,8 @@ def frac(x):
     F._need_tensor("frac", x)
     if x._data.dtype.kind == "b":
         x = F.cast(x, "int64")
+    if x._data.dtype.kind in "iu":
+        return x - x
     return x - F.trunc(x)
 
 
