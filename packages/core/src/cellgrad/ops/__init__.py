@@ -9,22 +9,24 @@ from cellgrad.ops._fft import *  # noqa: F403
 from cellgrad.ops._fft import __all__ as _fft_names
 from cellgrad.ops._fn_eig import *  # noqa: F403
 from cellgrad.ops._fn_eig import __all__ as _eig_names
-from cellgrad.ops._fn_scatter import *  # noqa: F403
-from cellgrad.ops._fn_scatter import __all__ as _scatter_names
 from cellgrad.ops._fn_linalg2 import *  # noqa: F403
+from cellgrad.ops._fn_linalg2 import __all__ as _linalg2_names
+from cellgrad.ops._fn_manip import *  # noqa: F403
+from cellgrad.ops._fn_manip import __all__ as _manip_names
 from cellgrad.ops._fn_math2 import *  # noqa: F403
 from cellgrad.ops._fn_math2 import __all__ as _math2_names
-from cellgrad.ops._fn_reduce2 import *  # noqa: F403
-from cellgrad.ops._fn_reduce2 import __all__ as _reduce2_names
-from cellgrad.ops._fn_special import *  # noqa: F403
-from cellgrad.ops._fn_special import __all__ as _special_names
-from cellgrad.ops._fn_linalg2 import __all__ as _linalg2_names
 from cellgrad.ops._fn_matrix_diag import *  # noqa: F403
 from cellgrad.ops._fn_matrix_diag import __all__ as _matrix_diag_names
+from cellgrad.ops._fn_reduce2 import *  # noqa: F403
+from cellgrad.ops._fn_reduce2 import __all__ as _reduce2_names
+from cellgrad.ops._fn_scatter import *  # noqa: F403
+from cellgrad.ops._fn_scatter import __all__ as _scatter_names
+from cellgrad.ops._fn_special import *  # noqa: F403
+from cellgrad.ops._fn_special import __all__ as _special_names
 from cellgrad.ops._prim_linalg import *  # noqa: F403
+from cellgrad.ops._prim_linalg import __all__ as _linalg_prim_names
 from cellgrad.ops._prim_math2 import *  # noqa: F403
 from cellgrad.ops._prim_math2 import __all__ as _math2_prim_names
-from cellgrad.ops._prim_linalg import __all__ as _linalg_prim_names
 from cellgrad.ops._random import *  # noqa: F403
 from cellgrad.ops._random import __all__ as _random_names
 from cellgrad.ops._reduce_op import ReduceOp
@@ -50,7 +52,7 @@ __all__ = ["jacfwd", "jacrev", "jvp", "vjp", "vmap", *_functional_names, *_primi
            *_linalg_prim_names, *_fft_names, *_eig_names,
            *_stft_names,
            *_complex_names,
-           *_scatter_names,
+           *_scatter_names, *_manip_names,
            *_math2_names, *_reduce2_names, *_special_names, *_math2_prim_names,
            "GradOperation", "grad", "value_and_grad",
            "HyperMap", "Map", "MultitypeFuncGraph", "add_flags", "ReduceOp"]

@@ -486,7 +486,7 @@ def _segment_prim(name, mode):
     return type(name, (Primitive,), {
         "__call__": __call__, "__module__": __name__,
         "__doc__": f"Mirrors `mindspore.ops.{name}()(input_x, segment_ids)`: the {mode} of each "
-                   f"run of sorted `segment_ids` (empty segments are 0{', 1 for prod' if mode == 'prod' else ''})."})
+                   f"run of sorted `segment_ids` (empty segments hold {int(mode == 'prod')})."})
 
 
 SegmentSum = _segment_prim("SegmentSum", "sum")
