@@ -123,7 +123,9 @@ def cum_logsumexp(x, axis, exclusive=False, reverse=False, op="CumulativeLogsume
     with np.errstate(divide="ignore"):
         out = F.log(F.cumsum(F.exp(x - shift), axis)) + shift
     if exclusive:
-        lead = _const(np.full(np.take(data, [0], axis).shape, -np.inf, data.dtype), x.dtype)
+        # MindSpore starts an exclusive scan at the dtype's lowest value, not -inf
+        lowest = np.finfo(data.dtype).min
+        lead = _const(np.full(np.take(data, [0], axis).shape, lowest, data.dtype), x.dtype)
         out = F.concat((lead, out), axis)[tuple(slice(None) if a != axis else slice(0, -1)
                                                 for a in builtins.range(x.ndim))]
     return F.flip(out, (axis,)) if reverse else out

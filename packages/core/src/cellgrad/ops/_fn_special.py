@@ -242,10 +242,25 @@ def _igamma_dx(ctx, a, x):
 
 
 ZETA = define("special_zeta", _kernel_forward(K.zeta, 2), _zeta_bwd)
-IGAMMA = define("special_igamma", _kernel_forward(K.igamma, 2),
-                lambda ctx, g: (None, g * _igamma_dx(ctx, ctx.saved[0], ctx.saved[1])))
-IGAMMAC = define("special_igammac", _kernel_forward(K.igammac, 2),
-                 lambda ctx, g: (None, -g * _igamma_dx(ctx, ctx.saved[0], ctx.saved[1])))
+def _igamma_da(ctx, a, x):
+    # by finite differences of the kernel: a constant to higher orders
+    if ctx.xp.IS_TENSOR:
+        return make_tensor(K.igamma_da(a._data, x._data).astype(a._data.dtype), None, 0,
+                           a.dtype)
+    return K.igamma_da(a.astype(np.float64), x.astype(np.float64)).astype(a.dtype)
+
+
+def _igamma_bwd(sign):
+    def backward(ctx, g):
+        a, x = ctx.saved[0], ctx.saved[1]
+        na, nx = ctx.needs_input_grad
+        return (sign * g * _igamma_da(ctx, a, x) if na else None,
+                sign * g * _igamma_dx(ctx, a, x) if nx else None)
+    return backward
+
+
+IGAMMA = define("special_igamma", _kernel_forward(K.igamma, 2), _igamma_bwd(1))
+IGAMMAC = define("special_igammac", _kernel_forward(K.igammac, 2), _igamma_bwd(-1))
 
 
 def _betainc_bwd(ctx, g):
