@@ -82,3 +82,12 @@ show("construct_bad", lambda: msd.Normal(0.0, 1.0)("nope"))
 show("float64_param", lambda: msd.Normal(Tensor(np.array([1.0])), Tensor(np.array([2.0]))).mean())
 show("float16", lambda: msd.Normal(f32(0.0).astype(ms.float16), f32(1.0).astype(ms.float16),
                                    dtype=ms.float16).prob(x.astype(ms.float16)))
+# the density-only distributions
+for d, v in [(msd.HalfNormal(0.0, 2.0), f32(-1.0, 0.5, 2.0)),
+             (msd.Laplace(1.0, 2.0), f32(-1.0, 0.5, 2.0)),
+             (msd.StudentT(3.0, 1.0, 2.0), f32(-1.0, 0.5, 2.0))]:
+    show(f"{d.name}.prob", lambda: d.prob(v))
+    show(f"{d.name}.log_prob", lambda: d.log_prob(v))
+    show(f"{d.name}.prob.args", lambda: d.prob(v, *[f32(1.5) for _ in d.parameter_names]))
+    show(f"{d.name}.mean", lambda: d.mean())
+    show(f"{d.name}.cdf", lambda: d.cdf(v))

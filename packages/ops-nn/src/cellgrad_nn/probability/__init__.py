@@ -1,5 +1,6 @@
 """`mindspore.nn.probability`: `distribution` (Normal, Uniform, Bernoulli, Categorical,
-Exponential, Gamma, Beta, LogNormal, Poisson, Geometric, Gumbel, Logistic, Cauchy, the base
+Exponential, Gamma, Beta, LogNormal, Poisson, Geometric, Gumbel, Logistic, Cauchy, HalfNormal,
+Laplace, StudentT, the base
 Distribution and TransformedDistribution) and `bijector` (Bijector, Exp, PowerTransform,
 ScalarAffine, Softplus, GumbelCDF, Invert). Read by `cellgrad_nn.plugin` without importing the
 modules below."""
@@ -10,7 +11,8 @@ _DISTRIBUTIONS = {
     "Cauchy": "continuous", "Logistic": "continuous", "Bernoulli": "discrete",
     "Geometric": "discrete", "Poisson": "discrete", "Categorical": "discrete",
     "TransformedDistribution": "transformed", "LogNormal": "transformed",
-    "Gumbel": "transformed",
+    "Gumbel": "transformed", "HalfNormal": "densities", "Laplace": "densities",
+    "StudentT": "densities",
 }
 _BIJECTORS = ("Bijector", "Exp", "PowerTransform", "ScalarAffine", "Softplus", "GumbelCDF",
               "Invert")
