@@ -28,6 +28,12 @@ _WHERE = {
                "ReplicationPad3d",
     "upsample": "Upsample",
     "image_quality": "SSIM MSSSIM PSNR",
+    "pool_extra": "LPPool1d LPPool2d MaxUnpool1d MaxUnpool2d MaxUnpool3d FractionalMaxPool2d "
+                  "FractionalMaxPool3d LRN ImageGradients",
+    "matrix": "MatDet MatInverse MatrixDiag MatrixDiagPart MatrixSetDiag LGamma DiGamma IGamma "
+              "LBeta",
+    "ext": "AvgPool1dExt AvgPool2dExt AvgPool3dExt MaxPool2dExt DropoutExt Dropout2dExt "
+           "EmbeddingExt LayerNormExt LogSoftmaxExt PReLUExt L1LossExt",
 }
 
 EXPORTS: dict = {f"nn.{name}": f"{module}:{name}"
