@@ -23,6 +23,8 @@ from cellgrad.ops._fn_scatter import *  # noqa: F403
 from cellgrad.ops._fn_scatter import __all__ as _scatter_names
 from cellgrad.ops._fn_special import *  # noqa: F403
 from cellgrad.ops._fn_special import __all__ as _special_names
+from cellgrad.ops._prim_array2 import *  # noqa: F403
+from cellgrad.ops._prim_array2 import __all__ as _array2_prim_names
 from cellgrad.ops._prim_linalg import *  # noqa: F403
 from cellgrad.ops._prim_linalg import __all__ as _linalg_prim_names
 from cellgrad.ops._prim_math2 import *  # noqa: F403
@@ -52,7 +54,7 @@ __all__ = ["jacfwd", "jacrev", "jvp", "vjp", "vmap", *_functional_names, *_primi
            *_linalg_prim_names, *_fft_names, *_eig_names,
            *_stft_names,
            *_complex_names,
-           *_scatter_names, *_manip_names,
+           *_scatter_names, *_manip_names, *_array2_prim_names,
            *_math2_names, *_reduce2_names, *_special_names, *_math2_prim_names,
            "GradOperation", "grad", "value_and_grad",
            "HyperMap", "Map", "MultitypeFuncGraph", "add_flags", "ReduceOp"]
