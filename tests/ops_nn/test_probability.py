@@ -217,3 +217,12 @@ def test_transformed_distribution_equals_lognormal():
 def test_errors(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+def test_module_paths_real_code_imports():
+    import cellgrad.nn.probability.bijector.bijector as bijector_module
+    from cellgrad.nn.probability.distribution.distribution import Distribution
+
+    assert issubclass(msd.Normal, Distribution) and msd.distribution.Distribution is Distribution
+    assert bijector_module.Bijector is msb.Bijector
+    assert ms.nn.probability.distribution.Uniform is msd.Uniform

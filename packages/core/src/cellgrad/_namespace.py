@@ -27,6 +27,7 @@ NAMESPACES = tuple(dict.fromkeys((
     "mint.special",
     "experimental", "experimental.optim", "experimental.optim.lr_scheduler",
     "nn.probability", "nn.probability.distribution", "nn.probability.bijector",
+    "nn.probability.distribution.distribution", "nn.probability.bijector.bijector",
     *PATHS, *EVERY_PRIMITIVE, *WHOLE_OPS)))
 # Core modules that MindSpore's top level holds as attributes (`ms.log`), imported on first use.
 MODULES = ("log", "version", "parallel", "boost", "numpy", "profiler")

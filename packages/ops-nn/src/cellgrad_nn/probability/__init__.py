@@ -21,4 +21,7 @@ EXPORTS: dict = {
     **{f"nn.probability.distribution.{name}": f"{module}:{name}"
        for name, module in _DISTRIBUTIONS.items()},
     **{f"nn.probability.bijector.{name}": f"bijector:{name}" for name in _BIJECTORS},
+    # MindSpore's modules of the base classes, which real code imports from
+    "nn.probability.distribution.distribution.Distribution": "distribution:Distribution",
+    "nn.probability.bijector.bijector.Bijector": "bijector:Bijector",
 }
