@@ -87,30 +87,34 @@ def _numpy_call(a, ta, b, tb, out):
     _blas_threads.dot(a.T if ta else a, b.T if tb else b, out)
 
 
-def time_both(mkl, kind, dtype, m, n, k, rounds=15):
-    """(OpenBLAS seconds, MKL seconds): OpenBLAS's median over `rounds` alternating single
-    calls, and MKL's as that times the median of the per-round ratios (a neighbour's load hits
-    both calls of a round alike). Some 30 calls: a few ms at the benchmarks' shapes, once per
-    shape class."""
+def time_both(mkl, kind, dtype, m, n, k, rounds=9, block_s=3e-4):
+    """(OpenBLAS seconds, MKL seconds) per call: OpenBLAS's median over `rounds` alternating
+    blocks of calls (each block about `block_s` long), and MKL's as that times the third quartile
+    of the per-round ratios: MKL must win in three rounds of four, not once in a quiet moment
+    (single-call timings of a 15 us product picked MKL where a step then ran slower). About
+    6 ms per shape class, once."""
     a, ta, b, tb = _operands(kind, dtype, m, n, k)
     out = np.empty((m, n), dtype)
     fn = mkl.fn[np.dtype(dtype)]
     calls = (lambda: _numpy_call(a, ta, b, tb, out),
              lambda: blas.gemm(fn, False, a, ta, b, tb, out))
+    t = time.perf_counter()
     for call in calls:
         call()
+    reps = max(1, min(200, int(block_s / max((time.perf_counter() - t) / 2, 1e-7))))
     t_open, ratios = [], []
     for _ in range(rounds):
         got = []
         for call in calls:
             t = time.perf_counter()
-            call()
-            got.append(time.perf_counter() - t)
+            for _ in range(reps):
+                call()
+            got.append((time.perf_counter() - t) / reps)
         t_open.append(got[0])
-        ratios.append(got[1] / max(got[0], 1e-9))
+        ratios.append(got[1] / max(got[0], 1e-12))
     t_open.sort()
     ratios.sort()
-    return t_open[rounds // 2], t_open[rounds // 2] * ratios[rounds // 2]
+    return t_open[rounds // 2], t_open[rounds // 2] * ratios[(3 * rounds) // 4]
 
 
 def machine_key(mkl):
