@@ -17,6 +17,8 @@ _XP = _jit_hook.rule_namespace()
 # (a 160-op chain with its backward: 0.39 vs 0.31 ms at 16x16, 12.4 vs 10.7 ms at 256x256),
 # numpy's allocator hands back memory still in cache; off unless asked for.
 BUFFERS = False
+# Weight gradients into arrays allocated once (offered to rules through `ctx.grad_into`).
+WEIGHT_BUFFERS = True
 GENERATE = True  # replay with a generated function (False: the step interpreter)
 
 __all__ = ["GradStep", "IslandStep", "OpStep", "Plan", "Ref", "RefreshStep"]
@@ -488,7 +490,7 @@ class Plan:
         written = {s for s, k in enumerate(self.kinds) if k != "result"}
         escaping = set(_refs(self.template, []))
         for step in self.steps:
-            if type(step) is GradStep:
+            if type(step) is GradStep and WEIGHT_BUFFERS:
                 step.buffer(escaping)
         for step in self.sequence:
             for s in step.slots():
