@@ -138,6 +138,12 @@ PROVIDES = {
         "mint.nn": _MINT_NN.split(),
         "mint.nn.functional": _MINT_FUNCTIONAL.split(),
         "mint.special": ["erfc", "log_softmax"],
+        "nn.probability.distribution": (
+            "Distribution Normal Uniform Exponential Gamma Beta Cauchy Logistic Bernoulli "
+            "Geometric Poisson Categorical TransformedDistribution LogNormal Gumbel HalfNormal "
+            "Laplace StudentT").split(),
+        "nn.probability.bijector": (
+            "Bijector Exp PowerTransform ScalarAffine Softplus GumbelCDF Invert").split(),
     },
     HOOKS: {"ops": ["HookBackward", "InsertGradientOf"]},
     DATASET: {},  # whole sub-packages: MODULES below
