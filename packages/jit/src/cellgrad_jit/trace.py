@@ -9,11 +9,15 @@ that is also the core's jit tracer (`cellgrad._jit_hook`). What it records:
   data), and the tape place of its result, which gives the backward structure;
 - every gradient transform: the differentiated inputs and weights, the roots and the result
   of each target, so the replay walks the recorded nodes as the engine's walk does;
-- a Cell (directly under the traced function) whose Python reads Tensor values or draws
-  random numbers outside a gradient transform (an optimizer): an *island*, called eagerly at
-  each replay with the replay's arrays;
-- why a call cannot be replayed (`Unsafe`): a value read or a random draw outside an island,
-  hooks, a nested gradient, a Tensor changed behind the engine's back, ...
+- a Cell (directly under the traced function) whose Python reads Tensor values or writes
+  into them outside a gradient transform (an optimizer): an *island*, called eagerly at each
+  replay with the replay's arrays;
+- a Cell whose Python makes its ops' attributes (batch statistics, dropout masks drawn from
+  the seeded streams, arrays from the data): *refreshed*, run again eagerly at each replay so
+  that its planned ops get fresh attributes;
+- why a call cannot be replayed (`Unsafe`): a value read or write in the function itself or
+  inside a gradient transform, hooks, a nested gradient, a Tensor changed behind the engine's
+  back (copies of the Tensors the call can reach are compared after it), another thread...
 """
 
 from threading import get_ident
