@@ -34,7 +34,10 @@ _WHERE = {
               "LBeta",
     "ext": "AvgPool1dExt AvgPool2dExt AvgPool3dExt MaxPool2dExt DropoutExt Dropout2dExt "
            "EmbeddingExt LayerNormExt LogSoftmaxExt PReLUExt L1LossExt",
+    "embedding_extra": "MultiFieldEmbeddingLookup",
 }
 
 EXPORTS: dict = {f"nn.{name}": f"{module}:{name}"
                  for module, names in _WHERE.items() for name in names.split()}
+EXPORTS["nn.layer.CosineSimilarity"] = "embedding_extra:CosineSimilarity"
+EXPORTS["nn.layer.math.CosineSimilarity"] = "embedding_extra:CosineSimilarity"

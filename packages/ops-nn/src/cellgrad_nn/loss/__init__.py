@@ -15,6 +15,7 @@ _WHERE = {
               "MultiLabelSoftMarginLoss MultilabelMarginLoss TripletMarginLoss HingeEmbeddingLoss",
     "regression": "HuberLoss MAELoss RMSELoss PoissonNLLLoss GaussianNLLLoss",
     "segmentation": "DiceLoss MultiClassDiceLoss FocalLoss",
+    "extra": "TripletMarginWithDistanceLoss CTCLoss SampledSoftmaxLoss",
 }
 
 EXPORTS: dict = {f"nn.{name}": f"{module}:{name}"
