@@ -17,6 +17,8 @@ from cellgrad.ops._fn_math2 import *  # noqa: F403
 from cellgrad.ops._fn_math2 import __all__ as _math2_names
 from cellgrad.ops._fn_matrix_diag import *  # noqa: F403
 from cellgrad.ops._fn_matrix_diag import __all__ as _matrix_diag_names
+from cellgrad.ops._fn_random2 import *  # noqa: F403
+from cellgrad.ops._fn_random2 import __all__ as _random2_names
 from cellgrad.ops._fn_reduce2 import *  # noqa: F403
 from cellgrad.ops._fn_reduce2 import __all__ as _reduce2_names
 from cellgrad.ops._fn_scatter import *  # noqa: F403
@@ -55,6 +57,7 @@ __all__ = ["jacfwd", "jacrev", "jvp", "vjp", "vmap", *_functional_names, *_primi
            *_stft_names,
            *_complex_names,
            *_scatter_names, *_manip_names, *_array2_prim_names,
+           *_random2_names,
            *_math2_names, *_reduce2_names, *_special_names, *_math2_prim_names,
            "GradOperation", "grad", "value_and_grad",
            "HyperMap", "Map", "MultitypeFuncGraph", "add_flags", "ReduceOp"]
