@@ -122,6 +122,12 @@ class Bijector(Cell):
                             f"got {value.dtype}.")
         return value
 
+    def extend_repr(self):
+        if self.is_scalar_batch:
+            return ", ".join(f"{n} = {v}" for n, v in zip(self.parameter_names,
+                                                        self.default_parameters))
+        return f"batch_shape = {self.batch_shape}"
+
     def cast_param_by_value(self, value, para):
         return ops.cast(para, value.dtype)
 
@@ -201,6 +207,9 @@ class Exp(PowerTransform):
 
     def __init__(self, name="Exp"):
         super().__init__(name=name)
+
+    def extend_repr(self):
+        return "exp" if self.is_scalar_batch else f"batch_shape = {self.batch_shape}"
 
     # power 0: the exp branch alone (PowerTransform's other branch would warn on x < -1)
     def _forward(self, x):
@@ -371,6 +380,9 @@ class Invert(Bijector):
     @property
     def bijector(self):
         return self._bijector
+
+    def extend_repr(self):
+        return ""
 
     def inverse(self, y):
         return self._bijector("forward", y)

@@ -418,6 +418,9 @@ class Cauchy(Distribution):
         if self._scale is not None:
             check_greater_zero(self._scale, "scale")
 
+    def _repr_names(self):
+        return ("location", "scale")
+
     @property
     def loc(self):
         return self._loc
@@ -497,6 +500,9 @@ class Logistic(Distribution):
         self._scale = self._add_parameter(scale, "scale")
         if self._scale is not None:
             check_greater_zero(self._scale, "scale")
+
+    def _repr_names(self):
+        return ("location", "scale")
 
     @property
     def loc(self):

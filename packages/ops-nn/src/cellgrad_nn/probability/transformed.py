@@ -59,6 +59,9 @@ class TransformedDistribution(Distribution):
     def is_linear_transformation(self):
         return self._is_linear_transformation
 
+    def extend_repr(self):
+        return ""
+
     def _cdf(self, value, *args, **kwargs):
         return self._distribution("cdf", self._bijector("inverse", value), *args, **kwargs)
 
@@ -108,6 +111,8 @@ class LogNormal(TransformedDistribution):
     @property
     def scale(self):
         return self._scale
+
+    extend_repr = Distribution.extend_repr
 
     def _get_dist_type(self):
         return "LogNormal"
@@ -186,6 +191,8 @@ class Gumbel(TransformedDistribution):
     @property
     def scale(self):
         return self._scale
+
+    extend_repr = Distribution.extend_repr
 
     def _get_dist_type(self):
         return "Gumbel"
