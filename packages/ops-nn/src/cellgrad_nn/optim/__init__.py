@@ -13,6 +13,8 @@ _WHERE = {
     "adaptive": "RMSProp Adagrad Adadelta",
     "proximal": "FTRL ProximalAdagrad",
     "rprop": "Rprop",
+    "adafactor": "AdaFactor",
+    "adam_offload": "AdamOffload",
     "layerwise": "Lamb LARS",
     "lr_schedule": "LearningRateSchedule ExponentialDecayLR NaturalExpDecayLR InverseDecayLR "
                    "CosineDecayLR PolynomialDecayLR WarmUpLR",
