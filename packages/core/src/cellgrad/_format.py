@@ -106,7 +106,7 @@ def tensor_repr(arr: np.ndarray, dtype_name: str) -> str:
     """``repr(Tensor)``, e.g. ``Tensor(shape=[2], dtype=Float32, value= [ 1.00000000e+00, ...])``.
 
     Args:
-        arr: the tensor's values; for ``BFloat16`` a float32 array of bfloat16 values.
+        arr: the tensor's values (``BFloat16``: ml_dtypes' numpy bfloat16).
         dtype_name: MindSpore's dtype name, e.g. ``Float32``, ``Int64``, ``Bool``, ``BFloat16``.
     """
     arr = np.asarray(arr)
