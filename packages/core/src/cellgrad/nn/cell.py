@@ -26,6 +26,7 @@ from cellgrad._core._buffer import TensorBuffer
 from cellgrad.dtype import bfloat16, float16, float32
 from cellgrad.nn import bprop as _bprop
 from cellgrad.nn import recompute as _recompute
+from cellgrad.nn._cell_extras import CellExtras
 from cellgrad.nn._members import CellMembers
 from cellgrad.nn._state import CellState
 from cellgrad.ops import functional as F
@@ -69,7 +70,7 @@ def _addindent(text, spaces):
     return lines[0] + "\n" + "\n".join(pad + line for line in lines[1:])
 
 
-class Cell(CellState, CellMembers):
+class Cell(CellExtras, CellState, CellMembers):
     """Mirrors `mindspore.nn.Cell`: the building block of networks; override `construct`.
 
     Args:
