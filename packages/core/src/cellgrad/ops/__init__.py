@@ -15,6 +15,8 @@ from cellgrad.ops._fn_manip import *  # noqa: F403
 from cellgrad.ops._fn_manip import __all__ as _manip_names
 from cellgrad.ops._fn_math2 import *  # noqa: F403
 from cellgrad.ops._fn_math2 import __all__ as _math2_names
+from cellgrad.ops._fn_math_aliases import *  # noqa: F403
+from cellgrad.ops._fn_math_aliases import __all__ as _math_alias_names
 from cellgrad.ops._fn_matrix_diag import *  # noqa: F403
 from cellgrad.ops._fn_matrix_diag import __all__ as _matrix_diag_names
 from cellgrad.ops._fn_random2 import *  # noqa: F403
@@ -31,6 +33,8 @@ from cellgrad.ops._prim_linalg import *  # noqa: F403
 from cellgrad.ops._prim_linalg import __all__ as _linalg_prim_names
 from cellgrad.ops._prim_math2 import *  # noqa: F403
 from cellgrad.ops._prim_math2 import __all__ as _math2_prim_names
+from cellgrad.ops._prim_update import *  # noqa: F403
+from cellgrad.ops._prim_update import __all__ as _update_prim_names
 from cellgrad.ops._random import *  # noqa: F403
 from cellgrad.ops._random import __all__ as _random_names
 from cellgrad.ops._reduce_op import ReduceOp
@@ -57,8 +61,9 @@ __all__ = ["jacfwd", "jacrev", "jvp", "vjp", "vmap", *_functional_names, *_primi
            *_stft_names,
            *_complex_names,
            *_scatter_names, *_manip_names, *_array2_prim_names,
-           *_random2_names,
+           *_random2_names, *_update_prim_names,
            *_math2_names, *_reduce2_names, *_special_names, *_math2_prim_names,
+           *_math_alias_names,
            "GradOperation", "grad", "value_and_grad",
            "HyperMap", "Map", "MultitypeFuncGraph", "add_flags", "ReduceOp"]
 
