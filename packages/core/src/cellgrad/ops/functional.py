@@ -646,7 +646,7 @@ from cellgrad.ops._fn_array import (  # noqa: E402,F401
     unstack,
 )
 from cellgrad.ops._fn_einsum import einsum  # noqa: E402,F401
-from cellgrad.ops._fn_linalg2 import norm  # noqa: E402,F401  (the norm family lives there)
+from cellgrad.ops._fn_linalg_norms import norm  # noqa: E402,F401  (the norm family)
 from cellgrad.ops._fn_math import (  # noqa: E402,F401
     addn,
     assign_add,
