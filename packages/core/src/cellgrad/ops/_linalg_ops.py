@@ -101,10 +101,10 @@ def _svd_fwd(a, full_matrices=False, compute_uv=True):
     _floating("svd", a)
     if a.ndim < 2:
         raise ValueError(f"For 'svd', the input must be at least 2-D, but got shape {a.shape}.")
-    if not compute_uv:
-        s = np.linalg.svd(a, compute_uv=False).astype(a.dtype, copy=False)
-        u, s_, vh = np.linalg.svd(a, full_matrices=False)
-        return s, (u.astype(a.dtype), np.swapaxes(vh, -1, -2).astype(a.dtype))
+    if not compute_uv:  # u and v are kept for the backward
+        u, s, vh = np.linalg.svd(a, full_matrices=False)
+        return s.astype(a.dtype, copy=False), (u.astype(a.dtype),
+                                               np.swapaxes(vh, -1, -2).astype(a.dtype))
     u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
     v = np.swapaxes(vh, -1, -2)
     s, u, v = (x.astype(a.dtype, copy=False) for x in (s, u, v))
