@@ -36,4 +36,5 @@ EXPORTS: dict = {
     **{f"nn.{n}": f"metrics_more:{n}" for n in _METRICS_MORE},
     # the summary ops are Primitives of `ops`, queuing values for SummaryRecord (issue 27)
     **{f"ops.{n}": f"summary_ops:{n}" for n in _SUMMARY_OPS},
+    "nn.get_metrics": "metrics_select:get_metrics",
 }
