@@ -273,6 +273,9 @@ TENSOR_SCATTER_EXTREME = define("tensor_scatter_extreme", _ts_extreme_fwd, _ts_e
 def _tensor_scatter(op, mode, input_x, indices, updates):
     C.tensor(op, "input_x", input_x)
     C.tensor(op, "updates", updates)
+    if isinstance(indices, TensorBuffer) and indices.ndim < 2:
+        raise ValueError(f"For {op}, the dimension of 'indices' cannot be less than 2,  but got "
+                         f"{indices.ndim}")
     index, want = _nd(op, input_x.shape, indices)
     if updates.dtype != input_x.dtype:
         raise TypeError(f"For {op}, input_x_type must equal to updates type, but got "
