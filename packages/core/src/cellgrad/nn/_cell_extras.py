@@ -174,8 +174,8 @@ class CellExtras:
         precision `to_float` sets, for this cell only)."""
         if not isinstance(mixed_type, MixedPrecisionType):
             raise TypeError("set_mixed_precision_type(): incompatible function arguments. The "
-                            "following argument types are supported: (self, arg0: "
-                            f"MixedPrecisionType) -> None; invoked with: {mixed_type!r}")
+                            "following argument types are supported:\n    1. (self, arg0: "
+                            f"MixedPrecisionType) -> None\n\nInvoked with: {mixed_type!r}")
         self._set_mixed(_DTYPE_OF[mixed_type])
 
     def get_mixed_precision_type(self):

@@ -1,0 +1,58 @@
+# Cell attributes and methods beyond construct: prefixes, scopes, pipeline_stage, set_boost,
+# state-dict hooks, extra state, mixed-precision type, parallel bookkeeping, errors.
+import numpy as np
+import mindspore as ms
+from mindspore import nn, Tensor
+def t(label, f):
+    try: print(label, repr(f()))
+    except Exception as e: print(label, type(e).__name__, str(e).strip().splitlines()[0][:120])
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.d = nn.Dense(2, 2)
+        self.s = nn.SequentialCell([nn.ReLU(), nn.Dense(2, 1)])
+    def construct(self, x):
+        return self.s(self.d(x))
+n = Net()
+for a in 'param_prefix compile_cache phase_cache jit_config_dict parameter_layout_dict parallel_parameter_name_list parallel_parameter_merge_net_dict compile_phase compiled'.split():
+    t(a, lambda: getattr(n, a))
+t('pipeline_stage', lambda: n.pipeline_stage)
+t('type create_time', lambda: type(n.create_time).__name__)
+t('get_scope', lambda: n.get_scope())
+t('get_extra_state', lambda: n.get_extra_state())
+t('set_extra_state', lambda: n.set_extra_state({}))
+t('get_mixed', lambda: str(n.get_mixed_precision_type()))
+t('set_mixed bad', lambda: n.set_mixed_precision_type('fp16'))
+t('set_boost', lambda: n.set_boost('less_bn') is n)
+t('less_bn', lambda: n.s.less_bn)
+t('set_boost bad', lambda: n.set_boost('x'))
+t('update_cell_prefix', lambda: n.update_cell_prefix())
+t('prefixes', lambda: (n.param_prefix, n.d.param_prefix, n.s.param_prefix))
+t('update_cell_type', lambda: n.update_cell_type('quant'))
+t('cell_type', lambda: n.cell_type)
+t('pipeline_stage set', lambda: setattr(n, 'pipeline_stage', 2) or n.pipeline_stage)
+t('pipeline_stage bad', lambda: setattr(n, 'pipeline_stage', -1))
+t('pipeline_stage type', lambda: setattr(n, 'pipeline_stage', 1.5))
+t('pipeline_segment set', lambda: setattr(n, 'pipeline_segment', 1) or n.pipeline_segment)
+t('to_empty', lambda: n.to_empty(device='CPU') is n)
+t('to_empty bad', lambda: n.to_empty(device='NPU'))
+t('generate_scope', lambda: n.generate_scope())
+t('scope after', lambda: (n.get_scope(), n.d.get_scope()))
+t('parameters_broadcast_dict', lambda: list(n.parameters_broadcast_dict()))
+t('set_data_parallel', lambda: n.set_data_parallel())
+t('func_graph_proto', lambda: n.get_func_graph_proto())
+t('offload', lambda: n.offload())
+n2 = Net()
+def pre(cell, prefix, keep_vars): print('pre', type(cell).__name__, repr(prefix), keep_vars)
+def post(cell, sd, prefix, meta): print('post', type(cell).__name__, repr(prefix), sorted(sd))
+h1 = n2.register_state_dict_pre_hook(pre); h2 = n2.d.register_state_dict_post_hook(post)
+t('state_dict', lambda: sorted(n2.state_dict()))
+h1.remove(); h2.remove()
+t('state_dict removed', lambda: sorted(n2.state_dict()))
+def lpre(cell, sd, prefix, meta, strict, missing, unexpected, errors): print('lpre', type(cell).__name__, repr(prefix), sorted(sd), strict)
+def lpost(cell, keys): print('lpost', type(cell).__name__, keys.missing_keys, keys.unexpected_keys); keys.unexpected_keys.clear()
+n2.s.register_load_state_dict_pre_hook(lpre); n2.register_load_state_dict_post_hook(lpost)
+sd = n2.state_dict(); sd['extra'] = Tensor(np.ones(1, np.float32))
+t('load_state_dict', lambda: n2.load_state_dict(sd))
+n2.register_load_state_dict_post_hook(lambda cell, keys: 1)
+t('post returns', lambda: n2.load_state_dict(n2.state_dict()))
