@@ -58,6 +58,8 @@ from cellgrad.run_check import run_check
 from cellgrad.parameter import Parameter, ParameterTuple
 from cellgrad.common.tensor import Tensor, from_numpy, tensor
 from cellgrad.common.sparse_tensor import COOTensor, CSRTensor, RowTensor, SparseTensor
+from cellgrad.tensor_interop import *  # noqa: F403
+from cellgrad.tensor_interop import __all__ as _interop_names
 
 _heap.tune()
 _plugin_modules.install()
@@ -85,6 +87,7 @@ __all__ = [
 globals().update(dtype.ALIASES)
 globals().update(dtype.TOP_LEVEL)  # complex64, dtype_to_nptype, Type, ...
 __all__ += list(dtype.TOP_LEVEL)
+__all__ += _interop_names
 
 # PEP 562: names that plugins provide (cellgrad.plugins); nothing loads until the first miss.
 __getattr__, __dir__ = _plugin_names(__name__)

@@ -220,5 +220,15 @@ METHODS = {
     "inplace_update": inplace_update, "sum_to_size": sum_to_size, "new_empty": new_empty,
     "new_full": new_full, "copy_": copy_, "set_": set_, "searchsorted": searchsorted,
     "bernoulli": bernoulli, "uniform": uniform, "cauchy": cauchy, "log_normal": log_normal,
-    "multinomial": multinomial,
+    "multinomial": multinomial, "to_dlpack": None,
 }
+
+
+def _to_dlpack(self):
+    """Mirrors `mindspore.Tensor.to_dlpack`: `mindspore.to_dlpack(self)`."""
+    from cellgrad.tensor_interop import to_dlpack
+
+    return to_dlpack(self)
+
+
+METHODS["to_dlpack"] = _to_dlpack

@@ -53,6 +53,7 @@ from cellgrad.ops.functional import *  # noqa: F403
 from cellgrad.ops.functional import __all__ as _functional_names
 from cellgrad.ops.primitives import *  # noqa: F403
 from cellgrad.ops.primitives import __all__ as _primitive_names
+from cellgrad.tensor_interop import get_grad
 
 __all__ = ["jacfwd", "jacrev", "jvp", "vjp", "vmap", *_functional_names, *_primitive_names,
            *_random_names, *_tensor_method_names, *_sparse_names, *_sparse_prim_names,
@@ -61,7 +62,7 @@ __all__ = ["jacfwd", "jacrev", "jvp", "vjp", "vmap", *_functional_names, *_primi
            *_stft_names,
            *_complex_names,
            *_scatter_names, *_manip_names, *_array2_prim_names,
-           *_random2_names, *_update_prim_names,
+           *_random2_names, *_update_prim_names, "get_grad",
            *_math2_names, *_reduce2_names, *_special_names, *_math2_prim_names,
            *_math_alias_names,
            "GradOperation", "grad", "value_and_grad",
