@@ -11,7 +11,6 @@ MindSpore."""
 import numpy as np
 
 from cellgrad import ops
-from cellgrad.common import dtype as mstype
 from cellgrad.common.tensor import Tensor
 from cellgrad.ops.primitive import Primitive
 from cellgrad_nn.functional import _checks
@@ -82,7 +81,8 @@ def lp_pool2d(x, norm_type, kernel_size, stride=None, ceil_mode=False):
 
 
 def _max_unpool(op, dims, x, indices, kernel_size, stride, padding, output_size):
-    _floating(op, "x", x) if x.asnumpy().dtype.kind == "f" else None
+    if not isinstance(x, Tensor):
+        raise TypeError(f"For '{op}', 'x' must be a Tensor, but got {_checks.describe(x)}.")
     _rank(op, "x", x, (dims + 1, dims + 2))
     if not isinstance(indices, Tensor) or indices.asnumpy().dtype.kind not in "iu":
         raise TypeError(f"For '{op}', 'indices' must be a Tensor of int32 or int64, but got "
@@ -334,5 +334,3 @@ def image_gradients(images):
     dx = ops.concat((dx, ops.zeros((n, c, h, 1), images.dtype)), 3)
     return dy, dx
 
-
-_ = mstype

@@ -37,6 +37,9 @@ def _check_square(cell, x):
 class MatDet(Cell):
     """Mirrors `mindspore.nn.MatDet`: the determinant of each (..., M, M) matrix."""
 
+    def __init__(self):
+        super().__init__()
+
     def construct(self, a):
         _check_square("MatDet", a)
         return ops.det(a)
@@ -44,6 +47,9 @@ class MatDet(Cell):
 
 class MatInverse(Cell):
     """Mirrors `mindspore.nn.MatInverse`: the inverse of each (..., M, M) matrix."""
+
+    def __init__(self):
+        super().__init__()
 
     def construct(self, a):
         _check_square("MatInverse", a)
@@ -57,6 +63,9 @@ def _eye_like(rows, cols, x):
 class MatrixDiag(Cell):
     """Mirrors `mindspore.nn.MatrixDiag`: (..., N) values -> (..., N, N) diagonal matrices."""
 
+    def __init__(self):
+        super().__init__()
+
     def construct(self, input_x):
         _check_rank("MatrixDiag", "input_x", input_x, 1)
         n = input_x.shape[-1]
@@ -67,6 +76,9 @@ class MatrixDiagPart(Cell):
     """Mirrors `mindspore.nn.MatrixDiagPart`: (..., M, N) -> the (..., min(M, N)) main
     diagonals."""
 
+    def __init__(self):
+        super().__init__()
+
     def construct(self, input_x):
         _check_rank("MatrixDiagPart", "input_x", input_x, 2)
         return ops.diagonal(input_x, 0, -2, -1)
@@ -75,6 +87,9 @@ class MatrixDiagPart(Cell):
 class MatrixSetDiag(Cell):
     """Mirrors `mindspore.nn.MatrixSetDiag`: x with its main diagonals replaced by
     `diagonal` (shape x.shape[:-2] + (min(M, N),))."""
+
+    def __init__(self):
+        super().__init__()
 
     def construct(self, x, diagonal):
         _check_rank("MatrixSetDiag", "x", x, 2)
@@ -122,6 +137,9 @@ def _digamma(x):
 class LGamma(Cell):
     """Mirrors `mindspore.nn.LGamma`: log|Gamma(x)| elementwise (inf at the poles)."""
 
+    def __init__(self):
+        super().__init__()
+
     def construct(self, x):
         _check_float("LGamma", "x", x)
         return _lgamma(x)
@@ -130,6 +148,9 @@ class LGamma(Cell):
 class DiGamma(Cell):
     """Mirrors `mindspore.nn.DiGamma`: the digamma function psi(x) elementwise."""
 
+    def __init__(self):
+        super().__init__()
+
     def construct(self, x):
         _check_float("DiGamma", "x", x)
         return _digamma(x)
@@ -137,6 +158,9 @@ class DiGamma(Cell):
 
 class LBeta(Cell):
     """Mirrors `mindspore.nn.LBeta`: log|Beta(x, y)| = lgamma(x) + lgamma(y) - lgamma(x + y)."""
+
+    def __init__(self):
+        super().__init__()
 
     def construct(self, x, y):
         _check_float("LBeta", "x", x)
@@ -154,6 +178,9 @@ def _igamma_da(a, x):
 class IGamma(Cell):
     """Mirrors `mindspore.nn.IGamma`: the regularized lower incomplete gamma function P(a, x),
     differentiable in x (its density) and in a (a difference quotient of the series)."""
+
+    def __init__(self):
+        super().__init__()
 
     def construct(self, a, x):
         _check_float("IGamma", "a", a)

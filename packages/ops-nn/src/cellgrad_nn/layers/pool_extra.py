@@ -113,5 +113,8 @@ class ImageGradients(Cell):
     """Mirrors `mindspore.nn.ImageGradients`: (dy, dx) forward differences of (N, C, H, W)
     images, zero in the last row / column."""
 
+    def __init__(self):
+        super().__init__()
+
     def construct(self, images):
         return P.image_gradients(images)

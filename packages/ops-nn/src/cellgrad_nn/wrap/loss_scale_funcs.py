@@ -11,9 +11,23 @@ from cellgrad.ops.composite import MultitypeFuncGraph
 from cellgrad.ops.primitive import Primitive
 from cellgrad_nn.functional.device_prims import FloatStatus
 
-reciprocal = ops.Reciprocal()
-grad_overflow = FloatStatus()
-ascend_grad_overflow = ops.IsFinite()
+_RECIPROCAL, _FLOAT_STATUS, _IS_FINITE = ops.Reciprocal(), FloatStatus(), ops.IsFinite()
+
+
+def reciprocal(input):
+    """Mirrors `mindspore.nn.wrap.loss_scale.reciprocal` (`ops.Reciprocal()`): 1 / input."""
+    return _RECIPROCAL(input)
+
+
+def grad_overflow(*args):
+    """Mirrors `mindspore.nn.wrap.loss_scale.grad_overflow` (`ops.FloatStatus()`): [1.] when
+    the tensor holds a NaN or an infinity, else [0.]."""
+    return _FLOAT_STATUS(*args)
+
+
+def ascend_grad_overflow(input):
+    """Mirrors `mindspore.nn.wrap.loss_scale.ascend_grad_overflow` (`ops.IsFinite()`)."""
+    return _IS_FINITE(input)
 
 
 class AllFinite(Primitive):
@@ -72,10 +86,6 @@ def cell_wrapper_grad_scale(scale, grad):
     new_grad = scale * grad
     ops.assign(grad, ops.zeros_like(grad))
     return new_grad
-
-
-def _tensor_grad_overflow(grad):
-    return grad_overflow(grad)
 
 
 grad_scale = MultitypeFuncGraph("grad_scale")
