@@ -265,15 +265,17 @@ class Categorical(Distribution):
 
     def _entropy(self, probs=None):
         probs = self._check_param_type(probs)
-        return -ops.sum(probs * ops.log(probs), -1)
+        return _squeeze_all(-ops.sum(ops.log(probs) * probs, -1, keepdim=True))
 
     def _kl_loss(self, dist, probs_b, probs=None):
+        # over log-softmax-normalised logits, as MindSpore's (its gradient includes the
+        # normalisation)
         check_distribution_name(dist, "Categorical")
         probs_b = ops.cast(self._check_value(probs_b, "probs_b"), self.parameter_type)
-        probs_a = self._check_param_type(probs)
-        log_a = ops.log(_clamp_probs(probs_a))
-        log_b = ops.log(_clamp_probs(probs_b))
-        return ops.sum(probs_a * (log_a - log_b), -1)
+        logits_a = ops.log(self._check_param_type(probs))
+        logits_b = ops.log(probs_b)
+        log_a, log_b = ops.log_softmax(logits_a, -1), ops.log_softmax(logits_b, -1)
+        return _squeeze_all(ops.sum(ops.exp(log_a) * (log_a - log_b), -1, keepdim=True))
 
     def _cross_entropy(self, dist, probs_b, probs=None):
         check_distribution_name(dist, "Categorical")
@@ -319,6 +321,11 @@ class Categorical(Distribution):
         draws = ops.transpose(draws, (1, 0))
         out = ops.reshape(draws, shape + batch)
         return ops.cast(ops.stop_gradient(out), self.dtype)
+
+
+def _squeeze_all(t):
+    """MindSpore's `Squeeze()`: every axis of size 1 dropped."""
+    return ops.reshape(t, tuple(d for d in t.shape if d != 1))
 
 
 def _nan_like(t):
