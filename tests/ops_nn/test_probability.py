@@ -226,3 +226,36 @@ def test_module_paths_real_code_imports():
     assert issubclass(msd.Normal, Distribution) and msd.distribution.Distribution is Distribution
     assert bijector_module.Bijector is msb.Bijector
     assert ms.nn.probability.distribution.Uniform is msd.Uniform
+
+
+def test_more_distributions_against_torch():
+    x = np.array([0.3, 1.0, 2.5], np.float32)
+    cases = [
+        (msd.Gumbel(1.0, 2.0), td.Gumbel(1.0, 2.0), ("log_prob", "cdf", "entropy", "mean")),
+        (msd.Logistic(1.0, 2.0), td.TransformedDistribution(
+            td.Uniform(0.0, 1.0), [td.transforms.SigmoidTransform().inv,
+                                   td.transforms.AffineTransform(1.0, 2.0)]), ("log_prob",
+                                                                               "cdf")),
+        (msd.Geometric(0.3), td.Geometric(torch.tensor(0.3)), ("log_prob", "mean", "entropy")),
+        (msd.Categorical(f32(0.2, 0.5, 0.3)), td.Categorical(torch.tensor([0.2, 0.5, 0.3])),
+         ("entropy", "mean")),
+    ]
+    for ours, theirs, methods in cases:
+        for m in methods:
+            value = np.floor(x) if isinstance(ours, msd.Geometric) else x
+            got = getattr(ours, m)(f32(*value)) if m in ("log_prob", "cdf") else getattr(
+                ours, m)()
+            attr = getattr(theirs, m)
+            want = attr(torch.tensor(value)) if m in ("log_prob", "cdf") else attr
+            want = want() if callable(want) else want
+            if isinstance(ours, msd.Categorical) and m == "mean":
+                want = (torch.arange(3.0) * torch.tensor([0.2, 0.5, 0.3])).sum()
+            np.testing.assert_allclose(got.asnumpy().reshape(-1),
+                                       np.asarray(want).reshape(-1), rtol=1e-5, atol=1e-6)
+    cat = msd.Categorical(f32(0.2, 0.5, 0.3))
+    np.testing.assert_allclose(cat.log_prob(Tensor(np.array([0, 2, 1], np.int32))).asnumpy(),
+                               np.log([0.2, 0.3, 0.5]), rtol=1e-6)
+    kl = cat.kl_loss("Categorical", f32(0.3, 0.3, 0.4)).asnumpy()
+    want = td.kl_divergence(td.Categorical(torch.tensor([0.2, 0.5, 0.3])),
+                            td.Categorical(torch.tensor([0.3, 0.3, 0.4]))).numpy()
+    np.testing.assert_allclose(kl, want, rtol=1e-5)
