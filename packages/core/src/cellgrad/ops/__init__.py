@@ -5,6 +5,8 @@ from cellgrad.func_transforms import jacfwd, jacrev, jvp, vjp, vmap
 from cellgrad.ops import composite  # noqa: F401  (MindSpore's path: mindspore.ops.composite)
 from cellgrad.ops._complex import *  # noqa: F403
 from cellgrad.ops._complex import __all__ as _complex_names
+from cellgrad.ops._composite2 import *  # noqa: F403
+from cellgrad.ops._composite2 import __all__ as _composite2_names
 from cellgrad.ops._fft import *  # noqa: F403
 from cellgrad.ops._fft import __all__ as _fft_names
 from cellgrad.ops._fn_eig import *  # noqa: F403
@@ -62,7 +64,7 @@ __all__ = ["jacfwd", "jacrev", "jvp", "vjp", "vmap", *_functional_names, *_primi
            *_stft_names,
            *_complex_names,
            *_scatter_names, *_manip_names, *_array2_prim_names,
-           *_random2_names, *_update_prim_names, "get_grad",
+           *_random2_names, *_update_prim_names, "get_grad", *_composite2_names,
            *_math2_names, *_reduce2_names, *_special_names, *_math2_prim_names,
            *_math_alias_names,
            "GradOperation", "grad", "value_and_grad",

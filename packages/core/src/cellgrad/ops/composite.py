@@ -233,5 +233,9 @@ def __getattr__(name):
         from cellgrad import ops
 
         return getattr(ops, name)
+    from cellgrad.ops import _composite2  # augassign_*, tail, zip_operation (import cycle)
+
+    if name in _composite2.__all__:
+        return getattr(_composite2, name)
     raise AttributeError(f"module 'cellgrad.ops.composite' has no attribute '{name}'")
 
