@@ -224,6 +224,10 @@ from math2_gradcheck_cases import MATH2_CASES  # noqa: E402  (tests/core is on s
 
 CASES += [Case(**kw) for kw in MATH2_CASES]  # ops/_ew_math2.py, ops/_fn_special.py
 
+from scatter_gradcheck_cases import SCATTER_CASES  # noqa: E402
+
+CASES += [Case(**kw) for kw in SCATTER_CASES]  # ops/_fn_scatter.py
+
 GRADCHECK_OPS = frozenset(c.op for c in CASES)
 
 
