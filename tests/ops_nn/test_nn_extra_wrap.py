@@ -246,3 +246,17 @@ def test_cell_attributes():
         nn.Dense(2, 2).run_construct((Tensor(np.ones((1, 2), np.float32)),), {})
     assert net.cast_inputs((1,), ms.float16) is None
     assert net.compiled is False and net.compile_phase is None and net.jit_config_dict == {}
+
+
+def test_pipeline_grad_reducer_one_stage():
+    x, y = _data()
+    net = _Sum()
+    params = net.trainable_params()
+    reducer = nn.PipelineGradReducer(params, scale_sense=4.0)
+    assert [p.name for p in reducer.accu_grads] == ["accu_grads.net.weight", "accu_grads.net.bias"]
+    grads = ms.grad(nn.PipelineCell(net, 2), None, params)(x, y)
+    reduced = reducer(grads)
+    for g, r in zip(reduced, grads):
+        np.testing.assert_allclose(g.asnumpy(), r.asnumpy() / 4.0, rtol=1e-6)
+    with pytest.raises(ValueError, match="one gradient per parameter"):
+        reducer(grads[:1])

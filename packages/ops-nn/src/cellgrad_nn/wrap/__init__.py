@@ -12,7 +12,7 @@ _WHERE = {
                   "DynamicLossScaleUpdateCell",
     "cell_extra": "ForwardValueAndGrad WithGradCell ParameterUpdate GradAccumulationCell "
                   "PipelineCell MicroBatchInterleaved VirtualDatasetCellTriple GetNextSingleOp "
-                  "TimeDistributed",
+                  "TimeDistributed PipelineGradReducer Jvp Vjp",
 }
 
 EXPORTS: dict = {f"nn.{name}": f"{module}:{name}"

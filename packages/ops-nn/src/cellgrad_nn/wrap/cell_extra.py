@@ -6,9 +6,11 @@
 from types import FunctionType, MethodType
 
 from cellgrad import ops
+from cellgrad.common import dtype as mstype
 from cellgrad.common.parameter import Parameter, ParameterTuple
 from cellgrad.common.tensor import Tensor
 from cellgrad.nn import Cell
+from cellgrad_nn.wrap import loss_scale_funcs as _scale
 
 
 class ForwardValueAndGrad(Cell):
@@ -259,3 +261,61 @@ class TimeDistributed(Cell):
             raise ValueError(f"For 'TimeDistributed', the value of 'time_axis' must be in range "
                              f"of [{-out.ndim - 1}, {out.ndim}], but got {time_axis}.")
         return out
+
+
+class PipelineGradReducer(Cell):
+    """Mirrors `mindspore.nn.PipelineGradReducer`: with one pipeline stage the micro-batch
+    gradients are already summed (by `PipelineCell`'s sum of losses), so each gradient is
+    divided by `scale_sense` (times the degree, 1) and the `accu_grads.<param>` buffers are
+    cleared, as MindSpore's sharded path does."""
+
+    def __init__(self, parameters, scale_sense=1.0, opt_shard=None):
+        super().__init__(auto_prefix=False)
+        self.accu_grads = parameters.clone(prefix="accu_grads", init="zeros")
+        self.degree = Tensor(1, mstype.float32)
+        self.scale_sense = Parameter(Tensor(scale_sense, mstype.float32)
+                                     if not isinstance(scale_sense, Tensor) else scale_sense,
+                                     name="scale_sense")
+        self.opt_shard = bool(opt_shard)
+
+    def construct(self, grads):
+        if len(grads) != len(self.accu_grads):
+            raise ValueError(f"For 'PipelineGradReducer', 'grads' must hold one gradient per "
+                             f"parameter ({len(self.accu_grads)}), but got {len(grads)}.")
+        return tuple(_scale.tensor_shard_grad_scale_pipeline(self.scale_sense * self.degree, g,
+                                                              accu)
+                     for g, accu in zip(grads, self.accu_grads))
+
+
+class Vjp(Cell):
+    """Mirrors `mindspore.nn.Vjp` (deprecated for `ops.vjp`): (fn(*inputs), the gradients of
+    fn's output weighted by the last argument `v` with respect to the inputs)."""
+
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+        self.grad = ops.GradOperation(get_all=True, sens_param=True)
+        self.grad_single_value = ops.GradOperation(sens_param=True)
+
+    def construct(self, *args):
+        front = args[:-1]
+        output = self.fn(*front)
+        grad = self.grad_single_value if len(front) == 1 else self.grad
+        return output, grad(self.fn)(*args)
+
+
+class Jvp(Cell):
+    """Mirrors `mindspore.nn.Jvp` (deprecated for `ops.jvp`): (fn(*inputs), the derivative of
+    fn's output along the last argument `v`, one tangent per input)."""
+
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def construct(self, *args):
+        import cellgrad
+
+        inputs, v = args[:-1], args[-1]
+        if len(inputs) == 1:
+            return cellgrad.jvp(self.fn, inputs[0], v[0] if isinstance(v, tuple) else v)
+        return cellgrad.jvp(self.fn, tuple(inputs), tuple(v))
