@@ -251,7 +251,7 @@ def test_cell_attributes():
 def test_pipeline_grad_reducer_one_stage():
     x, y = _data()
     net = _Sum()
-    params = net.trainable_params()
+    params = ms.ParameterTuple(net.trainable_params())
     reducer = nn.PipelineGradReducer(params, scale_sense=4.0)
     assert [p.name for p in reducer.accu_grads] == ["accu_grads.net.weight", "accu_grads.net.bias"]
     grads = ms.grad(nn.PipelineCell(net, 2), None, params)(x, y)
