@@ -782,6 +782,6 @@ __all__ = [
     "strided_slice", "subtract", "reshape_", "shape_", "dyn_shape", "vander", "index_fill",
     "inplace_add", "inplace_sub", "inplace_update", "inplace_index_add", "put_", "zero_",
     "padding", "mirror_pad", "space_to_batch_nd", "batch_to_space_nd", "cartesian_prod",
-    "combinations", "reverse_sequence", "tril_indices", "triu_indices", "searchsorted", "bucketize", "argwhere",
-    "msort", "unique_consecutive", "unique_with_pad",
+    "combinations", "reverse_sequence", "tril_indices", "triu_indices", "searchsorted",
+    "bucketize", "argwhere", "msort", "unique_consecutive", "unique_with_pad",
 ]
