@@ -160,13 +160,14 @@ class MatrixTriangularSolve(Primitive):
 
 
 class MatrixPower(Primitive):
-    """Mirrors `mindspore.ops.MatrixPower`."""
+    """Mirrors `mindspore.ops.MatrixPower` (`n` is no Primitive attribute, as MindSpore's)."""
 
-    @prim_attr_register
     def __init__(self, n):
+        super().__init__("MatrixPower")
         if not isinstance(n, int) or isinstance(n, bool):
             raise TypeError(f"For 'MatrixPower', the type of 'n' should be 'int', but got type "
                             f"'{type(n).__name__}'.")
+        self.n = n
 
     def __call__(self, x):
         return LA.matrix_power(x, self.n)
@@ -278,10 +279,10 @@ class Renorm(Primitive):
 
     @prim_attr_register
     def __init__(self, p, dim, maxnorm):
-        pass
+        self.add_prim_attr("p", float(p))  # MindSpore keeps p as a float attribute
 
     def __call__(self, x):
-        return LA.renorm(x, self.p, self.dim, self.maxnorm)
+        return LA.renorm(x, int(self.p), self.dim, self.maxnorm)
 
 
 class NuclearNorm(Primitive):
@@ -290,10 +291,11 @@ class NuclearNorm(Primitive):
 
     @prim_attr_register
     def __init__(self, dim=None, keepdim=False):
-        pass
+        if dim is None:  # MindSpore's marker for "the last two axes"
+            self.add_prim_attr("dim", [1000])
 
     def __call__(self, x):
-        dim = (-2, -1) if self.dim is None else tuple(self.dim)
+        dim = (-2, -1) if list(self.dim) == [1000] else tuple(self.dim)
         return LA.matrix_norm(x, "nuc", dim, self.keepdim)
 
 

@@ -13,6 +13,8 @@ from cellgrad.ops.primitive import Primitive, prim_attr_register
 
 __all__ = ["stft", "STFT", "FFTWithSize"]
 
+_NORM_IDS = {"backward": 0, "forward": 1, "ortho": 2}
+_NORM_NAMES = {v: k for k, v in _NORM_IDS.items()}
 _PAD_MODES = {"REFLECT": "reflect", "SYMMETRIC": "symmetric", "CONSTANT": "constant"}
 
 
@@ -113,14 +115,19 @@ class FFTWithSize(Primitive):
         if signal_ndim not in (1, 2, 3):
             raise ValueError(f"For 'FFTWithSize', 'signal_ndim' must be 1, 2 or 3, but got "
                              f"{signal_ndim}.")
+        if norm not in _NORM_IDS:
+            raise ValueError(f"For 'FFTWithSize', 'norm' must be one of {list(_NORM_IDS)}, "
+                             f"but got {norm!r}.")
+        self.add_prim_attr("norm", _NORM_IDS[norm])  # MindSpore shows its enum value
 
     def __call__(self, x):
         dims = tuple(range(-self.signal_ndim, 0))
+        norm = _NORM_NAMES[self.norm]
         if not self.real:
-            return (_fft.ifftn if self.inverse else _fft.fftn)(x, None, dims, self.norm)
+            return (_fft.ifftn if self.inverse else _fft.fftn)(x, None, dims, norm)
         if not self.inverse:
-            return (_fft.rfftn if self.onesided else _fft.fftn)(x, None, dims, self.norm)
+            return (_fft.rfftn if self.onesided else _fft.fftn)(x, None, dims, norm)
         sizes = tuple(self.signal_sizes) or None
         if not self.onesided:
-            return real(_fft.ifftn(x, sizes, dims, self.norm))
-        return _fft.irfftn(x, sizes, dims, self.norm)
+            return real(_fft.ifftn(x, sizes, dims, norm))
+        return _fft.irfftn(x, sizes, dims, norm)

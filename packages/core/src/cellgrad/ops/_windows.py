@@ -17,6 +17,7 @@ __all__ = ["bartlett_window", "blackman_window", "hamming_window", "hann_window"
            "kaiser_window", "BartlettWindow", "BlackmanWindow", "HammingWindow"]
 
 _FLOATS = (float16, float32, float64)
+_TYPE_IDS = {float32: 0, float16: 1, float64: 11}
 
 
 def _tensor_of(values, dtype):
@@ -75,6 +76,7 @@ class BartlettWindow(Primitive):
     @prim_attr_register
     def __init__(self, periodic=True, dtype=float32):
         self._dtype = _check_attrs("BartlettWindow", periodic, dtype)
+        self.add_prim_attr("max_length", 1000000)
 
     def __call__(self, window_length):
         n = _primitive_length("BartlettWindow", window_length, 0)
@@ -92,6 +94,7 @@ class BlackmanWindow(Primitive):
     @prim_attr_register
     def __init__(self, periodic=True, dtype=float32):
         self._dtype = _check_attrs("BlackmanWindow", periodic, dtype)
+        self.add_prim_attr("max_length", 1000000)
 
     def __call__(self, window_length):
         n = _primitive_length("BlackmanWindow", window_length, 0)
@@ -105,6 +108,7 @@ class HammingWindow(Primitive):
     @prim_attr_register
     def __init__(self, periodic=True, alpha=0.54, beta=0.46, dtype=float32):
         self._dtype = _check_attrs("HammingWindow", periodic, dtype)
+        self.add_prim_attr("dtype", _TYPE_IDS[self._dtype])  # MindSpore shows its type id
         for name, v in (("alpha", alpha), ("beta", beta)):
             if not isinstance(v, float):
                 raise TypeError(f"For 'HammingWindow', the type of '{name}' should be 'float', "
