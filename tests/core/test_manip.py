@@ -212,3 +212,37 @@ def test_tensor_methods():
     assert x.view_as(T(np.zeros((3, 2)))).shape == (3, 2)
     assert x.narrow(1, 1, 2).shape == (2, 2)
     assert x.rot90(1, (0, 1)).shape == (3, 2)
+
+
+def test_gathers_fills_and_utilities():
+    a = T(np.arange(6.0).reshape(2, 3).astype(np.float32))
+    assert ops.gather_d(a, 1, T(np.array([[0, 0], [2, 1]]))).asnumpy().tolist() == [[0, 0],
+                                                                                   [5, 4]]
+    idx, mask = ops.choice_with_mask(T(np.array([[True, False], [True, True]])), 4)
+    assert idx.shape == (4, 2) and mask.asnumpy().tolist() == [True, True, True, False]
+    assert ops.tensor_range(T(1), T(5), T(2)).asnumpy().tolist() == [1, 3]
+    assert ops.fills(a, 2).asnumpy().tolist() == [[2, 2, 2], [2, 2, 2]]
+    assert ops.FillV2()(T(np.array([2, 1])), T(np.float32(1.5))).asnumpy().tolist() == [[1.5],
+                                                                                        [1.5]]
+    assert ops.Eps()(T(np.zeros(2, np.float16))).asnumpy()[0] == np.finfo(np.float16).eps
+    values, where = ops.ListDiff()(T(np.array([1, 2, 3, 4], np.int32)),
+                                   T(np.array([2, 4], np.int32)))
+    assert values.asnumpy().tolist() == [1, 3] and where.dtype == ms.int32
+    splits, vals = ops.RaggedRange(ms.int64)(T(np.array([0, 5], np.int32)),
+                                             T(np.array([3, 7], np.int32)),
+                                             T(np.array([1, 1], np.int32)))
+    assert splits.asnumpy().tolist() == [0, 3, 5] and vals.asnumpy().tolist() == [0, 1, 2, 5, 6]
+    assert ops.EqualCount()(T(np.array([1, 2, 3], np.int32)),
+                            T(np.array([1, 0, 3], np.int32))).asnumpy().tolist() == [2]
+    rows = ops.EmbeddingLookup()(a, T(np.array([1, 0, 5])), 0).asnumpy()
+    assert rows.tolist() == [[3, 4, 5], [0, 1, 2], [0, 0, 0]]
+    assert ops.TensorToTuple()(T(np.array([1, 2]))) == (1, 2)
+    assert ops.DataFormatDimMap()(T(np.array([0, 1, 2, 3, -1], np.int32))).asnumpy().tolist() \
+        == [0, 3, 1, 2, 2]
+    with pytest.raises(ValueError, match="CPU only"):
+        ops.move_to(a, "Ascend")
+    assert a.select(1, 2).asnumpy().tolist() == [2, 5]
+    assert a[0].itemset(1, 9.0).asnumpy().tolist() == [0, 9, 2]
+    choice = T(np.array([0, 1, 1], np.int32)).choose((T(np.array([1, 2, 3])),
+                                                      T(np.array([7, 8, 9]))))
+    assert choice.asnumpy().tolist() == [1, 8, 9]

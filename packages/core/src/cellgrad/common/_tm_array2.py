@@ -212,7 +212,55 @@ def multinomial(self, num_samples, replacement=True, seed=None):
     return draw(self, num_samples, replacement, seed)
 
 
+def select(self, *args, **kwargs):
+    """Mirrors `mindspore.Tensor.select`: `(dim, index)` takes the slice `index` of `dim`;
+    `(x, y)` is `ops.select(self, x, y)` with this tensor as the condition."""
+    if len(args) + len(kwargs) != 2:
+        raise TypeError("Tensor.select() takes (dim, index) or (x, y).")
+    first, second = (list(args) + [kwargs[k] for k in ("dim", "index", "x", "y") if k in kwargs])
+    if isinstance(first, int) and not isinstance(first, bool):
+        axis = M._axis("select", first, self.ndim)
+        return self[(slice(None),) * axis + (int(second),)]
+    return F.select(self, first, second)
+
+
+def itemset(self, *args):
+    """Mirrors `mindspore.Tensor.itemset`: a copy with one element set (numpy's `itemset`
+    arguments: a value, or an index and a value)."""
+    data = self._data.copy()
+    if len(args) == 1:
+        data.reshape(-1)[0] = args[0]
+    elif len(args) == 2:
+        index = args[0] if isinstance(args[0], tuple) else np.unravel_index(args[0], data.shape)
+        data[index] = args[1]
+    else:
+        raise TypeError(f"Tensor.itemset() takes 1 or 2 arguments, but got {len(args)}.")
+    return make_tensor(data, None, 0, self.dtype)
+
+
+def choose(self, choices, mode="clip"):
+    """Mirrors `mindspore.Tensor.choose`: numpy's `choose` of this index tensor among
+    `choices` (out-of-range indices clipped or wrapped)."""
+    if mode not in ("clip", "wrap", "raise"):
+        raise ValueError(f"For 'Tensor.choose', 'mode' must be 'clip', 'wrap' or 'raise', but "
+                         f"got {mode!r}.")
+    arrays = [c._data if isinstance(c, TensorBuffer) else np.asarray(c) for c in choices]
+    out = np.choose(self._data.astype(np.int64), arrays, mode=mode)
+    first = choices[0]
+    if isinstance(first, TensorBuffer):
+        return make_tensor(out.astype(first._data.dtype), None, 0, first.dtype)
+    return make_tensor(out)
+
+
+def move_to(self, to, blocking=True):
+    """Mirrors `mindspore.Tensor.move_to`: `ops.move_to`."""
+    from cellgrad.ops._fn_gather_fill import move_to as move
+
+    return move(self, to, blocking)
+
+
 METHODS = {
+    "select": select, "itemset": itemset, "choose": choose, "move_to": move_to,
     "scatter_add": scatter_add, "scatter_add_": scatter_add_, "index_fill_": index_fill_,
     "index_put": index_put, "index_put_": index_put_, "index_add_": index_add_,
     "index_copy_": index_copy_, "masked_scatter_": masked_scatter_,

@@ -11,6 +11,8 @@ from cellgrad.ops._fft import *  # noqa: F403
 from cellgrad.ops._fft import __all__ as _fft_names
 from cellgrad.ops._fn_eig import *  # noqa: F403
 from cellgrad.ops._fn_eig import __all__ as _eig_names
+from cellgrad.ops._fn_gather_fill import *  # noqa: F403
+from cellgrad.ops._fn_gather_fill import __all__ as _gather_fill_names
 from cellgrad.ops._fn_linalg2 import *  # noqa: F403
 from cellgrad.ops._fn_linalg2 import __all__ as _linalg2_names
 from cellgrad.ops._fn_manip import *  # noqa: F403
@@ -65,6 +67,7 @@ __all__ = ["jacfwd", "jacrev", "jvp", "vjp", "vmap", *_functional_names, *_primi
            *_complex_names,
            *_scatter_names, *_manip_names, *_array2_prim_names,
            *_random2_names, *_update_prim_names, "get_grad", *_composite2_names,
+           *_gather_fill_names,
            *_math2_names, *_reduce2_names, *_special_names, *_math2_prim_names,
            *_math_alias_names,
            "GradOperation", "grad", "value_and_grad",
