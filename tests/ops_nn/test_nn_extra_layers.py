@@ -234,3 +234,25 @@ def test_sampled_softmax_draws_without_true_classes():
     out = loss(t64(6, 3).astype(ms.float32), t64(6).astype(ms.float32),
                Tensor(np.array([0, 1], np.int32)), t64(2, 3).astype(ms.float32))
     assert out.shape == (2,) and np.all(out.asnumpy() > 0)
+
+
+def test_rms_norm_and_multilabel_margin_primitives():
+    torch = pytest.importorskip("torch")
+    x, gamma = t64(2, 3, 4), t64(4, seed=1)
+    y, rstd = ops.RmsNorm(1e-5)(x, gamma)
+    ref = torch.nn.functional.rms_norm(torch.tensor(x.asnumpy()), (4,),
+                                       torch.tensor(gamma.asnumpy()), 1e-5)
+    np.testing.assert_allclose(y.asnumpy(), ref.numpy(), rtol=1e-10)
+    assert rstd.shape == (2, 3, 1)
+    assert gradcheck(lambda a, g: ops.RmsNorm(1e-5)(a, g)[0], x, gamma)
+    with pytest.raises(ValueError, match="gamma"):
+        ops.RmsNorm()(x, t64(3))
+    z = np.array([[0.1, 0.9, 0.5, -0.3], [1.0, 0.2, 0.4, 0.3]])
+    target = np.array([[2, 0, -1, 1], [1, 3, 0, 2]])
+    loss, is_target = ops.MultilabelMarginLoss("none")(Tensor(z), Tensor(target))
+    np.testing.assert_array_equal(is_target.asnumpy(), [[1, 0, 1, 0], [1, 1, 1, 1]])
+    np.testing.assert_allclose(
+        loss.asnumpy(), torch.nn.functional.multilabel_margin_loss(
+            torch.tensor(z), torch.tensor(target), reduction="none").numpy(), rtol=1e-10)
+    with pytest.raises(TypeError, match="> 3 dims"):
+        ops.ChannelShuffle(2)(t64(1, 4, 2))

@@ -51,4 +51,7 @@ EXPORTS: dict = {
     **_ops("pool_extra", "lp_pool1d lp_pool2d max_unpool1d max_unpool2d max_unpool3d MaxUnpool2D "
                          "MaxUnpool3D fractional_max_pool2d fractional_max_pool3d "
                          "FractionalMaxPoolWithFixedKsize FractionalMaxPool3DWithFixedKsize LRN"),
+    **_ops("nn_prims_extra", "CeLU SeLU HShrink SoftShrink GLU PReLU Dense SoftMarginLoss "
+                             "MultiMarginLoss TripletMarginLoss CTCLossV2 Gelu FastGelu "
+                             "ChannelShuffle MultilabelMarginLoss RmsNorm soft_shrink lrn"),
 }
