@@ -246,3 +246,7 @@ def test_gathers_fills_and_utilities():
     choice = T(np.array([0, 1, 1], np.int32)).choose((T(np.array([1, 2, 3])),
                                                       T(np.array([7, 8, 9]))))
     assert choice.asnumpy().tolist() == [1, 8, 9]
+    v = T(np.arange(4.0).astype(np.float32))
+    cond = T(np.array([True, False, True, False]))
+    assert v.where(cond, T(np.float32(-1))).asnumpy().tolist() == [0, -1, 2, -1]
+    assert v.fills(2.0).asnumpy().tolist() == [2, 2, 2, 2]

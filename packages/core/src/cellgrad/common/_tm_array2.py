@@ -212,6 +212,19 @@ def multinomial(self, num_samples, replacement=True, seed=None):
     return draw(self, num_samples, replacement, seed)
 
 
+def where(self, condition, y):
+    """Mirrors `mindspore.Tensor.where(condition, y)`: this tensor where `condition`, else
+    `y`."""
+    return F.where(condition, self, y)
+
+
+def fills(self, value):
+    """Mirrors `mindspore.Tensor.fills`: `ops.fills` (no CPU kernel in MindSpore 2.10)."""
+    from cellgrad.ops._fn_gather_fill import fills as fill
+
+    return fill(self, value)
+
+
 def select(self, *args, **kwargs):
     """Mirrors `mindspore.Tensor.select`: `(dim, index)` takes the slice `index` of `dim`;
     `(x, y)` is `ops.select(self, x, y)` with this tensor as the condition."""
@@ -260,7 +273,7 @@ def move_to(self, to, blocking=True):
 
 
 METHODS = {
-    "select": select, "itemset": itemset, "choose": choose, "move_to": move_to,
+    "where": where, "fills": fills, "select": select, "itemset": itemset, "choose": choose, "move_to": move_to,
     "scatter_add": scatter_add, "scatter_add_": scatter_add_, "index_fill_": index_fill_,
     "index_put": index_put, "index_put_": index_put_, "index_add_": index_add_,
     "index_copy_": index_copy_, "masked_scatter_": masked_scatter_,
