@@ -272,19 +272,6 @@ def move_to(self, to, blocking=True):
     return move(self, to, blocking)
 
 
-METHODS = {
-    "where": where, "fills": fills, "select": select, "itemset": itemset, "choose": choose, "move_to": move_to,
-    "scatter_add": scatter_add, "scatter_add_": scatter_add_, "index_fill_": index_fill_,
-    "index_put": index_put, "index_put_": index_put_, "index_add_": index_add_,
-    "index_copy_": index_copy_, "masked_scatter_": masked_scatter_,
-    "fill_diagonal": fill_diagonal, "fill_diagonal_": fill_diagonal_,
-    "inplace_update": inplace_update, "sum_to_size": sum_to_size, "new_empty": new_empty,
-    "new_full": new_full, "copy_": copy_, "set_": set_, "searchsorted": searchsorted,
-    "bernoulli": bernoulli, "uniform": uniform, "cauchy": cauchy, "log_normal": log_normal,
-    "multinomial": multinomial, "to_dlpack": None,
-}
-
-
 def _to_dlpack(self):
     """Mirrors `mindspore.Tensor.to_dlpack`: `mindspore.to_dlpack(self)`."""
     from cellgrad.tensor_interop import to_dlpack
@@ -292,4 +279,15 @@ def _to_dlpack(self):
     return to_dlpack(self)
 
 
-METHODS["to_dlpack"] = _to_dlpack
+METHODS = {
+    "where": where, "fills": fills, "select": select, "itemset": itemset, "choose": choose,
+    "move_to": move_to,
+    "scatter_add": scatter_add, "scatter_add_": scatter_add_, "index_fill_": index_fill_,
+    "index_put": index_put, "index_put_": index_put_, "index_add_": index_add_,
+    "index_copy_": index_copy_, "masked_scatter_": masked_scatter_,
+    "fill_diagonal": fill_diagonal, "fill_diagonal_": fill_diagonal_,
+    "inplace_update": inplace_update, "sum_to_size": sum_to_size, "new_empty": new_empty,
+    "new_full": new_full, "copy_": copy_, "set_": set_, "searchsorted": searchsorted,
+    "bernoulli": bernoulli, "uniform": uniform, "cauchy": cauchy, "log_normal": log_normal,
+    "multinomial": multinomial, "to_dlpack": _to_dlpack,
+}
