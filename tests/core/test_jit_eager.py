@@ -123,7 +123,11 @@ def test_tracer_events():
 
 
 def test_cell_set_jit_config(capsys):
-    net = nn.Dense(2, 2)
+    class Net(nn.Cell):
+        def construct(self, x):
+            return x * 2
+
+    net = Net()
     net.set_jit_config(ms.JitConfig(jit_level="O1"))
     assert net._jit_config_dict["jit_level"] == "O1"
     net.set_jit_config(ms.JitConfig(jit_level="O0"))  # set once, as MindSpore: ignored

@@ -2,11 +2,16 @@
 `str(self.asnumpy())` does; `repr` does not. Expected texts were printed by MindSpore 2.10
 (the whole program: ms_programs/printing_options.py)."""
 
+import importlib.util
+
 import numpy as np
 import pytest
 
 import cellgrad as ms
 from cellgrad import Parameter, Tensor
+
+BF16 = importlib.util.find_spec("ml_dtypes") is not None  # bfloat16 needs cellgrad-core[bfloat16]
+needs_bf16 = pytest.mark.skipif(not BF16, reason="needs ml_dtypes (cellgrad-core[bfloat16])")
 
 T = Tensor(np.array([1 / 3, 1234.56789, 1e-10, -7.125], np.float32))
 
@@ -88,6 +93,7 @@ def test_printoptions_context_manager():
     assert str(Tensor(np.array([3.14159265], np.float64))) == "[3.14159265]"
 
 
+@needs_bf16
 def test_bfloat16_keeps_six_decimals_but_follows_layout_options():
     b = Tensor(np.arange(10) / 3, ms.bfloat16)
     np.set_printoptions(precision=2, linewidth=30, sign="+")
