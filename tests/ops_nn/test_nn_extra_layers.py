@@ -256,3 +256,38 @@ def test_rms_norm_and_multilabel_margin_primitives():
             torch.tensor(z), torch.tensor(target), reduction="none").numpy(), rtol=1e-10)
     with pytest.raises(TypeError, match="> 3 dims"):
         ops.ChannelShuffle(2)(t64(1, 4, 2))
+
+
+def test_affine_grid_swiglu_maxpool_argmax_hsv():
+    torch = pytest.importorskip("torch")
+    for theta_shape, size in (((2, 2, 3), (2, 1, 3, 4)), ((1, 3, 4), (1, 2, 2, 3, 4))):
+        theta = t64(*theta_shape)
+        for corners in (False, True):
+            ref = torch.nn.functional.affine_grid(torch.tensor(theta.asnumpy()), size, corners)
+            np.testing.assert_allclose(ops.affine_grid(theta, size, corners).asnumpy(),
+                                       ref.numpy(), rtol=1e-12, atol=1e-12)
+        assert gradcheck(lambda th, s=size: ops.affine_grid(th, s), theta)
+    x = t64(3, 8)
+    np.testing.assert_allclose(
+        ops.swiglu(x).asnumpy(),
+        (torch.nn.functional.silu(torch.tensor(x.asnumpy()[:, :4])) *
+         torch.tensor(x.asnumpy()[:, 4:])).numpy(), rtol=1e-12)
+    assert gradcheck(lambda a: ops.swiglu(a, 0), t64(4, 3))
+    img = t64(1, 2, 5, 5)
+    out, arg = ops.MaxPoolWithArgmax(3, 2, "same")(img)
+    ref, ridx = torch.nn.functional.max_pool2d(
+        torch.nn.functional.pad(torch.tensor(img.asnumpy()), (1, 1, 1, 1), value=-np.inf), 3, 2,
+        return_indices=True)
+    np.testing.assert_array_equal(out.asnumpy(), ref.numpy())
+    flat = img.asnumpy().reshape(1, -1)
+    np.testing.assert_array_equal(np.take_along_axis(flat, arg.asnumpy().reshape(1, -1), 1),
+                                  out.asnumpy().reshape(1, -1))
+    rgb = Tensor(np.random.RandomState(2).rand(1, 3, 4, 3).astype(np.float32))
+    back = ops.HSVToRGB()(ops.RGBToHSV()(rgb))
+    np.testing.assert_allclose(back.asnumpy(), rgb.asnumpy(), atol=1e-6)
+    with pytest.raises(ValueError, match="size"):
+        ops.affine_grid(t64(1, 2, 3), (1, 1, 2, 2, 2))
+    with pytest.raises(ValueError, match="even"):
+        ops.swiglu(t64(2, 3))
+    with pytest.raises(ValueError, match="pad_mode"):
+        ops.MaxPoolWithArgmax(2, 2, "pad")

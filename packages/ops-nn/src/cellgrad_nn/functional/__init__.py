@@ -54,4 +54,6 @@ EXPORTS: dict = {
     **_ops("nn_prims_extra", "CeLU SeLU HShrink SoftShrink GLU PReLU Dense SoftMarginLoss "
                              "MultiMarginLoss TripletMarginLoss CTCLossV2 Gelu FastGelu "
                              "ChannelShuffle MultilabelMarginLoss RmsNorm soft_shrink lrn"),
+    **_ops("image_extra", "affine_grid AffineGrid MaxPoolWithArgmax MaxPoolWithArgmaxV2 RGBToHSV "
+                          "HSVToRGB swiglu"),
 }
