@@ -394,3 +394,6 @@ def _axis_overload(t, reduce, reduce_axes, axis=None, keepdims=False, *, initial
         return reduce_axes(t, axis, keepdims, initial=initial, where=where)
     values, indices = reduce(t, axis, keepdims, initial=initial, where=where)
     return (values, indices) if return_indices else values
+
+
+from cellgrad.tensor_interop import swap_tensors  # noqa: E402,F401  (MindSpore's path too)
