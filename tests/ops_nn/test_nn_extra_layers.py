@@ -291,3 +291,68 @@ def test_affine_grid_swiglu_maxpool_argmax_hsv():
         ops.swiglu(t64(2, 3))
     with pytest.raises(ValueError, match="pad_mode"):
         ops.MaxPoolWithArgmax(2, 2, "pad")
+
+
+def test_resize_primitives_gradients_and_torch():
+    torch = pytest.importorskip("torch")
+    F = torch.nn.functional
+    v = t64(1, 2, 3, 4, 5)
+    for prim, mode, corners in ((ops.UpsampleTrilinear3D(), "trilinear", False),
+                                (ops.UpsampleTrilinear3D(True), "trilinear", True),
+                                (ops.UpsampleNearest3D(), "nearest", None)):
+        ours = prim(v, (5, 7, 4))
+        ref = F.interpolate(torch.tensor(v.asnumpy()), (5, 7, 4), mode=mode,
+                            align_corners=corners)
+        np.testing.assert_allclose(ours.asnumpy(), ref.numpy(), rtol=1e-12, atol=1e-12)
+        assert gradcheck(lambda a, p=prim: p(a, (4, 2, 6)), v)
+    line = t64(2, 3, 9)
+    ref = F.interpolate(torch.tensor(line.asnumpy()), 5, mode="linear", align_corners=True)
+    np.testing.assert_allclose(ops.ResizeLinear1D()(line, (5,)).asnumpy(), ref.numpy(),
+                               rtol=1e-12)
+    img = t64(1, 2, 5, 6)
+    for prim in (ops.ResizeBicubic(), ops.ResizeBicubic(False, True),
+                 ops.ResizeNearestNeighborV2(True), ops.ResizeLinear1D("half_pixel")):
+        size = (3,) if isinstance(prim, type(ops.ResizeLinear1D())) else (7, 4)
+        arg = img.reshape(1, 2, 30) if len(size) == 1 else img
+        assert gradcheck(lambda a, p=prim, s=size: p(a, s), arg)
+    assert gradcheck(lambda a: ops.ResizeArea()(a, (3, 4)), t64(1, 5, 6, 2))
+    cols = ops.Im2Col((2, 3), 1, 1, 1)(img)
+    ref = F.unfold(torch.tensor(img.asnumpy()), (2, 3), 1, 1, 1)
+    np.testing.assert_allclose(cols.asnumpy().reshape(ref.shape), ref.numpy())
+    back = ops.Col2Im((2, 3), 1, 1, 1)(cols, (5, 6))
+    np.testing.assert_allclose(back.asnumpy(),
+                               F.fold(ref, (5, 6), (2, 3), 1, 1, 1).numpy(), rtol=1e-12)
+    assert gradcheck(lambda a: ops.col2im(a, (5, 6), (2, 3), 1, 1, 1), cols)
+    with pytest.raises(ValueError, match="kernel_size"):
+        ops.col2im(cols, (5, 6), (3, 3), 1, 1, 1)
+    with pytest.raises(ValueError, match="exactly one"):
+        ops.UpsampleNearest3D()(v)
+    with pytest.raises(ValueError, match="can not both"):
+        ops.ResizeBicubic(True, True)
+    with pytest.raises(ValueError, match="4 dimensions"):
+        ops.ResizeNearestNeighborV2()(t64(2, 3), (2, 2))
+
+
+def test_ctc_greedy_decoder_and_color_adjustments():
+    logits = np.full((4, 2, 3), -5.0)
+    path = [[0, 2], [0, 1], [2, 1], [1, 0]]  # (batch 0, batch 1) best class per step
+    for step, (a, b) in enumerate(path):
+        logits[step, 0, a] = logits[step, 1, b] = 1.0
+    idx, vals, shape, logp = ops.CTCGreedyDecoder()(Tensor(logits.astype(np.float32)),
+                                                    Tensor(np.array([4, 3], np.int32)))
+    np.testing.assert_array_equal(vals.asnumpy(), [0, 1, 1])  # blank is 2, repeats merged
+    np.testing.assert_array_equal(idx.asnumpy(), [[0, 0], [0, 1], [1, 0]])
+    np.testing.assert_array_equal(shape.asnumpy(), [2, 2])
+    np.testing.assert_allclose(logp.asnumpy().ravel(), [-4.0, -3.0])
+    _, vals, _, _ = ops.ctc_greedy_decoder(Tensor(logits.astype(np.float32)),
+                                           Tensor(np.array([4, 4], np.int32)), False)
+    np.testing.assert_array_equal(vals.asnumpy(), [0, 0, 1, 1, 1, 0])
+    with pytest.raises(ValueError, match="sequence_length"):
+        ops.ctc_greedy_decoder(Tensor(logits), Tensor(np.array([5, 1], np.int32)))
+    rgb = Tensor(np.random.RandomState(3).rand(4, 3).astype(np.float32))
+    np.testing.assert_allclose(ops.AdjustHue()(rgb, 1.0).asnumpy(), rgb.asnumpy(), atol=1e-6)
+    np.testing.assert_allclose(ops.AdjustSaturation()(rgb, 1.0).asnumpy(), rgb.asnumpy(),
+                               atol=1e-6)
+    grey = ops.AdjustSaturation()(rgb, 0.0).asnumpy()
+    np.testing.assert_allclose(grey, np.repeat(rgb.asnumpy().max(-1, keepdims=True), 3, -1),
+                               atol=1e-6)
