@@ -20,3 +20,5 @@ _WHERE = {
 
 EXPORTS: dict = {f"nn.{name}": f"{module}:{name}"
                  for module, names in _WHERE.items() for name in names.split()}
+EXPORTS["nn.loss.loss.get_half_ln_2_pi"] = "extra:get_half_ln_2_pi"
+EXPORTS["nn.loss.loss.constexpr"] = "extra:constexpr"

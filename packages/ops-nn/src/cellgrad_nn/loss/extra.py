@@ -1,11 +1,19 @@
 """`nn.TripletMarginWithDistanceLoss`, `nn.CTCLoss` and `nn.SampledSoftmaxLoss`."""
 
+import math
+
 import numpy as np
 
 from cellgrad import ops
 from cellgrad.common import dtype as mstype
 from cellgrad.common.tensor import Tensor
+from cellgrad.ops import constexpr  # noqa: F401 (MindSpore's loss module has it)
 from cellgrad_nn.loss.losses import LossBase
+
+
+def get_half_ln_2_pi(*args, **kwargs):
+    """Mirrors `mindspore.nn.loss.loss.get_half_ln_2_pi`: 0.5 * ln(2 pi)."""
+    return 0.5 * math.log(2 * math.pi)
 
 
 def _check_tensor(cell, arg, x):

@@ -6,10 +6,11 @@ import numpy as np
 
 from cellgrad import ops
 from cellgrad.common import dtype as mstype
+from cellgrad.common.sparse_tensor import RowTensorInner
 from cellgrad.common.tensor import Tensor
 from cellgrad.ops.composite import MultitypeFuncGraph
 from cellgrad.ops.primitive import Primitive
-from cellgrad_nn.functional.device_prims import FloatStatus
+from cellgrad_nn.functional.device_prims import FloatStatus, _NPUStatus
 
 _RECIPROCAL, _FLOAT_STATUS, _IS_FINITE = ops.Reciprocal(), FloatStatus(), ops.IsFinite()
 
@@ -57,7 +58,6 @@ def tensor_grad_scale(scale, grad):
 def tensor_grad_scale_row_tensor(scale, grad):
     """Mirrors `mindspore.nn.wrap.loss_scale.tensor_grad_scale_row_tensor`: a RowTensor's
     values divided by scale."""
-    from cellgrad.common.sparse_tensor import RowTensorInner
 
     return RowTensorInner(grad.indices, grad.values * ops.cast(reciprocal(scale),
                                                                grad.values.dtype),
@@ -92,3 +92,14 @@ grad_scale = MultitypeFuncGraph("grad_scale")
 grad_scale.register("Tensor", "Tensor", "Tensor")(tensor_grad_scale_pipeline)
 shard_grad_scale = MultitypeFuncGraph("shard_grad_scale")
 shard_grad_scale.register("Tensor", "Tensor", "Tensor")(tensor_shard_grad_scale_pipeline)
+
+
+class NPUGetFloatStatusV2(_NPUStatus):
+    """Mirrors `mindspore.amp.NPUGetFloatStatusV2` (Ascend's overflow register: calling it
+    raises RuntimeError on the CPU, as in MindSpore; `AllFinite` or `ops.isfinite` check the
+    gradients here)."""
+
+
+class NPUClearFloatStatusV2(_NPUStatus):
+    """Mirrors `mindspore.amp.NPUClearFloatStatusV2` (Ascend only: calling it raises
+    RuntimeError on the CPU, as in MindSpore)."""

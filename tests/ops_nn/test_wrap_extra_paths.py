@@ -1,0 +1,27 @@
+"""Names MindSpore keeps at its loss and loss-scale module paths: `get_half_ln_2_pi`,
+`constexpr`, `RowTensorInner`, the Ascend-only `NPU*FloatStatusV2` primitives."""
+
+import math
+
+import numpy as np
+import pytest
+
+import cellgrad as ms
+from cellgrad.nn.loss import loss as loss_module
+from cellgrad.nn.wrap import loss_scale
+
+
+def test_loss_module_path_names():
+    assert loss_module.get_half_ln_2_pi() == pytest.approx(0.5 * math.log(2 * math.pi))
+    assert loss_module.constexpr is ms.ops.constexpr
+
+
+def test_loss_scale_path_names():
+    from cellgrad.common.sparse_tensor import RowTensorInner
+
+    assert loss_scale.RowTensorInner is RowTensorInner
+    for name in ("NPUGetFloatStatusV2", "NPUClearFloatStatusV2"):
+        prim = getattr(ms.amp, name)()
+        assert getattr(loss_scale, name) is type(prim)
+        with pytest.raises(RuntimeError, match=f"Unsupported op \\[{name}\\] on CPU"):
+            prim(ms.Tensor(np.zeros(8, np.int32)))
