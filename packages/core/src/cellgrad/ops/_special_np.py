@@ -268,6 +268,19 @@ def _quad(x, nodes, weights, integrand, chunk=2048):
     return out
 
 
+def _scaled_quad(x, top, integrand, chunk=1024):
+    """The integral of `integrand(x, t)` over t in [0, top] for each element: composite
+    Gauss-Legendre with pieces no longer than 2 (the integrands decay doubly exponentially)."""
+    flat, tops = x.reshape(-1), top.reshape(-1)
+    pieces = int(np.ceil(tops.max() / 2.0)) if tops.size else 1
+    u, w = _gauss(24, 0.0, 1.0, max(pieces, 1))
+    out = np.empty(flat.shape)
+    for i in range(0, flat.size, chunk):
+        s, t = flat[i:i + chunk, None], tops[i:i + chunk, None]
+        out[i:i + chunk] = (integrand(s, t * u[None, :]) * w[None, :]).sum(axis=1) * t[:, 0]
+    return out.reshape(x.shape)
+
+
 def bessel_j(nu, x):
     x = np.asarray(x, np.float64)
     ax = np.abs(x)
@@ -286,14 +299,10 @@ def bessel_y(nu, x):
 
     def small(v):
         first = _quad(v, fin, fw, lambda s, t: np.sin(s * np.sin(t) - nu * t)) / math.pi
-        out = np.empty(v.shape)
-        for i, s in enumerate(v.reshape(-1)):
-            top = math.asinh(80.0 / s) + 1.0
-            nodes, weights = _gauss(24, 0.0, round(top, 1) + 0.1, int(top // 2) + 1)
-            f = (np.exp(nu * nodes) + (-1) ** nu * np.exp(-nu * nodes)) * np.exp(
-                -s * np.sinh(nodes))
-            out.reshape(-1)[i] = f @ weights / math.pi
-        return first - out
+        top = np.arcsinh(80.0 / v) + 1.0
+        second = _scaled_quad(v, top, lambda s, t: (np.exp(nu * t) + (-1) ** nu * np.exp(
+            -nu * t)) * np.exp(-s * np.sinh(t)))
+        return first - second / math.pi
 
     with np.errstate(all="ignore"):
         pos = np.where(x > 0, x, 1.0)
@@ -332,13 +341,9 @@ def bessel_ke(nu, x):
     x = np.asarray(x, np.float64)
 
     def small(v):
-        out = np.empty(v.shape)
-        for i, s in enumerate(v.reshape(-1)):
-            top = math.acosh(1.0 + 60.0 / s) + 0.5
-            nodes, weights = _gauss(24, 0.0, round(top, 1) + 0.1, int(top // 2) + 1)
-            f = np.exp(-s * 2.0 * np.sinh(nodes / 2) ** 2) * np.cosh(nu * nodes)
-            out.reshape(-1)[i] = f @ weights
-        return out
+        top = np.arccosh(1.0 + 60.0 / v) + 0.5
+        return _scaled_quad(v, top, lambda s, t: np.exp(-s * 2.0 * np.sinh(t / 2) ** 2)
+                            * np.cosh(nu * t))
 
     def large(v):
         terms = _hankel_terms(nu, v)
