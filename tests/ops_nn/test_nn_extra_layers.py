@@ -356,3 +356,43 @@ def test_ctc_greedy_decoder_and_color_adjustments():
     grey = ops.AdjustSaturation()(rgb, 0.0).asnumpy()
     np.testing.assert_allclose(grey, np.repeat(rgb.asnumpy().max(-1, keepdims=True), 3, -1),
                                atol=1e-6)
+
+
+@pytest.mark.parametrize("pseudo, overlapping", [(False, False), (True, True), (True, False)])
+def test_fractional_pool_primitives(pseudo, overlapping):
+    x = t64(2, 7, 9, 3)
+    a = x.asnumpy()
+    args = ([1.0, 1.4, 1.7, 1.0], pseudo, overlapping, False, 5, 0)
+    avg, rows, cols = ops.FractionalAvgPool(*args)(x)
+    mx, rows2, cols2 = ops.FractionalMaxPool(*args)(x)
+    assert avg.shape == mx.shape == (2, 5, 5, 3)
+    for seq, n in ((rows, 7), (cols, 9), (rows2, 7), (cols2, 9)):
+        s = seq.asnumpy()
+        assert s[0] == 0 and s[-1] == n and np.all(np.diff(s) >= 1)
+    extra = 1 if overlapping else 0
+    r, c = rows.asnumpy(), cols.asnumpy()
+    want = np.array([[a[:, r[i]:min(r[i + 1] + extra, 7), c[j]:min(c[j + 1] + extra, 9)]
+                      .mean((1, 2)) for j in range(5)] for i in range(5)]).transpose(2, 0, 1, 3)
+    np.testing.assert_allclose(avg.asnumpy(), want, rtol=1e-12)
+    r, c = rows2.asnumpy(), cols2.asnumpy()
+    want = np.array([[a[:, r[i]:min(r[i + 1] + extra, 7), c[j]:min(c[j + 1] + extra, 9)]
+                      .max((1, 2)) for j in range(5)] for i in range(5)]).transpose(2, 0, 1, 3)
+    np.testing.assert_array_equal(mx.asnumpy(), want)
+    prim = ops.FractionalAvgPool(*args[:3], True, 3, 4)  # seeded: the same windows every call
+    assert gradcheck(lambda v: prim(v)[0], x)
+    with pytest.raises(ValueError, match="pooling_ratio"):
+        ops.FractionalMaxPool([1.0, 0.5, 1.5, 1.0])
+
+
+def test_non_max_suppression_v3():
+    boxes = Tensor(np.array([[0, 0, 1, 1], [0, 0.1, 1, 1.1], [1, 0.9, 0, -0.1], [0, 10, 1, 11],
+                             [5, 5, 6, 6]], np.float32))
+    scores = Tensor(np.array([0.9, 0.75, 0.6, 0.95, 0.05], np.float32))
+    nms = ops.NonMaxSuppressionV3()
+    np.testing.assert_array_equal(nms(boxes, scores, 5, 0.5, 0.0).asnumpy(), [3, 0, 4])
+    np.testing.assert_array_equal(nms(boxes, scores, 5, 0.5, 0.1).asnumpy(), [3, 0])
+    np.testing.assert_array_equal(nms(boxes, scores, 1, 0.5, 0.0).asnumpy(), [3])
+    np.testing.assert_array_equal(nms(boxes, scores, 5, 0.9, 0.0).asnumpy(), [3, 0, 1, 2, 4])
+    assert nms(boxes, scores, 5, 0.5, 0.0).dtype == ms.int32
+    with pytest.raises(ValueError, match="iou_threshold"):
+        nms(boxes, scores, 5, 1.5, 0.0)

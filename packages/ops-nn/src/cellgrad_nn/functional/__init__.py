@@ -57,6 +57,8 @@ EXPORTS: dict = {
     **_ops("image_extra", "affine_grid AffineGrid MaxPoolWithArgmax MaxPoolWithArgmaxV2 RGBToHSV "
                           "HSVToRGB swiglu"),
     **_ops("resize_extra", "ResizeNearestNeighborV2 ResizeLinear1D ResizeBicubic "
-                           "UpsampleNearest3D UpsampleTrilinear3D Im2Col Col2Im col2im "
-                           "CTCGreedyDecoder ctc_greedy_decoder AdjustHue AdjustSaturation ResizeArea"),
+                           "ResizeArea UpsampleNearest3D UpsampleTrilinear3D Im2Col Col2Im "
+                           "col2im CTCGreedyDecoder ctc_greedy_decoder AdjustHue "
+                           "AdjustSaturation"),
+    **_ops("fractional_pool", "FractionalMaxPool FractionalAvgPool NonMaxSuppressionV3"),
 }
