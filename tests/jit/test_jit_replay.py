@@ -278,7 +278,9 @@ def test_data_dependent_branch_falls_back_to_eager():
     assert "bool() read a Tensor's values" in fj.jit_stats.last_fallback
 
     for read in (lambda x: x * float(x[0]), lambda x: x * x.asnumpy()[0].item(),
-                 lambda x: x + ms.Tensor(x.asnumpy() * 2)):
+                 lambda x: x + ms.Tensor(x.asnumpy() * 2),
+                 lambda x: x * float(np.asarray(x).sum()),  # the buffer protocol
+                 lambda x: x * float(memoryview(x)[0])):
         rj = ms.jit(read)
         for t in (pos, neg):
             assert same(rj(t), read(t))

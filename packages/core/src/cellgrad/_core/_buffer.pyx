@@ -11,6 +11,7 @@ from cellgrad._core._small cimport K_NEG, small_binary, small_neg
 from cellgrad._core._tape cimport Node, new_node, recording, record_depth
 
 from cellgrad._core._small import kernel_code
+from cellgrad import _jit_hook
 
 cdef extern from *:
     """
@@ -432,9 +433,13 @@ cdef class TensorBuffer:
 
     # ---- zero-copy exchange ----
     def __getbuffer__(self, Py_buffer *buffer, int flags):
+        if _jit_hook.tracer is not None:  # np.asarray(t) reads values: a jit trace must know
+            _jit_hook.tracer.value_read(self, "buffer")
         PyObject_GetBuffer(self._data, buffer, flags)
 
     def __dlpack__(self, *args, **kwargs):
+        if _jit_hook.tracer is not None:
+            _jit_hook.tracer.value_read(self, "__dlpack__")
         return self._data.__dlpack__(*args, **kwargs)
 
     def __dlpack_device__(self):
