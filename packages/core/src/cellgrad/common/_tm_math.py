@@ -8,6 +8,7 @@ when a gradient is being recorded."""
 
 import numpy as np
 
+from cellgrad import _jit_hook
 from cellgrad import ops as O
 from cellgrad._core._buffer import TensorBuffer
 from cellgrad.ops import _fn_reduce2 as R
@@ -74,6 +75,7 @@ def _write(self, name, out):
                            f"cannot be written into a tensor of shape {tuple(self.shape)}.")
     if out.dtype != self.dtype:
         out = F.cast(out, self.dtype)
+    _jit_hook.wrote(self, f"Tensor.{name}")  # a jit replay would not repeat the write
     return _inplace(self, out)
 
 
