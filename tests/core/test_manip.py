@@ -250,3 +250,5 @@ def test_gathers_fills_and_utilities():
     cond = T(np.array([True, False, True, False]))
     assert v.where(cond, T(np.float32(-1))).asnumpy().tolist() == [0, -1, 2, -1]
     assert v.fills(2.0).asnumpy().tolist() == [2, 2, 2, 2]
+    vals, pos = ops.SubAndFilter()(T(np.array([1, 3, 5, 8, 9, 16], np.int32)), 10, 1)
+    assert vals.asnumpy().tolist() == [0, 2, 4, 7, 8] and pos.asnumpy().tolist() == [0, 1, 2, 3, 4]

@@ -137,3 +137,11 @@ def test_generator_and_top_level_seeds():
     assert isinstance(s, int) and ms.initial_seed() == s
     with pytest.raises(TypeError, match="16 elements"):
         g.set_state(T(np.zeros(3, np.uint8)))
+
+
+def test_bernoulli_ext_and_accidental_hits():
+    assert ops.bernoulli_ext(T(np.array([0.0, 1.0], np.float32))).asnumpy().tolist() == [0, 1]
+    rows, ids, w = ops.ComputeAccidentalHits(1)(T(np.array([[1], [2]], np.int64)),
+                                                T(np.array([1, 2, 3], np.int64)))
+    assert rows.asnumpy().tolist() == [0, 1] and ids.asnumpy().tolist() == [0, 1]
+    assert w.dtype == ms.float32 and w.asnumpy()[0] == -np.finfo(np.float32).max

@@ -144,3 +144,12 @@ def test_tensor_methods_of_scatter():
     y = _x()
     assert y.scatter_add_(1, Tensor(np.array([[0, 0]], np.int64)), Tensor([[1.0, 2.0]])) is y
     assert y.asnumpy()[0, 0] == 3
+
+
+def test_sparse_segment_mean():
+    x = Tensor(np.array([[0, 1, 2], [1, 2, 3], [3, 6, 7]], np.float32))
+    out = ops.sparse_segment_mean(x, Tensor(np.array([0, 1, 2], np.int32)),
+                                  Tensor(np.array([0, 0, 2], np.int32)))
+    np.testing.assert_allclose(out.asnumpy(), [[0.5, 1.5, 2.5], [0, 0, 0], [3, 6, 7]])
+    assert gradcheck(lambda a: ops.sparse_segment_mean(a, Tensor(np.array([2, 0, 2])),
+                                                       Tensor(np.array([0, 1, 1]))) ** 2, x)

@@ -188,6 +188,18 @@ class EmbeddingLookup(Primitive):
         return rows * _const(mask.astype(input_params._data.dtype), input_params.dtype)
 
 
+class SubAndFilter(Primitive):
+    """Mirrors `mindspore.ops.SubAndFilter()(input_x, max_num, offset)`: the values `x - offset`
+    in [0, max_num) and their positions."""
+
+    def __call__(self, input_x, max_num, offset):
+        C.dtype_in("SubAndFilter", "input_x", input_x, "iu", "{Tensor[Int32], Tensor[Int64]}")
+        shifted = input_x._data - int(offset)
+        keep = np.flatnonzero((shifted >= 0) & (shifted < int(max_num)))
+        return (_const(shifted[keep].astype(input_x._data.dtype), input_x.dtype),
+                _const(keep.astype(input_x._data.dtype), input_x.dtype))
+
+
 class TensorToTuple(Primitive):
     """Mirrors `mindspore.ops.TensorToTuple()(input_x)`: a 1-D Tensor as a tuple of Python
     numbers."""
@@ -216,5 +228,5 @@ class DataFormatDimMap(Primitive):
 
 __all__ = ["gather_d", "choice_with_mask", "tensor_range", "fills", "eps", "move_to",
            "scalar_to_array", "Fills", "FillV2", "Eps", "MoveTo", "ListDiff", "RaggedRange",
-           "EqualCount", "SparseGatherV2", "EmbeddingLookup", "TensorToTuple",
+           "EqualCount", "SparseGatherV2", "SubAndFilter", "EmbeddingLookup", "TensorToTuple",
            "DataFormatDimMap"]

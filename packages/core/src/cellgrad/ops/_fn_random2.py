@@ -141,6 +141,17 @@ def bernoulli_(input, p=0.5, *, generator=None):
     return _fill(input, draw)
 
 
+def bernoulli_ext(input, *, generator=None):
+    """Mirrors `mindspore.ops.bernoulli_ext`: 1 with the probability held by each element of
+    `input`, else 0, in `input`'s dtype."""
+    _tensor("bernoulli_ext", input)
+    prob = input._data.astype(np.float64)
+    if not np.all((prob >= 0) & (prob <= 1)):
+        raise ValueError("For 'bernoulli_ext', the probabilities must be in [0, 1].")
+    draw = _rng("Bernoulli", generator).random(input.shape) < prob
+    return _out(draw, input.dtype)
+
+
 # ---- samplers ----
 def standard_laplace(shape, seed=None):
     """Mirrors `mindspore.ops.standard_laplace`: Laplace(0, 1) samples of `shape`, Float32."""
@@ -467,6 +478,27 @@ class LogUniformCandidateSampler(Primitive):
                                              self.unique, self.range_max, self.seed)
 
 
+class ComputeAccidentalHits(Primitive):
+    """Mirrors `mindspore.ops.ComputeAccidentalHits(num_true=1)(true_classes, sampled_candidates)`:
+    (row, sampled position, weight -FLT_MAX) of each sampled candidate that is one of the row's
+    true classes (no CPU kernel in MindSpore 2.10)."""
+
+    @prim_attr_register
+    def __init__(self, num_true=1):
+        C.integer("ComputeAccidentalHits", "num_true", num_true)
+
+    def __call__(self, true_classes, sampled_candidates):
+        tc = C.indices(self.name, "true_classes", true_classes)
+        sc = C.indices(self.name, "sampled_candidates", sampled_candidates)
+        if tc.ndim != 2 or tc.shape[1] != self.num_true or sc.ndim != 1:
+            raise ValueError(f"For '{self.name}', 'true_classes' must be (batch, num_true="
+                             f"{self.num_true}) and 'sampled_candidates' 1-D, but got {tc.shape} "
+                             f"and {sc.shape}.")
+        rows, cols = np.nonzero((tc[:, :, None] == sc[None, None, :]).any(1))
+        weights = np.full(rows.size, -np.finfo(np.float32).max, np.float32)
+        return _out(rows, int32), _out(cols, int32), _out(weights, float32)
+
+
 class TruncatedNormal(_SeededPrimitive):
     """Mirrors `mindspore.ops.TruncatedNormal(dtype=mstype.float32, seed=0, seed2=0)(shape)`:
     N(0, 1) samples truncated to [-2, 2]."""
@@ -557,7 +589,8 @@ class NonDeterministicInts(Primitive):
 
 
 __all__ = [
-    "uniform_", "exponential_", "random_", "normal_", "bernoulli_", "standard_laplace",
+    "bernoulli_ext", "ComputeAccidentalHits", "uniform_", "exponential_", "random_", "normal_",
+    "bernoulli_", "standard_laplace",
     "random_gamma", "random_poisson", "shuffle", "random_categorical",
     "multinomial_with_replacement", "uniform_candidate_sampler", "log_uniform_candidate_sampler",
     "Bernoulli", "Multinomial", "MultinomialWithReplacement", "Gamma", "Poisson", "RandomGamma",

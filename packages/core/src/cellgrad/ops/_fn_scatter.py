@@ -498,8 +498,26 @@ SegmentMax = _segment_prim("SegmentMax", "max")
 SegmentMin = _segment_prim("SegmentMin", "min")
 SegmentProd = _segment_prim("SegmentProd", "prod")
 
+def sparse_segment_mean(x, indices, segment_ids):
+    """Mirrors `mindspore.ops.sparse_segment_mean`: the mean of the rows `x[indices]` of each
+    sorted segment (empty segments are 0); differentiable in `x`."""
+    C.tensor("SparseSegmentMean", "x", x)
+    idx = _index_tensor("SparseSegmentMean", indices).reshape(-1)
+    ids = _index_tensor("SparseSegmentMean", segment_ids).reshape(-1)
+    if idx.shape != ids.shape:
+        raise ValueError(f"For 'SparseSegmentMean', 'indices' and 'segment_ids' must have one "
+                         f"shape, but got {_shape_text(idx.shape)} and {_shape_text(ids.shape)}.")
+    if idx.size and (idx.min() < 0 or idx.max() >= x.shape[0]):
+        raise ValueError(f"For 'SparseSegmentMean', 'indices' must be in [0, {x.shape[0]}).")
+    from cellgrad.ops import functional as F
+
+    rows = F.gather(x, make_tensor(idx), 0)
+    return _sorted_segment("SparseSegmentMean", "mean", rows, make_tensor(ids))
+
+
 __all__ = [
-    "ScatterSub", "ScatterMul", "ScatterDiv", "ScatterMax", "ScatterMin", "ScatterUpdate",
+    "sparse_segment_mean", "ScatterSub", "ScatterMul", "ScatterDiv", "ScatterMax", "ScatterMin",
+    "ScatterUpdate",
     "ScatterNdAdd", "ScatterNdSub", "ScatterNdMul", "ScatterNdDiv", "ScatterNdMax",
     "ScatterNdMin", "ScatterNonAliasingAdd", "ScatterAddWithAxis", "scatter_add", "scatter_mul",
     "scatter_div", "scatter_max", "scatter_min", "scatter_update", "scatter_nd_add",
