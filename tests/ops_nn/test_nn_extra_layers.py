@@ -396,3 +396,33 @@ def test_non_max_suppression_v3():
     assert nms(boxes, scores, 5, 0.5, 0.0).dtype == ms.int32
     with pytest.raises(ValueError, match="iou_threshold"):
         nms(boxes, scores, 5, 1.5, 0.0)
+
+
+def test_dilation2d_and_extract_image_patches():
+    x, f = t64(2, 3, 6, 7), t64(3, 2, 3, seed=1)
+    a, k = x.asnumpy(), f.asnumpy()
+    out = ops.Dilation2D(1, (1, 1, 2, 1), "VALID")(x, f).asnumpy()
+    want = np.full((2, 3, 4, 5), -np.inf)
+    for i in range(4):
+        for j in range(5):
+            for m in range(2):
+                for q in range(3):
+                    want[:, :, i, j] = np.maximum(want[:, :, i, j],
+                                                  a[:, :, i + 2 * m, j + q] + k[:, m, q])
+    np.testing.assert_allclose(out, want, rtol=1e-12)
+    same = ops.Dilation2D(2, 1, "same")(x, f)
+    assert same.shape == (2, 3, 3, 4)
+    assert gradcheck(lambda v, w: ops.Dilation2D(2, 1, "same")(v, w), x, f)
+    torch = pytest.importorskip("torch")
+    patches = ops.ExtractImagePatches([1, 1, 2, 3], [1, 1, 2, 1], [1, 1, 1, 2], "VALID")(x)
+    ref = torch.nn.functional.unfold(torch.tensor(a), (2, 3), dilation=(1, 2), stride=(2, 1))
+    ref = ref.reshape(2, 3, 6, 3, 3).permute(0, 2, 1, 3, 4).reshape(2, 18, 3, 3)  # (kh, kw, C)
+    np.testing.assert_allclose(patches.asnumpy(), ref.numpy())
+    same = ops.ExtractImagePatches(3, 2, 1, "SAME")(x)
+    assert same.shape == (2, 27, 3, 4)
+    np.testing.assert_array_equal(same.asnumpy()[:, :3, 0, 0], 0)  # the padded corner tap
+    assert gradcheck(lambda v: ops.ExtractImagePatches(3, 2, 1, "SAME")(v), x)
+    with pytest.raises(ValueError, match="pad_mode"):
+        ops.Dilation2D(1, 1, "full")
+    with pytest.raises(ValueError, match="filter"):
+        ops.Dilation2D(1, 1)(x, t64(2, 2, 2))

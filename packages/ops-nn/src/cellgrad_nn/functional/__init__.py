@@ -55,7 +55,7 @@ EXPORTS: dict = {
                              "MultiMarginLoss TripletMarginLoss CTCLossV2 Gelu FastGelu "
                              "ChannelShuffle MultilabelMarginLoss RmsNorm soft_shrink lrn"),
     **_ops("image_extra", "affine_grid AffineGrid MaxPoolWithArgmax MaxPoolWithArgmaxV2 RGBToHSV "
-                          "HSVToRGB swiglu"),
+                          "HSVToRGB swiglu Dilation2D ExtractImagePatches"),
     **_ops("resize_extra", "ResizeNearestNeighborV2 ResizeLinear1D ResizeBicubic "
                            "ResizeArea UpsampleNearest3D UpsampleTrilinear3D Im2Col Col2Im "
                            "col2im CTCGreedyDecoder ctc_greedy_decoder AdjustHue "

@@ -177,3 +177,119 @@ def swiglu(input, dim=-1):
                          f"got {input.shape[dim]}.")
     a, b = ops.chunk(input, 2, dim)
     return ops.silu(a) * b
+
+
+def _tf_padding(op, mode, size, kernel, stride, dilation):
+    """(pad_before, out_size) of TensorFlow's 'VALID' / 'SAME' for one axis."""
+    span = (kernel - 1) * dilation + 1
+    if mode == "valid":
+        return 0, (size - span) // stride + 1
+    out = -(-size // stride)
+    total = max((out - 1) * stride + span - size, 0)
+    return total // 2, out
+
+
+def _four(op, name, value):
+    values = (value, value) if isinstance(value, int) else tuple(value)
+    if len(values) == 4:
+        values = values[2:]
+    if len(values) != 2 or any(not isinstance(v, int) or v < 1 for v in values):
+        raise ValueError(f"For '{op}', '{name}' must be an int or a tuple of 2 or 4 positive "
+                         f"ints, but got {value!r}.")
+    return values
+
+
+def _windows(op, shape, kernel, stride, dilation, mode):
+    """Per axis: the input index of each (output, kernel tap), -1 where it falls in padding."""
+    taps = []
+    for size, k, s, d in zip(shape, kernel, stride, dilation):
+        before, out = _tf_padding(op, mode, size, k, s, d)
+        if out < 1:
+            raise ValueError(f"For '{op}', the input size {size} is too small for kernel {k} "
+                             f"with dilation {d} ('{mode}' padding).")
+        idx = np.arange(out)[:, None] * s + np.arange(k)[None, :] * d - before
+        taps.append(np.where((idx >= 0) & (idx < size), idx, -1))
+    return taps
+
+
+class Dilation2D(Primitive):
+    """Mirrors `mindspore.ops.Dilation2D` (MindSpore 2.10's CPU build rejects its own
+    pad_mode strings): grayscale dilation of (N, C, H, W) by a (C, kh, kw) filter,
+    max over the window of x + filter, 'VALID' or 'SAME' (TensorFlow's) padding;
+    differentiable in x and filter through the argmax."""
+
+    def __init__(self, stride, dilation, pad_mode="SAME", data_format="NCHW"):
+        super().__init__("Dilation2D")
+        self.stride = _four(self.name, "stride", stride)
+        self.dilation = _four(self.name, "dilation", dilation)
+        if not isinstance(pad_mode, str) or pad_mode.lower() not in ("same", "valid"):
+            raise ValueError(f"For 'Dilation2D', 'pad_mode' must be 'SAME' or 'VALID', but got "
+                             f"{pad_mode!r}.")
+        if data_format != "NCHW":
+            raise ValueError(f"For 'Dilation2D', 'data_format' must be 'NCHW', but got "
+                             f"{data_format!r}.")
+        self.pad_mode, self.data_format = pad_mode.lower(), data_format
+
+    def __call__(self, x, filter):
+        if not isinstance(x, Tensor) or x.ndim != 4 or not isinstance(filter, Tensor) or \
+                filter.ndim != 3 or filter.shape[0] != x.shape[1]:
+            raise ValueError(f"For 'Dilation2D', 'x' must be (N, C, H, W) and 'filter' (C, kh, "
+                             f"kw) with the same C, but got {_checks.describe(x)} and "
+                             f"{_checks.describe(filter)}.")
+        n, c, h, w = x.shape
+        _, kh, kw = filter.shape
+        rows, cols = _windows(self.name, (h, w), (kh, kw), self.stride, self.dilation,
+                              self.pad_mode)
+        a, f = x.asnumpy(), filter.asnumpy()
+        r = rows[:, None, :, None]                                   # oh, 1, kh, 1
+        q = cols[None, :, None, :]                                   # 1, ow, 1, kw
+        valid = (r >= 0) & (q >= 0)
+        vals = a[:, :, np.clip(r, 0, None), np.clip(q, 0, None)] + f[None, :, None, None]
+        vals = np.where(valid, vals, -np.inf).reshape(n, c, len(rows), len(cols), -1)
+        best = vals.argmax(-1)
+        tap_r, tap_c = np.divmod(best, kw)
+        src_r = np.take_along_axis(np.broadcast_to(rows[None, None, :, None, :],
+                                                   (n, c, len(rows), len(cols), kh)),
+                                   tap_r[..., None], -1)[..., 0]
+        src_c = np.take_along_axis(np.broadcast_to(cols[None, None, None, :, :],
+                                                   (n, c, len(rows), len(cols), kw)),
+                                   tap_c[..., None], -1)[..., 0]
+        x_idx = Tensor((src_r * w + src_c).reshape(n, c, -1))
+        f_idx = Tensor(best.transpose(1, 0, 2, 3).reshape(c, -1))
+        picked_x = ops.gather_elements(x.reshape(n, c, -1), 2, x_idx)
+        picked_f = ops.gather_elements(filter.reshape(c, -1), 1, f_idx)
+        picked_f = ops.transpose(picked_f.reshape(c, n, -1), (1, 0, 2))
+        return (picked_x + picked_f).reshape(n, c, len(rows), len(cols))
+
+
+class ExtractImagePatches(Primitive):
+    """Mirrors `mindspore.ops.ExtractImagePatches` (Ascend/GPU in MindSpore; it runs here):
+    (N, C, H, W) -> (N, kh * kw * C, out_h, out_w), patch elements in TensorFlow's (row, col,
+    channel) order, 'VALID' or 'SAME' padding with zeros; `rates` dilate the patch."""
+
+    def __init__(self, ksizes, strides, rates, padding="valid"):
+        super().__init__("ExtractImagePatches")
+        self.ksizes = _four(self.name, "ksizes", ksizes)
+        self.strides = _four(self.name, "strides", strides)
+        self.rates = _four(self.name, "rates", rates)
+        if not isinstance(padding, str) or padding.lower() not in ("same", "valid"):
+            raise ValueError(f"For 'ExtractImagePatches', 'padding' must be 'SAME' or 'VALID', "
+                             f"but got {padding!r}.")
+        self.padding = padding.lower()
+
+    def __call__(self, input_x):
+        if not isinstance(input_x, Tensor) or input_x.ndim != 4:
+            raise ValueError(f"For 'ExtractImagePatches', 'input_x' must be a 4-D Tensor, but "
+                             f"got {_checks.describe(input_x)}.")
+        n, c, h, w = input_x.shape
+        rows, cols = _windows(self.name, (h, w), self.ksizes, self.strides, self.rates,
+                              self.padding)
+        (kh, kw), oh, ow = self.ksizes, len(rows), len(cols)
+        padded = ops.concat((input_x.reshape(n, c, -1), ops.zeros((n, c, 1), input_x.dtype)),
+                            2)
+        r = rows.T[:, None, :, None]                                  # kh, 1, oh, 1
+        q = cols.T[None, :, None, :]                                  # 1, kw, 1, ow
+        flat = np.where((r >= 0) & (q >= 0), r * w + q, h * w)       # kh, kw, oh, ow
+        gathered = ops.gather(padded, Tensor(flat.reshape(-1)), 2)    # n, c, kh*kw*oh*ow
+        gathered = gathered.reshape(n, c, kh * kw, oh, ow)
+        return ops.transpose(gathered, (0, 2, 1, 3, 4)).reshape(n, kh * kw * c, oh, ow)
