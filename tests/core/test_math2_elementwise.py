@@ -150,3 +150,16 @@ def test_gradients_match_torch():
         _t(x), _t(y), _t(x + 1))
     for g, t in zip(grads, (tx, t1, t2)):
         np.testing.assert_allclose(g.asnumpy(), t.grad.numpy(), rtol=1e-10)
+
+
+def test_compare_and_bitpack():
+    x = ms.Tensor(np.array([[1, 2, 3, 4, 5, 6, 7, 8], [8, 7, 6, 5, 4, 3, 2, 1]], np.float32))
+    out = ops.CompareAndBitpack()(x, ms.Tensor(np.float32(4.5)))
+    assert out.dtype == ms.uint8 and out.asnumpy().tolist() == [[15], [240]]
+    # MindSpore 2.10 packs Bool inputs first element lowest (recorded: 141)
+    b = ms.Tensor(np.array([True, False, True, True, False, False, False, True]))
+    assert ops.CompareAndBitpack()(b, ms.Tensor(True)).asnumpy().tolist() == [141]
+    with pytest.raises(ValueError, match="% 8"):
+        ops.CompareAndBitpack()(x[:, :6], ms.Tensor(np.float32(1)))
+    with pytest.raises(TypeError, match="must be all tensor"):
+        ops.CompareAndBitpack()(x, 4.5)

@@ -54,6 +54,29 @@ def _addc(fn):
     return call
 
 
+def _compare_and_bitpack(x, threshold):
+    for name, v in (("x", x), ("threshold", threshold)):
+        if not isinstance(v, TensorBuffer):
+            raise TypeError(f"The primitive[CompareAndBitpack]'s input arguments[threshold, x] "
+                            f"must be all tensor and those type must be same. But got input "
+                            f"argument[{name}]:{type(v).__name__}")
+    if x.dtype != threshold.dtype or threshold.ndim:
+        raise TypeError(f"For 'CompareAndBitpack', 'threshold' must be a 0-D Tensor of x's "
+                        f"dtype {x.dtype}, but got {threshold.dtype} of shape {threshold.shape}.")
+    if x.ndim == 0 or x.shape[-1] % 8:
+        raise ValueError(f"For primitive[CompareAndBitpack], the attribute[x innermost "
+                         f"dimension % 8] must be equal to 0, but got "
+                         f"{x.shape[-1] % 8 if x.ndim else 0}.")
+    data = x._data
+    if data.dtype.kind == "b":
+        # MindSpore 2.10 packs Bool inputs as they are, first element in the lowest bit
+        bits, order = data, "little"
+    else:
+        bits, order = data > threshold._data, "big"
+    packed = np.packbits(bits.reshape(*x.shape[:-1], -1, 8), axis=-1, bitorder=order)
+    return R._const(packed.reshape(*x.shape[:-1], -1))
+
+
 _NO_ATTRS = {
     # name: the function it calls with the call arguments
     "Tan": M.tan, "Asin": _float("Asin", F.asin), "Atan": _float("Atan", F.atan),
@@ -78,7 +101,7 @@ _NO_ATTRS = {
     "AccumulateNV2": M.accumulate_n, "Digamma": S.digamma, "Lgamma": S.lgamma,
     "Igamma": S.igamma, "Igammac": S.igammac, "Polygamma": lambda a, x: S.polygamma(a, x),
     "Zeta": S.zeta, "Betainc": S.betainc, "Sinc": S.sinc,
-    "Bincount": R.bincount_prim,
+    "Bincount": R.bincount_prim, "CompareAndBitpack": _compare_and_bitpack,
     **{f"Bessel{n[0].upper()}{n[1:]}": getattr(S, f"bessel_{n}") for n in (
         "i0", "i0e", "i1", "i1e", "j0", "j1", "k0", "k0e", "k1", "k1e", "y0", "y1")},
 }
