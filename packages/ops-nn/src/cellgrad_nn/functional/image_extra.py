@@ -267,7 +267,7 @@ class ExtractImagePatches(Primitive):
     (N, C, H, W) -> (N, kh * kw * C, out_h, out_w), patch elements in TensorFlow's (row, col,
     channel) order, 'VALID' or 'SAME' padding with zeros; `rates` dilate the patch."""
 
-    def __init__(self, ksizes, strides, rates, padding="valid"):
+    def __init__(self, ksizes, strides, rates, padding="VALID"):
         super().__init__("ExtractImagePatches")
         self.ksizes = _four(self.name, "ksizes", ksizes)
         self.strides = _four(self.name, "strides", strides)
