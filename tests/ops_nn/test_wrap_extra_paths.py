@@ -25,3 +25,22 @@ def test_loss_scale_path_names():
         assert getattr(loss_scale, name) is type(prim)
         with pytest.raises(RuntimeError, match=f"Unsupported op \\[{name}\\] on CPU"):
             prim(ms.Tensor(np.zeros(8, np.int32)))
+
+
+def test_device_only_optimizer_wrappers(monkeypatch):
+    from cellgrad import nn
+
+    opt = nn.Momentum(nn.Dense(2, 1).trainable_params(), 0.1, 0.9)
+    for name in ("AdaSumByGradWrapCell", "AdaSumByDeltaWeightWrapCell"):
+        with pytest.raises(RuntimeError, match="Stand alone mode is not supported"):
+            getattr(nn, name)(opt)
+        with pytest.raises(TypeError, match="'optimizer'"):
+            getattr(nn, name)(3)
+    monkeypatch.delenv("MS_ENABLE_TFT", raising=False)
+    with pytest.raises(ValueError, match="MS_ENABLE_TFT"):
+        nn.OptTFTWrapper(opt)
+    monkeypatch.setenv("MS_ENABLE_TFT", "{TTP:1}")
+    with pytest.raises(ValueError, match="only support on Ascend"):
+        nn.OptTFTWrapper(opt)
+    with pytest.raises(TypeError, match="must be Optimizer"):
+        nn.OptTFTWrapper(3)

@@ -15,6 +15,7 @@ _WHERE = {
     "rprop": "Rprop",
     "adafactor": "AdaFactor",
     "adam_offload": "AdamOffload",
+    "device_wrappers": "AdaSumByGradWrapCell AdaSumByDeltaWeightWrapCell OptTFTWrapper",
     "layerwise": "Lamb LARS",
     "lr_schedule": "LearningRateSchedule ExponentialDecayLR NaturalExpDecayLR InverseDecayLR "
                    "CosineDecayLR PolynomialDecayLR WarmUpLR",
