@@ -246,6 +246,13 @@ def test_cell_attributes():
         nn.Dense(2, 2).run_construct((Tensor(np.ones((1, 2), np.float32)),), {})
     assert net.cast_inputs((1,), ms.float16) is None
     assert net.compiled is False and net.compile_phase is None and net.jit_config_dict == {}
+    with pytest.raises(AttributeError, match="cell_init_args"):
+        _ = net.cell_init_args
+    net.cell_init_args = "Dense(2, 2)"
+    assert net.cell_init_args == "Dense(2, 2)"
+    holder = nn.Cell()
+    holder.plain = [Parameter(Tensor(np.ones(1, np.float32)), name="c")]
+    assert holder.exist_names == {"c"}
 
 
 def test_pipeline_grad_reducer_one_stage():

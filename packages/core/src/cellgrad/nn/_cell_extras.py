@@ -296,8 +296,30 @@ class CellExtras:
         return self.__dict__.setdefault("_create_time", time.perf_counter_ns())
 
     @property
+    def exist_names(self):
+        """Mirrors `Cell.exist_names`: names of the parameters held in plain lists/tuples."""
+        return set(self.__dict__.get("_exist_names") or ())
+
+    @property
+    def cell_init_args(self):
+        """Mirrors `Cell.cell_init_args` (set by MindSpore's `cell_attr_register`; an
+        AttributeError until set)."""
+        if "_cell_init_args" not in self.__dict__:
+            raise AttributeError(f"The '{type(self).__name__}' object has no attribute "
+                                 "'cell_init_args'.")
+        return self.__dict__["_cell_init_args"]
+
+    @cell_init_args.setter
+    def cell_init_args(self, value):
+        if not isinstance(value, str):
+            raise TypeError("For 'Cell', the property 'cell_init_args' must be string type, but "
+                            f"got type {type(value)}.")
+        self.__dict__["_cell_init_args"] = value
+
+    @property
     def exist_objs(self):
-        """Mirrors `Cell.exist_objs` (the objects of tuple/list parameters; empty here)."""
+        """Mirrors `Cell.exist_objs` (MindSpore's record of the list/tuple objects holding
+        parameters; cellgrad checks their names through `exist_names` and keeps this empty)."""
         return self.__dict__.setdefault("_exist_objs", set())
 
     @property
