@@ -12,6 +12,7 @@ from cellgrad_nn.functional.norm import (
     instance_norm_checked,
     layer_norm_checked,
 )
+from cellgrad_nn.functional.primitives import LayerNorm as LayerNormPrim
 from cellgrad_nn.layers import _checks
 
 
@@ -116,6 +117,9 @@ class LayerNorm(Cell):
         self.gamma = Parameter(initializer(gamma_init, self.normalized_shape, dtype),
                                name="gamma")
         self.beta = Parameter(initializer(beta_init, self.normalized_shape, dtype), name="beta")
+        # MindSpore's attribute: subclasses call `self.layer_norm(x, gamma, beta)` (mindcv's
+        # ConvNextLayerNorm does).
+        self.layer_norm = LayerNormPrim(begin_norm_axis, begin_params_axis, epsilon)
 
     def construct(self, x):
         ndim = x.ndim
