@@ -60,6 +60,7 @@ from cellgrad.common.tensor import Tensor, from_numpy, tensor
 from cellgrad.common.sparse_tensor import COOTensor, CSRTensor, RowTensor, SparseTensor
 from cellgrad.tensor_interop import *  # noqa: F403
 from cellgrad.tensor_interop import __all__ as _interop_names
+from cellgrad.ops.primitive import constexpr  # MindSpore's top level has it too
 
 _heap.tune()
 _plugin_modules.install()
@@ -87,7 +88,7 @@ __all__ = [
 globals().update(dtype.ALIASES)
 globals().update(dtype.TOP_LEVEL)  # complex64, dtype_to_nptype, Type, ...
 __all__ += list(dtype.TOP_LEVEL)
-__all__ += _interop_names
+__all__ += [*_interop_names, "constexpr"]
 
 # PEP 562: names that plugins provide (cellgrad.plugins); nothing loads until the first miss.
 __getattr__, __dir__ = _plugin_names(__name__)
