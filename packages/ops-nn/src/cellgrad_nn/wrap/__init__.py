@@ -22,8 +22,9 @@ _LOSS_SCALE = ("AllFinite reciprocal grad_overflow ascend_grad_overflow tensor_g
                "tensor_shard_grad_scale_pipeline grad_scale shard_grad_scale")
 EXPORTS.update({f"nn.wrap.loss_scale.{name}": f"loss_scale_funcs:{name}"
                 for name in _LOSS_SCALE.split()})
+# MindSpore imports these into mindspore.amp without making them public there (its dir lists
+# them, its public names do not): only the loss_scale path holds them here
 for _name in ("AllFinite", "NPUGetFloatStatusV2", "NPUClearFloatStatusV2"):
-    EXPORTS[f"amp.{_name}"] = f"loss_scale_funcs:{_name}"
     EXPORTS[f"nn.wrap.loss_scale.{_name}"] = f"loss_scale_funcs:{_name}"
 EXPORTS["nn.wrap.loss_scale.RowTensorInner"] = "loss_scale_funcs:RowTensorInner"
 EXPORTS["nn.wrap.cell_wrapper.grad_scale"] = "loss_scale_funcs:cell_wrapper_grad_scale"
