@@ -1,0 +1,5 @@
+"""`python -m cellgrad_charlm` runs the example."""
+
+from cellgrad_charlm.cli import main
+
+raise SystemExit(main())
