@@ -101,6 +101,8 @@ def train_dataset(ids, seq_len, batch_size, seed):
 
 
 def batches(dataset):
-    """Endless (x, y) Tensors: the dataset read again, reshuffled, whenever it runs out."""
+    """Endless (x, y) Tensors: one iterator read epoch after epoch, each in a new shuffle order
+    (a `for` loop over a dataset iterator reads one epoch)."""
+    epochs = dataset.create_tuple_iterator(num_epochs=-1)
     while True:
-        yield from dataset.create_tuple_iterator(num_epochs=1)
+        yield from epochs
