@@ -95,10 +95,11 @@ def generate(net, vocab, prompt, n, seq_len, temperature, seed):
     return vocab.decode(ids)
 
 
-def train(args, net, step, dataset, val_windows):
-    """The epochs; returns the loss history (per step, and validation per epoch)."""
+def train(args, net, step, dataset, val_windows, untrained):
+    """The epochs; returns the loss history (per step, and validation per epoch after the
+    `untrained` network's at step 0)."""
     stream = data.batches(dataset)
-    history = {"step": [], "loss": [], "val_step": [], "val_loss": []}
+    history = {"step": [], "loss": [], "val_step": [0], "val_loss": [untrained]}
     n = 0
     for epoch in range(1, args.epochs + 1):
         bar = progress.bar(args.steps_per_epoch, f"epoch {epoch}/{args.epochs}")
@@ -156,10 +157,11 @@ def main(argv=None):
     dataset = data.train_dataset(train_ids, args.seq_len, args.batch_size, args.seed)
     net = models.build(args.model, len(vocab), args.seq_len)
     params = sum(int(np.prod(p.shape)) for p in net.trainable_params())
+    untrained = evaluate(net, val_windows)
     print(f"model: {args.model}, {params:,} parameters; unigram baseline {baseline:.4f} "
-          f"nats/char; untrained validation loss {evaluate(net, val_windows):.4f}", flush=True)
+          f"nats/char; untrained validation loss {untrained:.4f}", flush=True)
     opt = nn.Adam(net.trainable_params(), learning_rate=args.lr)
-    history = train(args, net, trainer(net, opt, len(vocab)), dataset, val_windows)
+    history = train(args, net, trainer(net, opt, len(vocab)), dataset, val_windows, untrained)
     val = history["val_loss"][-1]
     verdict = "below" if val < baseline else "NOT below"
     print(f"validation loss {val:.4f} (perplexity {math.exp(val):.2f}) vs unigram baseline "

@@ -13,7 +13,7 @@ def loss_curve(out, train_steps, train_losses, val_steps, val_losses, baseline, 
 
     fig, ax = plt.subplots(figsize=(7, 4))
     ax.plot(train_steps, train_losses, lw=0.8, alpha=0.7, label="training (per step)")
-    ax.plot(val_steps, val_losses, "o-", label="validation (per epoch)")
+    ax.plot(val_steps, val_losses, "o-", label="validation (untrained, then per epoch)")
     ax.axhline(baseline, color="gray", ls="--", label=f"unigram baseline {baseline:.3f}")
     ax.set(xlabel="step", ylabel="cross-entropy (nats/char)",
            title=f"cellgrad-charlm ({kind}) on Python's stdlib source")
