@@ -17,14 +17,12 @@ _WHERE = {
 
 EXPORTS: dict = {f"nn.{name}": f"{module}:{name}"
                  for module, names in _WHERE.items() for name in names.split()}
-_LOSS_SCALE = ("AllFinite reciprocal grad_overflow ascend_grad_overflow tensor_grad_scale "
+_LOSS_SCALE = ("reciprocal grad_overflow ascend_grad_overflow tensor_grad_scale "
                "tensor_grad_scale_row_tensor tensor_grad_scale_pipeline "
                "tensor_shard_grad_scale_pipeline grad_scale shard_grad_scale")
 EXPORTS.update({f"nn.wrap.loss_scale.{name}": f"loss_scale_funcs:{name}"
                 for name in _LOSS_SCALE.split()})
-# MindSpore imports these into mindspore.amp without making them public there (its dir lists
-# them, its public names do not): only the loss_scale path holds them here
-for _name in ("AllFinite", "NPUGetFloatStatusV2", "NPUClearFloatStatusV2"):
-    EXPORTS[f"nn.wrap.loss_scale.{_name}"] = f"loss_scale_funcs:{_name}"
+# AllFinite and NPU*FloatStatusV2 (loss_scale_funcs) are not exported: the path table puts them
+# at mindspore.amp, whose public names (tests/ops_nn/test_amp.py) do not include them.
 EXPORTS["nn.wrap.loss_scale.RowTensorInner"] = "loss_scale_funcs:RowTensorInner"
 EXPORTS["nn.wrap.cell_wrapper.grad_scale"] = "loss_scale_funcs:cell_wrapper_grad_scale"
