@@ -13,6 +13,8 @@ from cellgrad.ops._fn_eig import *  # noqa: F403
 from cellgrad.ops._fn_eig import __all__ as _eig_names
 from cellgrad.ops._fn_gather_fill import *  # noqa: F403
 from cellgrad.ops._fn_gather_fill import __all__ as _gather_fill_names
+from cellgrad.ops._fn_leftovers import *  # noqa: F403
+from cellgrad.ops._fn_leftovers import __all__ as _leftover_names
 from cellgrad.ops._fn_linalg2 import *  # noqa: F403
 from cellgrad.ops._fn_linalg2 import __all__ as _linalg2_names
 from cellgrad.ops._fn_manip import *  # noqa: F403
@@ -23,6 +25,8 @@ from cellgrad.ops._fn_math_aliases import *  # noqa: F403
 from cellgrad.ops._fn_math_aliases import __all__ as _math_alias_names
 from cellgrad.ops._fn_matrix_diag import *  # noqa: F403
 from cellgrad.ops._fn_matrix_diag import __all__ as _matrix_diag_names
+from cellgrad.ops._fn_pyvalues import *  # noqa: F403
+from cellgrad.ops._fn_pyvalues import __all__ as _pyvalue_names
 from cellgrad.ops._fn_random2 import *  # noqa: F403
 from cellgrad.ops._fn_random2 import __all__ as _random2_names
 from cellgrad.ops._fn_reduce2 import *  # noqa: F403
@@ -33,6 +37,8 @@ from cellgrad.ops._fn_special import *  # noqa: F403
 from cellgrad.ops._fn_special import __all__ as _special_names
 from cellgrad.ops._prim_array2 import *  # noqa: F403
 from cellgrad.ops._prim_array2 import __all__ as _array2_prim_names
+from cellgrad.ops._prim_leftovers import *  # noqa: F403
+from cellgrad.ops._prim_leftovers import __all__ as _leftover_prim_names
 from cellgrad.ops._prim_linalg import *  # noqa: F403
 from cellgrad.ops._prim_linalg import __all__ as _linalg_prim_names
 from cellgrad.ops._prim_math2 import *  # noqa: F403
@@ -70,6 +76,7 @@ __all__ = ["jacfwd", "jacrev", "jvp", "vjp", "vmap", *_functional_names, *_primi
            *_gather_fill_names,
            *_math2_names, *_reduce2_names, *_special_names, *_math2_prim_names,
            *_math_alias_names,
+           *_leftover_names, *_pyvalue_names, *_leftover_prim_names,
            "GradOperation", "grad", "value_and_grad",
            "HyperMap", "Map", "MultitypeFuncGraph", "add_flags", "ReduceOp"]
 

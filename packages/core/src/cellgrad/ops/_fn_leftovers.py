@@ -1,0 +1,177 @@
+"""Leftover functions of `mindspore.ops`: `diff`, `logspace`, `gumbel_softmax`, the fused
+norms `rms_norm`/`add_rms_norm`/`add_layer_norm` (Ascend kernels in MindSpore 2.10, computed
+here by their documented formulas), `type_as`, `deepcopy`, `assign_sub`, `intopk`."""
+
+import copy
+
+import numpy as np
+
+from cellgrad._core._buffer import TensorBuffer, make_tensor
+from cellgrad.dtype import float16, float32, float64, to_dtype
+from cellgrad.ops import functional as F
+
+__all__ = ["diff", "logspace", "gumbel_softmax", "rms_norm", "add_rms_norm", "add_layer_norm",
+           "type_as", "deepcopy", "assign_sub", "intopk"]
+
+
+def _tensor(op, name, value):
+    if not isinstance(value, TensorBuffer):
+        raise TypeError(f"For '{op}', '{name}' must be a Tensor, but got "
+                        f"{type(value).__name__}.")
+
+
+def diff(x, n=1, axis=-1, prepend=None, append=None):
+    """Mirrors `mindspore.ops.diff`: `x[..., 1:] - x[..., :-1]` along `axis` after joining
+    `prepend`/`append`; bool Tensors give `!=`. MindSpore 2.10 accepts only n=1."""
+    _tensor("diff", "x", x)
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"For 'diff', the type of 'n' must be 'int', but got "
+                        f"'{type(n).__name__}'.")
+    if n != 1:
+        raise RuntimeError(f"For 'diff', 'n' must be 1, but got {n}")
+    if x.ndim == 0:
+        raise ValueError("For 'diff', the dimension of 'x' must be at least 1, but got 0.")
+    axis = axis + x.ndim if axis < 0 else axis
+    parts = [p for p in (prepend, x, append) if p is not None]
+    if len(parts) > 1:
+        x = F.cat(parts, axis)
+    size = x.shape[axis]
+    if size == 0:
+        return x
+    hi, lo = F.narrow(x, axis, 1, size - 1), F.narrow(x, axis, 0, size - 1)
+    if x.dtype == to_dtype("bool"):
+        return F.logical_xor(hi, lo)
+    return F.sub(hi, lo)
+
+
+
+def logspace(start, end, steps, base=10, *, dtype=float32):
+    """Mirrors `mindspore.ops.logspace`: `base ** linspace(start, end, steps)`."""
+    from cellgrad.ops._prim_leftovers import LogSpace
+
+    return LogSpace(steps, base, dtype)(start, end)
+
+
+def gumbel_softmax(logits, tau=1.0, hard=False, dim=-1):
+    """Mirrors `mindspore.ops.gumbel_softmax`: `softmax((logits + g) / tau)` with Gumbel(0, 1)
+    noise `g`; `hard=True` returns the one-hot of the argmax with the soft sample's gradient."""
+    _tensor("gumbel_softmax", "logits", logits)
+    if logits.dtype not in (float16, float32, float64):
+        raise TypeError(f"For 'gumbel_softmax', the dtype of 'logits' must be float16, float32 "
+                        f"or float64, but got {logits.dtype}.")
+    if isinstance(tau, bool) or not isinstance(tau, (int, float)) or tau <= 0:
+        raise ValueError(f"For 'gumbel_softmax', 'tau' must be a positive float, but got {tau}.")
+    if not isinstance(hard, bool):
+        raise TypeError(f"For 'gumbel_softmax', 'hard' must be a bool, but got "
+                        f"{type(hard).__name__}.")
+    if not -logits.ndim <= dim < max(logits.ndim, 1):
+        raise ValueError(f"For 'gumbel_softmax', 'dim' must be in [{-logits.ndim}, "
+                         f"{logits.ndim}), but got {dim}.")
+    u = np.random.uniform(np.finfo(np.float32).tiny, 1.0, logits.shape)
+    noise = make_tensor((-np.log(-np.log(u))).astype(logits._data.dtype), None, 0, logits.dtype)
+    soft = F.softmax(F.div(F.add(logits, noise), tau), dim)
+    if not hard:
+        return soft
+    index = np.expand_dims(np.argmax(soft._data, axis=dim), dim)
+    one_hot = np.zeros_like(soft._data)
+    np.put_along_axis(one_hot, index, 1, axis=dim)
+    one_hot = make_tensor(one_hot, None, 0, soft.dtype)
+    return F.add(F.sub(one_hot, F.stop_gradient(soft)), soft)
+
+
+def _norm_axes(op, x, gamma):
+    _tensor(op, "gamma", gamma)
+    if gamma.ndim == 0 or gamma.ndim > x.ndim or \
+            tuple(x.shape[x.ndim - gamma.ndim:]) != tuple(gamma.shape):
+        raise ValueError(f"For '{op}', the shape of 'gamma' must be the trailing dimensions of "
+                         f"'x' {tuple(x.shape)}, but got {tuple(gamma.shape)}.")
+    return tuple(range(x.ndim - gamma.ndim, x.ndim))
+
+
+def rms_norm(x, gamma, epsilon=1e-6):
+    """Mirrors `mindspore.ops.rms_norm`: `(y, rstd)` with
+    `rstd = 1 / sqrt(mean(x**2) + epsilon)` over gamma's trailing axes and
+    `y = x * rstd * gamma`; rstd is float32 (shape: leading axes, then 1s)."""
+    _tensor("rms_norm", "x", x)
+    axes = _norm_axes("rms_norm", x, gamma)
+    if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or \
+            not 0 < epsilon <= 1:
+        raise ValueError(f"For 'rms_norm', 'epsilon' must be in (0, 1], but got {epsilon}.")
+    rstd = F.rsqrt(F.add(F.mean(F.square(x), axes, True), epsilon))
+    y = F.mul(F.mul(x, rstd), gamma)
+    return y, F.cast(rstd, float32) if x.dtype != float64 else rstd
+
+
+def add_rms_norm(x1, x2, gamma, epsilon=1e-6):
+    """Mirrors `mindspore.ops.add_rms_norm`: `rms_norm(x1 + x2)`, returning `(y, rstd, x)`."""
+    _tensor("add_rms_norm", "x1", x1)
+    _tensor("add_rms_norm", "x2", x2)
+    x = F.add(x1, x2)
+    y, rstd = rms_norm(x, gamma, epsilon)
+    return y, rstd, x
+
+
+def add_layer_norm(x1, x2, gamma, beta, epsilon=1e-5, additional_output=False):
+    """Mirrors `mindspore.ops.add_layer_norm`: `x = x1 + x2` normalized over its last axis,
+    `(y, mean, rstd, x)`; mean and rstd are float32 of shape `x.shape[:-1] + (1,)`."""
+    for name, value in (("x1", x1), ("x2", x2), ("beta", beta)):
+        _tensor("add_layer_norm", name, value)
+    x = F.add(x1, x2)
+    axes = _norm_axes("add_layer_norm", x, gamma)
+    if tuple(beta.shape) != tuple(gamma.shape):
+        raise ValueError(f"For 'add_layer_norm', 'beta' must have the shape of 'gamma' "
+                         f"{tuple(gamma.shape)}, but got {tuple(beta.shape)}.")
+    mean = F.mean(x, axes, True)
+    centered = F.sub(x, mean)
+    rstd = F.rsqrt(F.add(F.mean(F.square(centered), axes, True), epsilon))
+    y = F.add(F.mul(F.mul(centered, rstd), gamma), beta)
+    keep = (lambda t: t) if x.dtype == float64 else (lambda t: F.cast(t, float32))
+    return y, keep(mean), keep(rstd), x
+
+
+def type_as(input, other):
+    """Mirrors `mindspore.ops.type_as`: `input` cast to the dtype of `other`."""
+    _tensor("type_as", "input", input)
+    _tensor("type_as", "other", other)
+    return F.cast(input, other.dtype)
+
+
+def deepcopy(input_x):
+    """Mirrors `mindspore.ops.deepcopy`: a new Tensor holding a copy of the data."""
+    if isinstance(input_x, TensorBuffer):
+        return make_tensor(input_x._data.copy(), None, 0, input_x.dtype)
+    return copy.deepcopy(input_x)
+
+
+def _shape(shape):
+    return "(" + ", ".join(str(s) for s in shape) + ")"
+
+
+def assign_sub(variable, value):
+    """Mirrors `mindspore.ops.assign_sub`: subtracts `value` (same shape) from `variable` in
+    place and returns the new value as a Tensor."""
+    from cellgrad import _jit_hook
+
+    if not isinstance(variable, TensorBuffer):
+        raise TypeError(f"For 'AssignSub', 'variable' must be a Tensor or Parameter, but got "
+                        f"{type(variable).__name__}.")
+    src = value._data if isinstance(value, TensorBuffer) else np.asarray(value)
+    if src.ndim != variable.ndim:
+        raise ValueError(f"For 'AssignSub','value' must have the same rank as 'variable'. But "
+                         f"got 'value' rank: {src.ndim}, 'variable' rank: {variable.ndim}.")
+    if src.shape != tuple(variable.shape):
+        raise ValueError(f"For 'AssignSub','value' must have the same shape as 'variable'. But "
+                         f"got 'value' shape: {_shape(src.shape)}, 'variable' shape: "
+                         f"{_shape(variable.shape)}.")
+    data = variable._data
+    _jit_hook.wrote(variable, "assign_sub")
+    data -= src.astype(data.dtype)
+    return make_tensor(data.copy(), None, 0, variable.dtype)
+
+
+def intopk(x1, x2, k):
+    """Mirrors `mindspore.ops.intopk`: whether each row's target `x2[i]` is among the `k`
+    largest of `x1[i]` (ties with the k-th value count as in)."""
+    from cellgrad.ops._prim_leftovers import InTopK
+
+    return InTopK(k)(x1, x2)

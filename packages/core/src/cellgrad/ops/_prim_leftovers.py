@@ -1,0 +1,216 @@
+"""Leftover Primitives of `mindspore.ops`: `LogSpace`, `AssignSub`, `InTopK`,
+`ConfusionMatrix`, `EditDistance`, `Assert`."""
+
+import numpy as np
+
+from cellgrad._core._buffer import TensorBuffer, make_tensor
+from cellgrad.dtype import bool_, float16, float32, float64, int32, int64, to_dtype
+from cellgrad.ops.primitive import Primitive, prim_attr_register
+
+__all__ = ["LogSpace", "AssignSub", "InTopK", "ConfusionMatrix", "EditDistance", "Assert"]
+
+
+def _array(value):
+    return value._data if isinstance(value, TensorBuffer) else np.asarray(value)
+
+
+def _tensor(op, name, value, dtypes=None):
+    if not isinstance(value, TensorBuffer):
+        raise TypeError(f"For '{op}', '{name}' must be a Tensor, but got "
+                        f"{type(value).__name__}.")
+    if dtypes is not None and value.dtype not in dtypes:
+        allowed = ", ".join(f"Tensor[{d}]" for d in dtypes)
+        raise TypeError(f"For primitive[{op}], the input argument[{name}] must be a type of "
+                        f"{{{allowed}}}, but got Tensor[{value.dtype}].")
+
+
+class LogSpace(Primitive):
+    """Mirrors `mindspore.ops.LogSpace(steps=10, base=10, dtype=float32)(start, end)`:
+    `base ** linspace(start, end, steps)`."""
+
+    @prim_attr_register
+    def __init__(self, steps=10, base=10, dtype=float32):
+        if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
+            raise ValueError(f"For 'LogSpace', 'steps' must be a non-negative int, but got "
+                             f"{steps}.")
+        if isinstance(base, bool) or not isinstance(base, int):
+            raise TypeError(f"For 'LogSpace', 'base' must be an int, but got "
+                            f"{type(base).__name__}.")
+        dtype = to_dtype(dtype)
+        if dtype not in (float16, float32, float64):
+            raise TypeError(f"For 'LogSpace', the 'dtype' should be one of [mindspore.float16, "
+                            f"mindspore.float32, mindspore.float64], but got '{dtype!r}'.")
+        self.steps, self.base, self.dtype = steps, base, dtype
+
+    def __call__(self, start, end):
+        lo, hi = (float(_array(v).reshape(-1)[0]) if np.size(_array(v)) == 1 else None
+                  for v in (start, end))
+        if lo is None or hi is None:
+            raise ValueError("For 'LogSpace', 'start' and 'end' must be scalars (0-D Tensors).")
+        out = np.power(float(self.base), np.linspace(lo, hi, self.steps))
+        return make_tensor(out.astype(_np(self.dtype)), None, 0, self.dtype)
+
+
+def _np(dtype):
+    from cellgrad.dtype import dtype_to_nptype
+
+    return dtype_to_nptype(dtype)
+
+
+class AssignSub(Primitive):
+    """Mirrors `mindspore.ops.AssignSub()(variable, value)`: `ops.assign_sub`, in place."""
+
+    @prim_attr_register
+    def __init__(self):
+        self.add_prim_attr("side_effect_mem", True)
+
+    def __call__(self, variable, value):
+        from cellgrad.ops._fn_leftovers import assign_sub
+
+        return assign_sub(variable, value)
+
+
+class InTopK(Primitive):
+    """Mirrors `mindspore.ops.InTopK(k)(x1, x2)`: whether `x1[i, x2[i]]` is among the `k`
+    largest of row `i` (fewer than `k` values are strictly larger; non-finite: False)."""
+
+    @prim_attr_register
+    def __init__(self, k):
+        if isinstance(k, bool) or not isinstance(k, int):
+            raise TypeError(f"For 'InTopK', the type of 'k' must be int, but got "
+                            f"{type(k).__name__}.")
+        self.k = k
+
+    def __call__(self, x1, x2):
+        _tensor("InTopK", "x1", x1, (float16, float32))
+        _tensor("InTopK", "x2", x2, (int32, int64))
+        if x1.ndim != 2 or x2.ndim != 1 or x1.shape[0] != x2.shape[0]:
+            raise ValueError(f"For 'InTopK', 'x1' must be 2-D and 'x2' 1-D with x1's first "
+                             f"dimension, but got shapes {tuple(x1.shape)} and "
+                             f"{tuple(x2.shape)}.")
+        a, idx = x1._data, x2._data.astype(np.int64)
+        ok = (idx >= 0) & (idx < a.shape[1])
+        target = a[np.arange(a.shape[0]), np.where(ok, idx, 0)]
+        larger = (a > target[:, None]).sum(axis=1)
+        out = ok & np.isfinite(target) & (larger < self.k)
+        return make_tensor(out, None, 0, bool_)
+
+
+class ConfusionMatrix(Primitive):
+    """Mirrors `mindspore.ops.ConfusionMatrix(num_classes, dtype='int32')(labels,
+    predictions, weights=None)`: `out[labels[i], predictions[i]] += weights[i]` (or 1)."""
+
+    @prim_attr_register
+    def __init__(self, num_classes, dtype="int32"):
+        if isinstance(num_classes, bool) or not isinstance(num_classes, int) or num_classes < 1:
+            raise ValueError(f"For 'ConfusionMatrix', 'num_classes' must be a positive int, but "
+                             f"got {num_classes}.")
+        if not isinstance(dtype, str):
+            raise TypeError(f"For 'ConfusionMatrix', 'dtype' must be a str, but got "
+                            f"{type(dtype).__name__}.")
+        self.num_classes, self.dtype = num_classes, to_dtype(dtype)
+
+    def __call__(self, labels, predictions, weights=None):
+        _tensor("ConfusionMatrix", "labels", labels)
+        _tensor("ConfusionMatrix", "predictions", predictions)
+        lab, pred = labels._data.reshape(-1), predictions._data.reshape(-1)
+        if lab.shape != pred.shape or labels.ndim != 1:
+            raise ValueError(f"For 'ConfusionMatrix', 'labels' and 'predictions' must be 1-D of "
+                             f"one length, but got shapes {tuple(labels.shape)} and "
+                             f"{tuple(predictions.shape)}.")
+        n = self.num_classes
+        for name, v in (("labels", lab), ("predictions", pred)):
+            if v.size and (v.min() < 0 or v.max() >= n):
+                raise ValueError(f"For 'ConfusionMatrix', '{name}' must be in [0, {n}), but got "
+                                 f"values in [{v.min()}, {v.max()}].")
+        w = np.ones(lab.shape) if weights is None else _array(weights).reshape(-1)
+        if w.shape != lab.shape:
+            raise ValueError(f"For 'ConfusionMatrix', 'weights' must have the shape of 'labels' "
+                             f"{tuple(labels.shape)}, but got {tuple(_array(weights).shape)}.")
+        out = np.zeros((n, n), _np(self.dtype))
+        np.add.at(out, (lab.astype(np.int64), pred.astype(np.int64)), w.astype(out.dtype))
+        return make_tensor(out, None, 0, self.dtype)
+
+
+def _levenshtein(a, b):
+    row = np.arange(len(b) + 1)
+    for i, x in enumerate(a, 1):
+        prev, row = row, np.empty_like(row)
+        row[0] = i
+        for j, y in enumerate(b, 1):
+            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (x != y))
+    return int(row[-1])
+
+
+def _sequences(indices, values):
+    """Sparse (indices, values, dense shape) -> {leading index: values by last index}."""
+    seqs = {}
+    for where, v in sorted(zip(map(tuple, indices.tolist()), values.tolist())):
+        seqs.setdefault(where[:-1], []).append(v)
+    return seqs
+
+
+class EditDistance(Primitive):
+    """Mirrors `mindspore.ops.EditDistance(normalize=True)(hypothesis_indices,
+    hypothesis_values, hypothesis_shape, truth_indices, truth_values, truth_shape)`: the
+    Levenshtein distance of each pair of sparse sequences (divided by the truth's length when
+    `normalize`; an empty truth gives inf, or 0 against an empty hypothesis)."""
+
+    @prim_attr_register
+    def __init__(self, normalize=True):
+        if not isinstance(normalize, bool):
+            raise TypeError(f"For 'EditDistance', 'normalize' must be a bool, but got "
+                            f"{type(normalize).__name__}.")
+        self.normalize = normalize
+
+    def __call__(self, hypothesis_indices, hypothesis_values, hypothesis_shape, truth_indices,
+                 truth_values, truth_shape):
+        args = dict(hypothesis_indices=hypothesis_indices, hypothesis_values=hypothesis_values,
+                    hypothesis_shape=hypothesis_shape, truth_indices=truth_indices,
+                    truth_values=truth_values, truth_shape=truth_shape)
+        for name, value in args.items():
+            _tensor("EditDistance", name, value)
+        hs, ts = hypothesis_shape._data.astype(np.int64), truth_shape._data.astype(np.int64)
+        if hs.shape != ts.shape or hs.ndim != 1 or hs.size < 2:
+            raise ValueError(f"For 'EditDistance', 'hypothesis_shape' and 'truth_shape' must be "
+                             f"1-D of one length >= 2, but got {hs.tolist()} and {ts.tolist()}.")
+        hyp = _sequences(hypothesis_indices._data, hypothesis_values._data)
+        truth = _sequences(truth_indices._data, truth_values._data)
+        out_shape = tuple(int(v) for v in np.maximum(hs, ts)[:-1])
+        out = np.zeros(out_shape, np.float32)
+        for where in np.ndindex(*out_shape):
+            a, b = hyp.get(where, []), truth.get(where, [])
+            dist = float(_levenshtein(a, b))
+            if self.normalize:
+                dist = dist / len(b) if b else (np.inf if a else 0.0)
+            out[where] = dist
+        return make_tensor(out, None, 0, float32)
+
+
+class Assert(Primitive):
+    """Mirrors `mindspore.ops.Assert(summarize=3)(condition, input_data)`: when `condition`
+    is False, prints the first `summarize` values of each input and raises RuntimeError."""
+
+    @prim_attr_register
+    def __init__(self, summarize=3):
+        if isinstance(summarize, bool) or not isinstance(summarize, int) or summarize < 1:
+            raise ValueError(f"For 'Assert', 'summarize' must be a positive int, but got "
+                             f"{summarize}.")
+        self.summarize = summarize
+
+    def __call__(self, condition, input_data):
+        cond = _array(condition)
+        if cond.size != 1:
+            raise ValueError(f"For 'Assert', 'condition' must be a bool scalar, but got shape "
+                             f"{cond.shape}.")
+        if not isinstance(input_data, (list, tuple)):
+            raise TypeError(f"For 'Assert', 'input_data' must be a list or tuple of Tensors, but "
+                            f"got {type(input_data).__name__}.")
+        if bool(cond.reshape(-1)[0]):
+            return None
+        print("For 'Assert' condition is false.")
+        for value in input_data:
+            shown = _array(value).reshape(-1)[:self.summarize]
+            print("input data: [" + " ".join(f"{v:g}" if isinstance(v, float) else str(v)
+                                              for v in shown.tolist()) + "]")
+        raise RuntimeError("assert failed")
