@@ -90,7 +90,8 @@ def _thin(name, fn, params=None):
 # Modules holding one area's methods: each may define `THIN` (entries as above) and `METHODS`
 # (name -> a function taking the tensor first, set on the class as is). Appended by area.
 AREAS = ("cellgrad.common._tm_dtype", "cellgrad.common._tm_linalg",
-         "cellgrad.common._tm_math", "cellgrad.common._tm_array2")
+         "cellgrad.common._tm_math", "cellgrad.common._tm_array2",
+         "cellgrad.common._tm_leftovers")
 
 
 def install(cls):

@@ -6,6 +6,7 @@ import copy
 
 import numpy as np
 
+from cellgrad import seeding
 from cellgrad._core._buffer import TensorBuffer, make_tensor
 from cellgrad.dtype import float16, float32, float64, to_dtype
 from cellgrad.ops import functional as F
@@ -16,8 +17,7 @@ __all__ = ["diff", "logspace", "gumbel_softmax", "rms_norm", "add_rms_norm", "ad
 
 def _tensor(op, name, value):
     if not isinstance(value, TensorBuffer):
-        raise TypeError(f"For '{op}', '{name}' must be a Tensor, but got "
-                        f"{type(value).__name__}.")
+        raise TypeError(f"For '{op}', '{name}' must be a tensor, but got {type(value)}")
 
 
 def diff(x, n=1, axis=-1, prepend=None, append=None):
@@ -30,7 +30,7 @@ def diff(x, n=1, axis=-1, prepend=None, append=None):
     if n != 1:
         raise RuntimeError(f"For 'diff', 'n' must be 1, but got {n}")
     if x.ndim == 0:
-        raise ValueError("For 'diff', the dimension of 'x' must be at least 1, but got 0.")
+        raise TypeError("For 'diff', the dimension 'x' must be at least 1, but got 0")
     axis = axis + x.ndim if axis < 0 else axis
     parts = [p for p in (prepend, x, append) if p is not None]
     if len(parts) > 1:
@@ -56,18 +56,23 @@ def gumbel_softmax(logits, tau=1.0, hard=False, dim=-1):
     """Mirrors `mindspore.ops.gumbel_softmax`: `softmax((logits + g) / tau)` with Gumbel(0, 1)
     noise `g`; `hard=True` returns the one-hot of the argmax with the soft sample's gradient."""
     _tensor("gumbel_softmax", "logits", logits)
+    # float64 is accepted too (MindSpore 2.10 takes float16/float32) so it can be gradchecked
     if logits.dtype not in (float16, float32, float64):
-        raise TypeError(f"For 'gumbel_softmax', the dtype of 'logits' must be float16, float32 "
-                        f"or float64, but got {logits.dtype}.")
-    if isinstance(tau, bool) or not isinstance(tau, (int, float)) or tau <= 0:
-        raise ValueError(f"For 'gumbel_softmax', 'tau' must be a positive float, but got {tau}.")
+        raise TypeError(f"For 'gumbel_softmax', the 'logits' should be one of "
+                        f"[mindspore.float16, mindspore.float32], but got '{logits.dtype!r}'.")
+    if isinstance(tau, bool) or not isinstance(tau, float) or tau <= 0:
+        raise ValueError(f"For 'gumbel_softmax', the 'tau' must be float and must > 0, but got "
+                         f"'{tau}' with type '{type(tau).__name__}'.")
     if not isinstance(hard, bool):
-        raise TypeError(f"For 'gumbel_softmax', 'hard' must be a bool, but got "
-                        f"{type(hard).__name__}.")
-    if not -logits.ndim <= dim < max(logits.ndim, 1):
-        raise ValueError(f"For 'gumbel_softmax', 'dim' must be in [{-logits.ndim}, "
-                         f"{logits.ndim}), but got {dim}.")
-    u = np.random.uniform(np.finfo(np.float32).tiny, 1.0, logits.shape)
+        raise TypeError(f"For 'gumbel_softmax', the 'hard' must be bool, but got "
+                        f"'{hard}' with type '{type(hard).__name__}'.")
+    if isinstance(dim, bool) or not isinstance(dim, int) or \
+            not -logits.ndim <= dim < logits.ndim:
+        raise ValueError(f"For 'gumbel_softmax', the 'dim' must be in range of "
+                         f"[{-logits.ndim}, {logits.ndim}), but got {dim} with type "
+                         f"'{type(dim).__name__}'.")
+    u = seeding.generator("gumbel_softmax").uniform(np.finfo(np.float32).tiny, 1.0,
+                                                     logits.shape)
     noise = make_tensor((-np.log(-np.log(u))).astype(logits._data.dtype), None, 0, logits.dtype)
     soft = F.softmax(F.div(F.add(logits, noise), tau), dim)
     if not hard:

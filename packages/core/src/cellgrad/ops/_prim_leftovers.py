@@ -77,8 +77,8 @@ class InTopK(Primitive):
     @prim_attr_register
     def __init__(self, k):
         if isinstance(k, bool) or not isinstance(k, int):
-            raise TypeError(f"For 'InTopK', the type of 'k' must be int, but got "
-                            f"{type(k).__name__}.")
+            raise TypeError(f"For 'InTopK', the type of 'k' should be 'int', but got type "
+                            f"'{type(k).__name__}'.")
         self.k = k
 
     def __call__(self, x1, x2):

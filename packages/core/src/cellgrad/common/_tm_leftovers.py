@@ -1,0 +1,67 @@
+"""Leftover Tensor methods (an area of `_tensor_methods.AREAS`): `diff`, `hardshrink`,
+`soft_shrink`, and the memory queries with their CPU meaning (`is_pinned`, `is_shared`,
+`pin_memory`, `to_`): cellgrad's Tensors live in ordinary, unshared host memory."""
+
+from cellgrad import ops as O
+from cellgrad.ops import functional as F
+
+
+def _lambd(method, lambd):
+    if isinstance(lambd, bool) or not isinstance(lambd, (int, float)):
+        raise TypeError(f"For '{method}', the type of 'lambd' must be float, but got "
+                        f"{type(lambd).__name__}.")
+    return float(lambd)
+
+
+def diff(self, n=1, axis=-1, prepend=None, append=None):
+    """Mirrors `Tensor.diff`: `ops.diff(self, ...)`."""
+    return O.diff(self, n, axis, prepend, append)
+
+
+def hardshrink(self, lambd=0.5):
+    """Mirrors `Tensor.hardshrink`: `self` where `|self| > lambd`, else 0."""
+    lambd = _lambd("hardshrink", lambd)
+    return F.where(F.greater(F.abs(self), lambd), self, F.zeros_like(self))
+
+
+def soft_shrink(self, lambd=0.5):
+    """Mirrors `Tensor.soft_shrink`: `self - lambd` above `lambd`, `self + lambd` below
+    `-lambd`, else 0."""
+    lambd = _lambd("soft_shrink", lambd)
+    if lambd < 0:
+        raise ValueError(f"For 'soft_shrink', the 'lambd' must be no less than 0, but got "
+                         f"{lambd}.")
+    zero = F.zeros_like(self)
+    return F.where(F.greater(self, lambd), F.sub(self, lambd),
+                   F.where(F.less(self, -lambd), F.add(self, lambd), zero))
+
+
+def is_pinned(self):
+    """Mirrors `Tensor.is_pinned`: False (host memory is not page-locked for a device)."""
+    return False
+
+
+def is_shared(self):
+    """Mirrors `Tensor.is_shared`: False (the data is not in shared memory)."""
+    return False
+
+
+def pin_memory(self):
+    """Mirrors `Tensor.pin_memory`: with no device to copy to, the Tensor itself."""
+    return self
+
+
+def to_(self, device=None, non_blocking=False):
+    """Mirrors `Tensor.to_(device=None, non_blocking=False)`: cellgrad runs on the CPU, so
+    'CPU' (or None) returns the Tensor itself; 'Ascend' has no device here."""
+    if device is None or device == "CPU":
+        return self
+    if device == "Ascend":
+        raise RuntimeError("For 'to_', cellgrad runs on the CPU only and has no 'Ascend' "
+                           "device; keep the Tensor on the CPU (device='CPU').")
+    raise ValueError(f"The value of 'to' must be one of ['Ascend', 'CPU'], but got {device}")
+
+
+METHODS = {"diff": diff, "hardshrink": hardshrink, "soft_shrink": soft_shrink,
+           "is_pinned": is_pinned, "is_shared": is_shared, "pin_memory": pin_memory,
+           "to_": to_}
