@@ -225,6 +225,11 @@ def _normalize(b, node):
     x, w, bias = _args(b, node)[:3]
     a = node.attrs
     k = lambda value: _scalar(b, node, value)  # noqa: E731
+    shape = node.inputs[0].shape
+    stat = [1 if i in a["axes"] else -1 for i in range(len(shape))]  # (1, C, 1, ...) for BN
+    if a.get("per_channel"):  # batch norm's (C,) weight and bias, as the statistics' shape
+        w = b.emit("Reshape", [w, b.ints(stat)])
+        bias = b.emit("Reshape", [bias, b.ints(stat)])
     if a["training"]:
         axes = [int(i) for i in a["axes"]]
         mean = b.emit("ReduceMean", [x], axes=axes, keepdims=1)
@@ -232,11 +237,6 @@ def _normalize(b, node):
         var = b.emit("ReduceMean", [b.emit("Mul", [centered, centered])], axes=axes,
                      keepdims=1)
     else:
-        shape = node.inputs[0].shape
-        stat = [1] * len(shape)
-        for i in range(len(shape)):
-            if i not in a["axes"]:
-                stat[i] = -1
         mean = b.emit("Reshape", [b.value(a["mean"]), b.ints(stat)])
         var = b.emit("Reshape", [b.value(a["var"]), b.ints(stat)])
         centered = b.emit("Sub", [x, mean])
