@@ -28,6 +28,35 @@ _ENV_PROFILER = (
     "profiles a whole run from the MS_PROFILER_OPTIONS environment variable on Ascend/GPU; "
     "use cellgrad.Profiler (or profiler.profile) in the program")
 
+_ASCEND_ATTENTION = (
+    "is a fused attention / mixture-of-experts / KV-cache kernel for Ascend NPUs (its layouts "
+    "and tiling are the kernel's); cellgrad has no such kernels: compose the computation from "
+    "ops.matmul, ops.softmax, ops.gather and ops.scatter_update, or use nn.MultiheadAttention")
+_GRAPH_INTERNAL = (
+    "is an internal of MindSpore's graph compiler (control flow, environment, side-effect "
+    "ordering or iterator nodes of a compiled graph) with no meaning when Python runs the "
+    "program eagerly: write the Python itself (if/while/for, dicts, next()); cellgrad.grad "
+    "gives gradients")
+_DUMP = ("dumps tensors or gradients from inside a compiled graph to files for MindSpore's "
+         "dump tools; in cellgrad's eager execution print or save the value (ops.Print, "
+         "numpy.save(t.asnumpy())), and Tensor.register_hook sees a gradient")
+_PARAM_SERVER = ("is a parameter-server (MS_ROLE=MS_PSERVER) communication op; cellgrad has no "
+                 "parameter server: keep the Parameters in the Cell and update them with an "
+                 "nn optimizer")
+_FUSED_OPTIMIZER = ("is a fused Ascend/GPU optimizer-update kernel; use the nn optimizer (nn.Adam, "
+                    "nn.AdamWeightDecay, nn.FTRL, nn.ProximalAdagrad, nn.AdaFactor, nn.Momentum, "
+                    "nn.LARS) or the unfused ops.Apply*/ops.Adam update Primitives")
+_DEVICE_MEMORY = ("manages or reports device (Ascend/GPU) memory; cellgrad's Tensors are numpy "
+                  "arrays in host memory, managed by Python: use tracemalloc or psutil to "
+                  "measure it")
+_STREAMS = ("manages device streams and events for asynchronous kernels on Ascend/GPU; "
+            "cellgrad runs every op synchronously on the CPU, so results are ready when an op "
+            "returns: drop the stream code")
+_DEVICE_HEALTH = ("checks Ascend hardware for silent data corruption or stress faults; "
+                  "cellgrad runs on the CPU and has no such device check")
+_KERNEL_LAUNCH = ("tunes how MindSpore launches device kernels (capture into graphs, launch "
+                  "groups, dispatch threads); cellgrad calls numpy directly: drop the call")
+
 # qualname (as written after `cellgrad.`) -> why it is not there and what to use instead
 NOT_PROVIDED = {
     "EnvProfiler": _ENV_PROFILER,
@@ -60,6 +89,40 @@ NOT_PROVIDED = {
                  "outputs (its CPU build fails for 2 layers when input_size != hidden_size): "
                  "use nn.LSTM, which runs each layer and direction as one op with its own "
                  "backward"),
+    **{f"ops.{name}": _ASCEND_ATTENTION for name in (
+        "PagedAttention", "PagedAttentionMask", "ReshapeAndCache",
+        "flash_attention_score", "fused_infer_attention_score", "incre_flash_attention",
+        "prompt_flash_attention", "sparse_flash_attention", "speed_fusion_attention",
+        "moe_distribute_combine", "moe_distribute_dispatch", "moe_init_routing_v2",
+        "moe_token_permute", "moe_token_unpermute", "nsa_compress", "nsa_compress_attention",
+        "nsa_select_attention")},
+    **{f"ops.{name}": _GRAPH_INTERNAL for name in (
+        "env_get", "environ_add", "environ_create", "environ_get", "environ_set", "ms_next",
+        "ms_hasnext", "iter_converter", "GeSwitch", "geswitch", "Merge", "merge", "UpdateState",
+        "J", "is_tensor_bool_cond", "is_dynamic_sequence_element_unknown",
+        "is_sequence_shape_unknown", "is_sequence_value_unknown", "get_vm_impl_fn", "PyExecute",
+        "SliceGetItem")},
+    **{f"ops.{name}": _DUMP for name in ("DumpGradient", "TensorDump", "tensordump")},
+    **{f"ops.{name}": _PARAM_SERVER for name in ("Push", "Pull")},
+    **{f"ops.{name}": _FUSED_OPTIMIZER for name in (
+        "FusedAdaFactor", "FusedAdaFactorWithGlobalNorm", "FusedCastAdamWeightDecay",
+        "FusedSparseAdam", "FusedSparseFtrl", "FusedSparseLazyAdam",
+        "FusedSparseProximalAdagrad", "FusedWeightScaleApplyMomentum", "AdamNoUpdateParam",
+        "LARSUpdate")},
+    **{name: _DEVICE_MEMORY for name in (
+        "memory_allocated", "max_memory_allocated", "memory_reserved", "max_memory_reserved",
+        "memory_stats", "memory_summary", "empty_cache", "reset_max_memory_allocated",
+        "reset_max_memory_reserved", "reset_peak_memory_stats", "set_device_limit",
+        "get_device_limit", "set_memory", "memory_replay", "ms_memory_recycle", "MemPool",
+        "use_mem_pool", "PluggableAllocator")},
+    **{name: _STREAMS for name in (
+        "Stream", "StreamCtx", "Event", "current_stream", "default_stream", "set_cur_stream",
+        "communication_stream", "StreamLimitCtx", "get_stream_limit", "set_stream_limit",
+        "reset_stream_limit")},
+    **{name: _DEVICE_HEALTH for name in (
+        "sdc_detect_start", "sdc_detect_stop", "get_sdc_detect_result", "stress_detect")},
+    **{name: _KERNEL_LAUNCH for name in (
+        "set_kernel_launch_capture", "set_kernel_launch_group", "dispatch_threads_num")},
 }
 
 

@@ -1,0 +1,55 @@
+"""MindSpore 2.10 names with no meaning on a CPU: cellgrad raises an AttributeError (an
+ImportError for `from ... import`) that says why and what to use instead."""
+
+import pytest
+
+import cellgrad as ms
+from cellgrad import ops
+from cellgrad._not_provided import NOT_PROVIDED
+
+
+@pytest.mark.parametrize("name, words", [
+    ("PagedAttention", "fused attention"),
+    ("flash_attention_score", "nn.MultiheadAttention"),
+    ("moe_token_permute", "mixture-of-experts"),
+    ("env_get", "graph compiler"),
+    ("UpdateState", "eagerly"),
+    ("TensorDump", "dump"),
+    ("Push", "parameter-server"),
+    ("FusedSparseAdam", "nn.Adam"),
+])
+def test_ops_names_say_why(name, words):
+    assert not hasattr(ops, name)
+    with pytest.raises(AttributeError, match=rf"cellgrad\.ops\.{name} \(mindspore\.ops\.{name}\)"):
+        getattr(ops, name)
+    with pytest.raises(AttributeError) as info:
+        getattr(ops, name)
+    assert words in str(info.value)
+
+
+@pytest.mark.parametrize("name, words", [
+    ("Stream", "synchronously on the CPU"),
+    ("memory_allocated", "host memory"),
+    ("empty_cache", "host memory"),
+    ("set_device_limit", "device (Ascend/GPU) memory"),
+    ("set_kernel_launch_capture", "drop the call"),
+    ("sdc_detect_start", "silent data corruption"),
+    ("stress_detect", "silent data corruption"),
+])
+def test_top_level_names_say_why(name, words):
+    with pytest.raises(AttributeError) as info:
+        getattr(ms, name)
+    assert f"cellgrad.{name} (mindspore.{name})" in str(info.value) and words in str(info.value)
+
+
+def test_from_import_is_an_import_error():
+    with pytest.raises(ImportError, match="parameter-server"):
+        from cellgrad.ops import Pull  # noqa: F401
+
+
+def test_provided_names_are_not_listed():
+    for qualname in NOT_PROVIDED:
+        namespace, _, name = qualname.rpartition(".")
+        module = {"": ms, "ops": ops}.get(namespace)
+        if module is not None:
+            assert not hasattr(module, name), qualname
