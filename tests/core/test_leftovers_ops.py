@@ -229,3 +229,24 @@ def test_stop_gradient_in_place():
         return (b * a).sum()
 
     assert ms.grad(f)(Tensor([1., 2.])).asnumpy().tolist() == [2., 4.]
+
+
+def test_diff_ext_einsum_ext_baddbmm_ext():
+    x = Tensor(X)
+    assert ops.diff_ext(x, 2, 1).asnumpy().tolist() == [[1.], [-11.]]
+    assert ops.diff_ext(x).asnumpy().tolist() == [[2., 3.], [5., -6.]]
+    assert ops.diff_ext(x, 0) is x
+    assert gradcheck(lambda t: ops.diff_ext(t, 2), Tensor(np.random.RandomState(6).randn(2, 5)))
+    assert ops.einsum_ext("ij->ji", x).asnumpy().tolist() == X.T.tolist()
+    out = ops.baddbmm_ext(Tensor(np.ones((1, 2, 2), np.float32)),
+                          Tensor(np.ones((1, 2, 3), np.float32)),
+                          Tensor(np.ones((1, 3, 2), np.float32)), beta=2, alpha=0.5)
+    assert out.asnumpy().tolist() == [[[3.5, 3.5], [3.5, 3.5]]]
+
+
+def test_switch_and_broadcast_gradient_args():
+    assert ops.switch(False, 1, 2) == 2 and ops.switch(True, 1, 2) == 1
+    assert ops.broadcast_gradient_args((2, 1, 3), (4, 3)) == ((1,), (0,))
+    assert ops.broadcast_gradient_args((2, 3), (2, 3)) == ((), ())
+    with pytest.raises(ValueError, match="do not broadcast"):
+        ops.broadcast_gradient_args((2, 3), (4, 3))

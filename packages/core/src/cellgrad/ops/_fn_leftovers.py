@@ -11,8 +11,9 @@ from cellgrad._core._buffer import TensorBuffer, make_tensor
 from cellgrad.dtype import float16, float32, float64, to_dtype
 from cellgrad.ops import functional as F
 
-__all__ = ["diff", "logspace", "gumbel_softmax", "rms_norm", "add_rms_norm", "add_layer_norm",
-           "type_as", "deepcopy", "assign_sub", "intopk"]
+__all__ = ["diff", "diff_ext", "einsum_ext", "baddbmm_ext", "mse_loss_ext", "logspace",
+           "gumbel_softmax", "rms_norm", "add_rms_norm", "add_layer_norm", "type_as",
+           "deepcopy", "assign_sub", "intopk"]
 
 
 def _tensor(op, name, value):
@@ -43,6 +44,40 @@ def diff(x, n=1, axis=-1, prepend=None, append=None):
         return F.logical_xor(hi, lo)
     return F.sub(hi, lo)
 
+
+
+def diff_ext(input, n=1, dim=-1, prepend=None, append=None):
+    """Mirrors `mindspore.ops.diff_ext`: the `n`-th difference along `dim` (any n >= 0)."""
+    _tensor("diff_ext", "input", input)
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise ValueError(f"For 'diff_ext', 'n' must be a non-negative int, but got {n}.")
+    out = input
+    for step in range(n):
+        if out.shape[dim] == 0 and step:
+            break
+        out = diff(out, 1, dim, prepend if step == 0 else None, append if step == 0 else None)
+    return out
+
+
+def einsum_ext(equation, *operands):
+    """Mirrors `mindspore.ops.einsum_ext` (Ascend-only in MindSpore 2.10): `ops.einsum`."""
+    from cellgrad.ops._fn_einsum import einsum
+
+    return einsum(equation, *operands)
+
+
+def baddbmm_ext(input, batch1, batch2, *, beta=1, alpha=1):
+    """Mirrors `mindspore.ops.baddbmm_ext`: `beta * input + alpha * (batch1 @ batch2)`."""
+    from cellgrad.ops._fn_linalg_products import baddbmm
+
+    return baddbmm(input, batch1, batch2, beta, alpha)
+
+
+def mse_loss_ext(input, target, reduction="mean"):
+    """Mirrors `mindspore.ops.mse_loss_ext`: `ops.mse_loss` (needs cellgrad-ops-nn)."""
+    import cellgrad.ops
+
+    return cellgrad.ops.mse_loss(input, target, reduction)
 
 
 def logspace(start, end, steps, base=10, *, dtype=float32):

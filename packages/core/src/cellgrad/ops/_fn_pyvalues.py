@@ -9,7 +9,8 @@ from cellgrad.dtype import TensorType, get_py_obj_dtype
 __all__ = ["make_tuple", "make_list", "make_dict", "tuple_getitem", "tuple_setitem",
            "list_getitem", "list_setitem", "list_len", "dict_getitem", "dict_setitem",
            "in_dict", "not_in_dict", "is_", "is_not", "typeof", "hastype", "isconstant",
-           "stop_gradient_", "tuple_reversed", "make_slice", "array_to_scalar", "reduced_shape"]
+           "stop_gradient_", "tuple_reversed", "make_slice", "array_to_scalar", "reduced_shape",
+           "switch", "broadcast_gradient_args"]
 
 
 def _replaced(seq, index, value):
@@ -161,3 +162,26 @@ def reduced_shape(*args):
     rank = len(shape)
     axes = {a + rank if a < 0 else a for a in axes} if axes else set(range(rank))
     return tuple(1 if i in axes else s for i, s in enumerate(shape))
+
+
+def switch(*args):
+    """Mirrors `mindspore.ops.switch(cond, true_value, false_value)` in PyNative."""
+    cond, true_value, false_value = args
+    return true_value if cond else false_value
+
+
+def broadcast_gradient_args(*args):
+    """Mirrors `mindspore.ops.broadcast_gradient_args(shape_x, shape_y)`: for each shape, the
+    axes of the broadcast result its gradient is summed over."""
+    shape_x, shape_y = (tuple(s) for s in args)
+    rank = max(len(shape_x), len(shape_y))
+    px, py = (1,) * (rank - len(shape_x)) + shape_x, (1,) * (rank - len(shape_y)) + shape_y
+    for i, (a, b) in enumerate(zip(px, py)):
+        if a != b and 1 not in (a, b):
+            raise ValueError(f"For 'broadcast_gradient_args', shapes {shape_x} and {shape_y} "
+                             f"do not broadcast (axis {i}: {a} vs {b}).")
+    full = tuple(max(a, b) for a, b in zip(px, py))
+    return (tuple(i for i in range(rank) if px[i] == 1 and full[i] != 1 or
+                  i < rank - len(shape_x)),
+            tuple(i for i in range(rank) if py[i] == 1 and full[i] != 1 or
+                  i < rank - len(shape_y)))
