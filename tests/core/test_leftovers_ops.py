@@ -250,3 +250,29 @@ def test_switch_and_broadcast_gradient_args():
     assert ops.broadcast_gradient_args((2, 3), (2, 3)) == ((), ())
     with pytest.raises(ValueError, match="do not broadcast"):
         ops.broadcast_gradient_args((2, 3), (4, 3))
+
+
+def test_loops_in_pynative():
+    assert ops.WhileLoop()(lambda v: v < 10, lambda v: v + 3, 1) == 10
+    out = ops.ForiLoop()(0, 4, lambda i, v: v + i, Tensor(1.))
+    assert out.dtype == ms.float32 and float(out.asnumpy()) == 7.0
+    assert ops.ForiLoop()(0, 4, lambda i, v: v + i, 1, unroll=False) == 7
+    assert ops.Scan()(lambda c, x: (c + x, c * x), 0, [1, 2, 3]) == (6, [0, 2, 9])
+    assert ops.Scan()(lambda c, x: (c + 1, c), 0, None, 3) == (3, [0, 1, 2])
+    grad = ms.grad(lambda t: ops.ForiLoop()(0, 3, lambda i, v: v * t, t))(Tensor(2.0))
+    assert float(grad.asnumpy()) == 32.0  # d/dt t**4
+    with pytest.raises(TypeError, match="'loop_func' must be callable"):
+        ops.WhileLoop()(lambda v: False, 3, 1)
+
+
+def test_data_format_vec_permute_and_coalesce():
+    out = ops.DataFormatVecPermute()(Tensor(np.array([1, 2, 3, 4], np.int32)))
+    assert out.dtype == ms.int32 and out.asnumpy().tolist() == [1, 4, 2, 3]
+    back = ops.DataFormatVecPermute("NCHW", "NHWC")(out)
+    assert back.asnumpy().tolist() == [1, 2, 3, 4]
+    idx, vals, shape = ops.coalesce(Tensor(np.array([[0, 0, 1], [1, 1, 2]], np.int64)),
+                                    Tensor(np.array([1, 5, 4], np.float32)),
+                                    Tensor(np.array([3, 3], np.int64)))
+    assert idx.asnumpy().tolist() == [[0, 1], [1, 2]] and idx.dtype == ms.int64
+    assert vals.asnumpy().tolist() == [6., 4.] and shape.asnumpy().tolist() == [3, 3]
+    assert ops.Coalesce()(idx, vals, shape)[1].asnumpy().tolist() == [6., 4.]

@@ -1,5 +1,7 @@
 """Leftover Primitives of `mindspore.ops`: `LogSpace`, `AssignSub`, `InTopK`,
-`ConfusionMatrix`, `EditDistance`, `Assert`."""
+`ConfusionMatrix`, `EditDistance`, `Assert`, `DataFormatVecPermute`, `Coalesce`/`coalesce`,
+and the PyNative loops `WhileLoop`, `ForiLoop`, `Scan` (plain Python loops, differentiable
+through whatever their bodies compute)."""
 
 import numpy as np
 
@@ -7,7 +9,8 @@ from cellgrad._core._buffer import TensorBuffer, make_tensor
 from cellgrad.dtype import bool_, float16, float32, float64, int32, int64, to_dtype
 from cellgrad.ops.primitive import Primitive, prim_attr_register
 
-__all__ = ["LogSpace", "AssignSub", "InTopK", "ConfusionMatrix", "EditDistance", "Assert"]
+__all__ = ["LogSpace", "AssignSub", "InTopK", "ConfusionMatrix", "EditDistance", "Assert",
+           "DataFormatVecPermute", "Coalesce", "coalesce", "WhileLoop", "ForiLoop", "Scan"]
 
 
 def _array(value):
@@ -214,3 +217,116 @@ class Assert(Primitive):
             print("input data: [" + " ".join(f"{v:g}" if isinstance(v, float) else str(v)
                                               for v in shown.tolist()) + "]")
         raise RuntimeError("assert failed")
+
+
+class DataFormatVecPermute(Primitive):
+    """Mirrors `mindspore.ops.DataFormatVecPermute(src_format='NHWC', dst_format='NCHW')(x)`:
+    the 4 entries (or rows of a (4, 2) Tensor) of `x` reordered from one layout to the
+    other."""
+
+    @prim_attr_register
+    def __init__(self, src_format="NHWC", dst_format="NCHW"):
+        for name, value in (("src_format", src_format), ("dst_format", dst_format)):
+            if value not in ("NHWC", "NCHW"):
+                raise ValueError(f"For 'DataFormatVecPermute', '{name}' must be 'NHWC' or "
+                                 f"'NCHW', but got {value!r}.")
+        self.src_format, self.dst_format = src_format, dst_format
+
+    def __call__(self, x):
+        _tensor("DataFormatVecPermute", "x", x, (int32, int64))
+        if tuple(x.shape) not in ((4,), (4, 2)):
+            raise ValueError(f"For 'DataFormatVecPermute', the shape of 'x' must be (4,) or "
+                             f"(4, 2), but got {tuple(x.shape)}.")
+        order = [self.src_format.index(c) for c in self.dst_format]
+        return make_tensor(x._data[order].copy(), None, 0, x.dtype)
+
+
+def coalesce(x_indices, x_values, x_shape):
+    """Mirrors `mindspore.ops.coalesce`: the COO tensor with its indices sorted and the values
+    of repeated indices summed; returns `(indices, values, shape)`."""
+    for name, value in (("x_indices", x_indices), ("x_values", x_values),
+                        ("x_shape", x_shape)):
+        _tensor("Coalesce", name, value)
+    idx, vals = x_indices._data, x_values._data
+    if idx.ndim != 2 or vals.ndim != 1 or idx.shape[1] != vals.shape[0]:
+        raise ValueError(f"For 'Coalesce', 'x_indices' must be (ndim, nnz) and 'x_values' "
+                         f"(nnz,), but got {idx.shape} and {vals.shape}.")
+    flat = np.ravel_multi_index(tuple(idx.astype(np.int64)), tuple(x_shape._data.tolist()))
+    keys, where = np.unique(flat, return_inverse=True)
+    summed = np.zeros(keys.shape, vals.dtype)
+    np.add.at(summed, where.reshape(-1), vals)
+    out_idx = np.stack(np.unravel_index(keys, tuple(x_shape._data.tolist()))).astype(idx.dtype)
+    return (make_tensor(out_idx, None, 0, x_indices.dtype),
+            make_tensor(summed, None, 0, x_values.dtype),
+            make_tensor(x_shape._data.copy(), None, 0, x_shape.dtype))
+
+
+class Coalesce(Primitive):
+    """Mirrors `mindspore.ops.Coalesce()(x_indices, x_values, x_shape)`: `ops.coalesce`."""
+
+    @prim_attr_register
+    def __init__(self):
+        pass
+
+    def __call__(self, x_indices, x_values, x_shape):
+        return coalesce(x_indices, x_values, x_shape)
+
+
+def _callable(op, name, fn):
+    if not callable(fn):
+        raise TypeError(f"For '{op}', '{name}' must be callable, but got {type(fn).__name__}.")
+
+
+class WhileLoop(Primitive):
+    """Mirrors `mindspore.ops.WhileLoop()(cond_func, loop_func, init_val)`:
+    `while cond_func(val): val = loop_func(val)`."""
+
+    @prim_attr_register
+    def __init__(self):
+        pass
+
+    def __call__(self, cond_func, loop_func, init_val):
+        _callable("WhileLoop", "cond_func", cond_func)
+        _callable("WhileLoop", "loop_func", loop_func)
+        val = init_val
+        while cond_func(val):
+            val = loop_func(val)
+        return val
+
+
+class ForiLoop(Primitive):
+    """Mirrors `mindspore.ops.ForiLoop()(lower, upper, loop_func, init_val, unroll=True)`:
+    `for i in range(lower, upper): val = loop_func(i, val)`."""
+
+    @prim_attr_register
+    def __init__(self):
+        pass
+
+    def __call__(self, lower, upper, loop_func, init_val, unroll=True):
+        _callable("ForiLoop", "loop_func", loop_func)
+        val = init_val
+        for i in range(int(_array(lower)), int(_array(upper))):
+            val = loop_func(i, val)
+        return val
+
+
+class Scan(Primitive):
+    """Mirrors `mindspore.ops.Scan()(loop_func, init, xs, length=None, unroll=True)`:
+    `carry, y = loop_func(carry, x)` over `xs` (or `length` times with x None); returns
+    `(carry, [y, ...])`."""
+
+    @prim_attr_register
+    def __init__(self):
+        pass
+
+    def __call__(self, loop_func, init, xs, length=None, unroll=True):
+        _callable("Scan", "loop_func", loop_func)
+        if xs is None:
+            if length is None:
+                raise ValueError("For 'Scan', 'length' is needed when 'xs' is None.")
+            xs = [None] * length
+        carry, ys = init, []
+        for x in xs:
+            carry, y = loop_func(carry, x)
+            ys.append(y)
+        return carry, ys
