@@ -37,7 +37,8 @@ import timing
 import transformer_step
 
 ROWS = ("mlp_step", "cnn_step", "inference", "deep_chain", "op_overhead", "hooks_overhead",
-        "import", "amp_step", "data_pipeline", "lstm_step", "transformer_step", "jit_step")
+        "import", "amp_step", "data_pipeline", "image_pipeline", "lstm_step", "transformer_step",
+        "jit_step")
 FLAT_MB = 5.0  # RSS growth over the --steps check still counted as flat (allocator noise)
 
 
@@ -194,6 +195,8 @@ def main():
                   o2 / got["cellgrad fp32"], "of our fp32", 1.1)
     if "data_pipeline" in only:  # issue 20: in-memory pipeline vs DataLoader and numpy slicing
         data_pipeline.add_rows(table, n(5, args.scale))
+    if "image_pipeline" in only:  # issue 20: JPEG folder, 2 workers, vs a Pillow DataLoader
+        __import__("image_pipeline").add_rows(table, n(2, args.scale))
     if "lstm_step" in only:  # issue 22: LSTM training step and batch-1 inference
         lstm_step.add_rows(table, n(30, args.scale))
     if "transformer_step" in only:  # issue 22: a Transformer-encoder training step
