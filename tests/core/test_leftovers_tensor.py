@@ -38,3 +38,15 @@ def test_memory_queries_on_cpu():
     with pytest.raises(ValueError, match=r"The value of 'to' must be one of \['Ascend', 'CPU'\], "
                                          r"but got Float16"):
         x.to_(ms.float16)
+
+
+def test_untyped_storage():
+    x = Tensor(np.array([1., 2.], np.float32))
+    s = x.untyped_storage()
+    assert s.device == "CPU" and s.dtype == ms.float32 and s.element_size() == 1
+    assert s.nbytes() == s.size() == 8 and s.is_shared() is False
+    assert x.storage().data_ptr() == s.data_ptr()
+    s.copy_(Tensor(np.array([5., 6.], np.float32)).storage())
+    assert x.asnumpy().tolist() == [5., 6.]
+    with pytest.raises(RuntimeError, match="UntypedStorage of 8 bytes"):
+        s.copy_(Tensor(np.ones(3, np.float32)).storage())

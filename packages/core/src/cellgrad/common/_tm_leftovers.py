@@ -1,6 +1,8 @@
 """Leftover Tensor methods (an area of `_tensor_methods.AREAS`): `diff`, `hardshrink`,
 `soft_shrink`, and the memory queries with their CPU meaning (`is_pinned`, `is_shared`,
-`pin_memory`, `to_`): cellgrad's Tensors live in ordinary, unshared host memory."""
+`pin_memory`, `to_`, `storage`): cellgrad's Tensors live in ordinary, unshared host memory."""
+
+import numpy as np
 
 from cellgrad import ops as O
 from cellgrad.ops import functional as F
@@ -62,6 +64,52 @@ def to_(self, device=None, non_blocking=False):
     raise ValueError(f"The value of 'to' must be one of ['Ascend', 'CPU'], but got {device}")
 
 
+class UntypedStorage:
+    """Mirrors `mindspore.UntypedStorage` as `Tensor.untyped_storage()` returns it: the
+    Tensor's bytes in host memory ('CPU'); `copy_` writes them in place."""
+
+    def __init__(self, tensor):
+        data = tensor._data
+        if not data.flags.c_contiguous:
+            raise RuntimeError("For 'untyped_storage', the Tensor's data must be contiguous; "
+                               "call Tensor.contiguous() first.")
+        self._tensor, self._bytes = tensor, data.reshape(-1).view(np.uint8)
+
+    device = "CPU"
+
+    @property
+    def dtype(self):
+        return self._tensor.dtype
+
+    def element_size(self):
+        return 1
+
+    def nbytes(self):
+        return int(self._bytes.size)
+
+    def size(self):
+        return int(self._bytes.size)
+
+    def data_ptr(self):
+        return int(self._bytes.ctypes.data)
+
+    def is_shared(self):
+        return False
+
+    def copy_(self, src, non_blocking=False):
+        """Write the bytes of `src` (an UntypedStorage of as many bytes) into this one."""
+        if not isinstance(src, UntypedStorage) or src.nbytes() != self.nbytes():
+            raise RuntimeError(f"For 'UntypedStorage.copy_', 'src' must be an UntypedStorage "
+                               f"of {self.nbytes()} bytes, but got {src!r}.")
+        self._bytes[...] = src._bytes
+        return self
+
+
+def untyped_storage(self):
+    """Mirrors `Tensor.untyped_storage`: the Tensor's bytes as an UntypedStorage."""
+    return UntypedStorage(self)
+
+
 METHODS = {"diff": diff, "hardshrink": hardshrink, "soft_shrink": soft_shrink,
            "is_pinned": is_pinned, "is_shared": is_shared, "pin_memory": pin_memory,
-           "to_": to_}
+           "to_": to_, "storage": untyped_storage, "untyped_storage": untyped_storage}
