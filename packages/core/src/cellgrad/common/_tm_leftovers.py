@@ -110,6 +110,18 @@ def untyped_storage(self):
     return UntypedStorage(self)
 
 
-METHODS = {"diff": diff, "hardshrink": hardshrink, "soft_shrink": soft_shrink,
+def hooks(self):
+    """Mirrors `Tensor.hooks`: the functions `register_hook` put on this Tensor (none without
+    cellgrad-hooks, which is what registers them)."""
+    if self._node is None or not self._node.hooks:
+        return []
+    try:
+        from cellgrad_hooks.tensor_hooks import hooks_of
+    except ImportError:
+        return []
+    return hooks_of(self)
+
+
+METHODS = {"hooks": hooks, "diff": diff, "hardshrink": hardshrink, "soft_shrink": soft_shrink,
            "is_pinned": is_pinned, "is_shared": is_shared, "pin_memory": pin_memory,
            "to_": to_, "storage": untyped_storage, "untyped_storage": untyped_storage}
