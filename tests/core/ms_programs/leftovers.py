@@ -1,6 +1,5 @@
-import numpy as np
-
 import mindspore as ms
+import numpy as np
 from mindspore import Parameter, Tensor, ops
 
 x = Tensor(np.array([[1., 3., 6.], [2., 7., 1.]], np.float32))
