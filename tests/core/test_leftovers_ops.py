@@ -276,3 +276,24 @@ def test_data_format_vec_permute_and_coalesce():
     assert idx.asnumpy().tolist() == [[0, 1], [1, 2]] and idx.dtype == ms.int64
     assert vals.asnumpy().tolist() == [6., 4.] and shape.asnumpy().tolist() == [3, 3]
     assert ops.Coalesce()(idx, vals, shape)[1].asnumpy().tolist() == [6., 4.]
+
+
+def test_cond():
+    a = Tensor(np.array([[1., 2.], [3., 4.]], np.float32))
+    for p, want in [(None, 14.933031), ("fro", 15.000001), (1, 21.0), (float("inf"), 21.0),
+                    (-2, 0.0669656)]:
+        out = ops.cond(a, p)
+        assert out.dtype == ms.float32 and out.shape == ()
+        np.testing.assert_allclose(float(out.asnumpy()), want, rtol=1e-5)
+    with pytest.raises(ValueError, match="'p' must be None"):
+        ops.cond(a, 3)
+    m = Tensor(np.array([[2., 0.5], [0.3, 1.5]]))
+    assert gradcheck(lambda t: ops.cond(t), m)
+    assert gradcheck(lambda t: ops.cond(t, "fro"), m)
+
+
+def test_no_repeat_ngram():
+    seq = Tensor(np.array([[[1, 2, 1, 2, 5, 1, 2]]], np.int32))
+    out = ops.NoRepeatNGram(2)(seq, Tensor(np.ones((1, 1, 10), np.float16)))
+    assert out.dtype == ms.float16
+    assert out.asnumpy().tolist() == [[[1., -65504., 1., 1., 1., -65504., 1., 1., 1., 1.]]]

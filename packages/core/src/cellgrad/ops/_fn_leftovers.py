@@ -13,7 +13,7 @@ from cellgrad.ops import functional as F
 
 __all__ = ["diff", "diff_ext", "einsum_ext", "baddbmm_ext", "mse_loss_ext", "logspace",
            "gumbel_softmax", "rms_norm", "add_rms_norm", "add_layer_norm", "type_as",
-           "deepcopy", "assign_sub", "intopk"]
+           "deepcopy", "assign_sub", "intopk", "cond"]
 
 
 def _tensor(op, name, value):
@@ -215,3 +215,24 @@ def intopk(x1, x2, k):
     from cellgrad.ops._prim_leftovers import InTopK
 
     return InTopK(k)(x1, x2)
+
+
+def cond(A, p=None):
+    """Mirrors `mindspore.ops.cond(A, p=None)`: the condition number of (a batch of) square
+    matrices, `norm(A, p) * norm(inv(A), p)`; for p None/2/-2 the ratio of the largest and
+    smallest singular values (the smallest over the largest for -2)."""
+    from cellgrad.ops._fn_linalg2 import svd
+    from cellgrad.ops._fn_linalg_norms import matrix_norm
+    from cellgrad.ops._tm_array import inverse
+
+    _tensor("cond", "A", A)
+    if A.ndim < 2:
+        raise ValueError(f"For 'cond', 'A' must have at least 2 dimensions, but got {A.ndim}.")
+    if p is None or p in (2, -2):
+        sv = svd(A, compute_uv=False)
+        hi, lo = F.amax(sv, -1), F.amin(sv, -1)
+        return F.div(lo, hi) if p == -2 else F.div(hi, lo)
+    if p not in ("fro", "nuc", 1, -1, float("inf"), float("-inf")):
+        raise ValueError(f"For 'cond', 'p' must be None, 'fro', 'nuc', inf, -inf, 1, -1, 2 or "
+                         f"-2, but got {p}.")
+    return F.mul(matrix_norm(A, p), matrix_norm(inverse(A), p))

@@ -10,7 +10,8 @@ from cellgrad.dtype import bool_, float16, float32, float64, int32, int64, to_dt
 from cellgrad.ops.primitive import Primitive, prim_attr_register
 
 __all__ = ["LogSpace", "AssignSub", "InTopK", "ConfusionMatrix", "EditDistance", "Assert",
-           "DataFormatVecPermute", "Coalesce", "coalesce", "WhileLoop", "ForiLoop", "Scan"]
+           "DataFormatVecPermute", "Coalesce", "coalesce", "WhileLoop", "ForiLoop", "Scan",
+           "NoRepeatNGram"]
 
 
 def _array(value):
@@ -330,3 +331,31 @@ class Scan(Primitive):
             carry, y = loop_func(carry, x)
             ys.append(y)
         return carry, ys
+
+
+class NoRepeatNGram(Primitive):
+    """Mirrors `mindspore.ops.NoRepeatNGram(ngram_size=1)(state_seq, log_probs)`: a token that
+    would repeat an n-gram already in `state_seq` gets the dtype's lowest log-probability."""
+
+    @prim_attr_register
+    def __init__(self, ngram_size=1):
+        if isinstance(ngram_size, bool) or not isinstance(ngram_size, int) or ngram_size < 1:
+            raise ValueError(f"For 'NoRepeatNGram', 'ngram_size' must be a positive int, but "
+                             f"got {ngram_size}.")
+        self.ngram_size = ngram_size
+
+    def __call__(self, state_seq, log_probs):
+        _tensor("NoRepeatNGram", "state_seq", state_seq, (int32,))
+        _tensor("NoRepeatNGram", "log_probs", log_probs, (float16, float32, float64))
+        seqs, probs = state_seq._data, log_probs._data.copy()
+        if seqs.shape[:-1] != probs.shape[:-1]:
+            raise ValueError(f"For 'NoRepeatNGram', 'state_seq' {seqs.shape} and 'log_probs' "
+                             f"{probs.shape} must agree on all but the last dimension.")
+        n, low = self.ngram_size, np.finfo(probs.dtype).min
+        for where in np.ndindex(*seqs.shape[:-1]):
+            seq = seqs[where].tolist()
+            tail = seq[len(seq) - n + 1:] if n > 1 else []
+            for start in range(len(seq) - n + 1):
+                if seq[start:start + n - 1] == tail and 0 <= seq[start + n - 1] < probs.shape[-1]:
+                    probs[where + (seq[start + n - 1],)] = low
+        return make_tensor(probs, None, 0, log_probs.dtype)
