@@ -297,3 +297,21 @@ def test_no_repeat_ngram():
     out = ops.NoRepeatNGram(2)(seq, Tensor(np.ones((1, 1, 10), np.float16)))
     assert out.dtype == ms.float16
     assert out.asnumpy().tolist() == [[[1., -65504., 1., 1., 1., -65504., 1., 1., 1., 1.]]]
+
+
+def test_morph_runs_fn_with_its_own_or_a_custom_gradient():
+    def square(a):
+        return a * a
+
+    def same(v):
+        return v
+
+    x = Tensor(np.array([1., 2.], np.float32))
+    plain = ops.Morph(square, same, same)
+    assert plain(x).asnumpy().tolist() == [1., 4.]
+    assert ms.grad(lambda a: plain(a).sum())(x).asnumpy().tolist() == [2., 4.]
+    custom = ops.Morph(square, same, same, bprop_fn=lambda a, out, dout: (dout * 10,))
+    assert custom(x).asnumpy().tolist() == [1., 4.]
+    assert ms.grad(lambda a: custom(a).sum())(x).asnumpy().tolist() == [10., 10.]
+    with pytest.raises(TypeError, match="'fn' must be callable"):
+        ops.Morph(1, same, same)

@@ -11,7 +11,7 @@ from cellgrad.ops.primitive import Primitive, prim_attr_register
 
 __all__ = ["LogSpace", "AssignSub", "InTopK", "ConfusionMatrix", "EditDistance", "Assert",
            "DataFormatVecPermute", "Coalesce", "coalesce", "WhileLoop", "ForiLoop", "Scan",
-           "NoRepeatNGram"]
+           "NoRepeatNGram", "Morph"]
 
 
 def _array(value):
@@ -359,3 +359,42 @@ class NoRepeatNGram(Primitive):
                 if seq[start:start + n - 1] == tail and 0 <= seq[start + n - 1] < probs.shape[-1]:
                     probs[where + (seq[start + n - 1],)] = low
         return make_tensor(probs, None, 0, log_probs.dtype)
+
+
+class Morph(Primitive):
+    """Mirrors `mindspore.ops.Morph(fn, infer_shape, infer_dtype, bprop_fn=None)(*args)`:
+    runs `fn(*args)` (MindSpore 2.10 runs it only in GRAPH_MODE; eager here). Its gradient is
+    `bprop_fn(*args, out, dout)` when given, else `fn`'s own; `infer_shape`/`infer_dtype`
+    are what a graph compiler would use and are only kept."""
+
+    @prim_attr_register
+    def __init__(self, fn, infer_shape, infer_dtype, bprop_fn=None):
+        for name, value in (("fn", fn), ("infer_shape", infer_shape),
+                            ("infer_dtype", infer_dtype)):
+            _callable("Morph", name, value)
+        if bprop_fn is not None:
+            _callable("Morph", "bprop_fn", bprop_fn)
+        self.fn, self.infer_shape, self.infer_dtype = fn, infer_shape, infer_dtype
+        self.bprop_fn, self._cell = bprop_fn, None
+
+    def __call__(self, *args):
+        if self.bprop_fn is None:
+            return self.fn(*args)
+        if self._cell is None:
+            self._cell = _morph_cell(self.fn, self.bprop_fn)
+        return self._cell(*args)
+
+
+def _morph_cell(fn, bprop_fn):
+    """A Cell running `fn` with `bprop_fn` as its bprop (how cellgrad gives a custom
+    gradient)."""
+    from cellgrad.nn import Cell
+
+    class _Morph(Cell):
+        def construct(self, *args):
+            return fn(*args)
+
+        def bprop(self, *args):
+            return bprop_fn(*args)
+
+    return _Morph()
