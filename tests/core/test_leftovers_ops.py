@@ -315,3 +315,17 @@ def test_morph_runs_fn_with_its_own_or_a_custom_gradient():
     assert ms.grad(lambda a: custom(a).sum())(x).asnumpy().tolist() == [10., 10.]
     with pytest.raises(TypeError, match="'fn' must be callable"):
         ops.Morph(1, same, same)
+
+
+def test_row_tensor_helpers():
+    r = ops.make_row_tensor(Tensor([0, 2], ms.int32), Tensor(np.ones((2, 3), np.float32)), (4, 3))
+    assert isinstance(r, ms.RowTensor)
+    assert ops.row_tensor_get_indices(r).asnumpy().tolist() == [0, 2]
+    assert ops.row_tensor_get_values(r).shape == (2, 3)
+    assert tuple(ops.row_tensor_get_dense_shape(r)) == (4, 3)
+    added = ops.row_tensor_add(r, Tensor(np.array([1., 2., 3.], np.float32)))
+    assert added.values.asnumpy().tolist() == [[2., 3., 4.], [2., 3., 4.]]
+    assert isinstance(ops.make_row_tensor_inner(r.indices, r.values, (4, 3)), ms.RowTensor)
+    with pytest.raises(TypeError, match="For 'RowTensorGetIndices', input\\[0\\] should be "
+                                        "RowTensor"):
+        ops.row_tensor_get_indices(Tensor([1]))

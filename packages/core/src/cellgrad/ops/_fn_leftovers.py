@@ -13,7 +13,9 @@ from cellgrad.ops import functional as F
 
 __all__ = ["diff", "diff_ext", "einsum_ext", "baddbmm_ext", "mse_loss_ext", "logspace",
            "gumbel_softmax", "rms_norm", "add_rms_norm", "add_layer_norm", "type_as",
-           "deepcopy", "assign_sub", "intopk", "cond"]
+           "deepcopy", "assign_sub", "intopk", "cond", "make_row_tensor",
+           "make_row_tensor_inner", "row_tensor_get_indices", "row_tensor_get_values",
+           "row_tensor_get_dense_shape", "row_tensor_add"]
 
 
 def _tensor(op, name, value):
@@ -236,3 +238,50 @@ def cond(A, p=None):
         raise ValueError(f"For 'cond', 'p' must be None, 'fro', 'nuc', inf, -inf, 1, -1, 2 or "
                          f"-2, but got {p}.")
     return F.mul(matrix_norm(A, p), matrix_norm(inverse(A), p))
+
+
+def make_row_tensor(indices, values, dense_shape):
+    """Mirrors `mindspore.ops.make_row_tensor`: `RowTensor(indices, values, dense_shape)`."""
+    from cellgrad import RowTensor
+
+    return RowTensor(indices, values, tuple(dense_shape))
+
+
+def make_row_tensor_inner(*args):
+    """Mirrors `mindspore.ops.make_row_tensor_inner(indices, values, dense_shape)`."""
+    return make_row_tensor(*args)
+
+
+def _row_tensor(op, x):
+    from cellgrad import RowTensor
+
+    if not isinstance(x, RowTensor):
+        raise TypeError(f"For '{op}', input[0] should be RowTensor, but got "
+                        f"{type(x).__name__}.")
+    return x
+
+
+def row_tensor_get_indices(*args):
+    """Mirrors `mindspore.ops.row_tensor_get_indices(x)`."""
+    (x,) = args
+    return _row_tensor("RowTensorGetIndices", x).indices
+
+
+def row_tensor_get_values(*args):
+    """Mirrors `mindspore.ops.row_tensor_get_values(x)`."""
+    (x,) = args
+    return _row_tensor("RowTensorGetValues", x).values
+
+
+def row_tensor_get_dense_shape(*args):
+    """Mirrors `mindspore.ops.row_tensor_get_dense_shape(x)`."""
+    (x,) = args
+    return _row_tensor("RowTensorGetDenseShape", x).dense_shape
+
+
+def row_tensor_add(*args):
+    """Mirrors `mindspore.ops.row_tensor_add(x, y)`: the RowTensor with `y` added to its
+    values (broadcast over the rows)."""
+    x, y = args
+    x = _row_tensor("RowTensorAdd", x)
+    return make_row_tensor(x.indices, F.add(x.values, y), x.dense_shape)
