@@ -329,3 +329,18 @@ def test_row_tensor_helpers():
     with pytest.raises(TypeError, match="For 'RowTensorGetIndices', input\\[0\\] should be "
                                         "RowTensor"):
         ops.row_tensor_get_indices(Tensor([1]))
+
+
+def test_pyfunc_calls_python_on_numpy():
+    def add_mul(a, b):
+        assert isinstance(a, np.ndarray)
+        return a + b, a * b
+
+    op = ops.PyFunc(add_mul, [ms.float32, ms.float32], [(2,), (2,)], [ms.float32, ms.float32],
+                    [(2,), (2,)])
+    s, m = op(Tensor([1., 2.]), Tensor([3., 4.]))
+    assert s.dtype == ms.float32 and s.asnumpy().tolist() == [4., 6.]
+    assert m.asnumpy().tolist() == [3., 8.]
+    bad = ops.PyFunc(add_mul, [ms.float32] * 2, [(2,)] * 2, [ms.float32] * 2, [(3,)] * 2)
+    with pytest.raises(RuntimeError, match="'out_shapes' says"):
+        bad(Tensor([1., 2.]), Tensor([3., 4.]))

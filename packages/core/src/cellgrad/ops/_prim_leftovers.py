@@ -11,7 +11,7 @@ from cellgrad.ops.primitive import Primitive, prim_attr_register
 
 __all__ = ["LogSpace", "AssignSub", "InTopK", "ConfusionMatrix", "EditDistance", "Assert",
            "DataFormatVecPermute", "Coalesce", "coalesce", "WhileLoop", "ForiLoop", "Scan",
-           "NoRepeatNGram", "Morph"]
+           "NoRepeatNGram", "Morph", "PyFunc"]
 
 
 def _array(value):
@@ -398,3 +398,34 @@ def _morph_cell(fn, bprop_fn):
             return bprop_fn(*args)
 
     return _Morph()
+
+
+class PyFunc(Primitive):
+    """Mirrors `mindspore.ops.PyFunc(fn, in_types, in_shapes, out_types, out_shapes,
+    stateful=True)(*args)`: `fn` called on the inputs as numpy arrays; its numpy results come
+    back as a tuple of Tensors of `out_types` (no gradient flows through it, as in
+    MindSpore)."""
+
+    @prim_attr_register
+    def __init__(self, fn, in_types, in_shapes, out_types, out_shapes, stateful=True):
+        _callable("PyFunc", "fn", fn)
+        if len(out_types) != len(out_shapes) or len(in_types) != len(in_shapes):
+            raise ValueError("For 'PyFunc', the types and shapes must have one length each for "
+                             "the inputs and for the outputs.")
+        self.fn, self.out_types = fn, [to_dtype(t) for t in out_types]
+        self.out_shapes = [tuple(s) for s in out_shapes]
+
+    def __call__(self, *args):
+        results = self.fn(*(_array(a).copy() for a in args))
+        results = results if isinstance(results, tuple) else (results,)
+        if len(results) != len(self.out_types):
+            raise RuntimeError(f"For 'PyFunc', 'fn' returned {len(results)} outputs, but "
+                               f"'out_types' names {len(self.out_types)}.")
+        outs = []
+        for value, dtype, shape in zip(results, self.out_types, self.out_shapes):
+            arr = np.asarray(value).astype(_np(dtype))
+            if arr.shape != shape:
+                raise RuntimeError(f"For 'PyFunc', an output of 'fn' has shape {arr.shape}, "
+                                   f"but 'out_shapes' says {shape}.")
+            outs.append(make_tensor(arr, None, 0, dtype))
+        return tuple(outs)
