@@ -17,6 +17,7 @@ from cellgrad._not_provided import NOT_PROVIDED
     ("TensorDump", "dump"),
     ("Push", "parameter-server"),
     ("FusedSparseAdam", "nn.Adam"),
+    ("GetNext", "create_tuple_iterator"),
 ])
 def test_ops_names_say_why(name, words):
     assert not hasattr(ops, name)

@@ -246,6 +246,10 @@ def test_diff_ext_einsum_ext_baddbmm_ext():
 
 def test_switch_and_broadcast_gradient_args():
     assert ops.switch(False, 1, 2) == 2 and ops.switch(True, 1, 2) == 1
+    branch = ops.switch_layer(Tensor(1, ms.int32), (lambda v: v + 1, lambda v: v * 2))
+    assert branch(3) == 6
+    with pytest.raises(IndexError, match="out of range"):
+        ops.switch_layer(2, (abs,))
     assert ops.broadcast_gradient_args((2, 1, 3), (4, 3)) == ((1,), (0,))
     assert ops.broadcast_gradient_args((2, 3), (2, 3)) == ((), ())
     with pytest.raises(ValueError, match="do not broadcast"):

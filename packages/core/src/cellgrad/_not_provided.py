@@ -101,7 +101,10 @@ NOT_PROVIDED = {
         "ms_hasnext", "iter_converter", "GeSwitch", "geswitch", "Merge", "merge", "UpdateState",
         "J", "is_tensor_bool_cond", "is_dynamic_sequence_element_unknown",
         "is_sequence_shape_unknown", "is_sequence_value_unknown", "get_vm_impl_fn", "PyExecute",
-        "SliceGetItem")},
+        "SliceGetItem", "DtypeToEnum")},
+    "ops.GetNext": ("takes the next batch from the device data queue of MindSpore's dataset "
+                    "sink mode; cellgrad has no device queue: iterate the dataset "
+                    "(create_tuple_iterator / create_dict_iterator) and pass the batch in"),
     **{f"ops.{name}": _DUMP for name in ("DumpGradient", "TensorDump", "tensordump")},
     **{f"ops.{name}": _PARAM_SERVER for name in ("Push", "Pull")},
     **{f"ops.{name}": _FUSED_OPTIMIZER for name in (

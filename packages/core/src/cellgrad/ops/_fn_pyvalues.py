@@ -10,7 +10,7 @@ __all__ = ["make_tuple", "make_list", "make_dict", "tuple_getitem", "tuple_setit
            "list_getitem", "list_setitem", "list_len", "dict_getitem", "dict_setitem",
            "in_dict", "not_in_dict", "is_", "is_not", "typeof", "hastype", "isconstant",
            "stop_gradient_", "tuple_reversed", "make_slice", "array_to_scalar", "reduced_shape",
-           "switch", "broadcast_gradient_args"]
+           "switch", "switch_layer", "broadcast_gradient_args"]
 
 
 def _replaced(seq, index, value):
@@ -185,3 +185,14 @@ def broadcast_gradient_args(*args):
                   i < rank - len(shape_x)),
             tuple(i for i in range(rank) if py[i] == 1 and full[i] != 1 or
                   i < rank - len(shape_y)))
+
+
+def switch_layer(*args):
+    """Mirrors `mindspore.ops.switch_layer(index, branches)`: the branch at `index` (a Python
+    or Tensor integer), to be called."""
+    index, branches = args
+    i = int(index._data) if isinstance(index, TensorBuffer) else int(index)
+    if not -len(branches) <= i < len(branches):
+        raise IndexError(f"For 'switch_layer', 'index' {i} is out of range for "
+                         f"{len(branches)} branches.")
+    return branches[i]
