@@ -348,3 +348,18 @@ def test_pyfunc_calls_python_on_numpy():
     bad = ops.PyFunc(add_mul, [ms.float32] * 2, [(2,)] * 2, [ms.float32] * 2, [(3,)] * 2)
     with pytest.raises(RuntimeError, match="'out_shapes' says"):
         bad(Tensor([1., 2.]), Tensor([3., 4.]))
+
+
+def test_non_max_suppression_with_overlaps():
+    ov = Tensor(np.array([[0.6964692, 0.28613934, 0.22685145, 0.5513148],
+                          [0.71946895, 0.42310646, 0.9807642, 0.6848297],
+                          [0.4809319, 0.39211753, 0.343178, 0.7290497],
+                          [0.43857226, 0.059677895, 0.39804426, 0.7379954]], np.float32))
+    sc = Tensor(np.array([0.18249173, 0.17545176, 0.53155136, 0.53182757], np.float32))
+    op = ops.NonMaxSuppressionWithOverlaps()
+    out = op(ov, sc, Tensor(4, ms.int32), Tensor(0.1, ms.float32), Tensor(0.2, ms.float32))
+    assert out.dtype == ms.int32 and out.asnumpy().tolist() == [3]
+    assert op(ov, sc, Tensor(4, ms.int32), Tensor(0.5), Tensor(0.0)).asnumpy().tolist() == [3]
+    assert op(ov, sc, Tensor(4, ms.int32), Tensor(1.0), Tensor(0.0)).asnumpy().tolist() == \
+        [3, 2, 0, 1]
+    assert op(ov, sc, Tensor(2, ms.int32), Tensor(1.0), Tensor(0.0)).asnumpy().tolist() == [3, 2]

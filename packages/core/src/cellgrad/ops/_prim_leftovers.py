@@ -11,7 +11,7 @@ from cellgrad.ops.primitive import Primitive, prim_attr_register
 
 __all__ = ["LogSpace", "AssignSub", "InTopK", "ConfusionMatrix", "EditDistance", "Assert",
            "DataFormatVecPermute", "Coalesce", "coalesce", "WhileLoop", "ForiLoop", "Scan",
-           "NoRepeatNGram", "Morph", "PyFunc"]
+           "NoRepeatNGram", "Morph", "PyFunc", "NonMaxSuppressionWithOverlaps"]
 
 
 def _array(value):
@@ -429,3 +429,34 @@ class PyFunc(Primitive):
                                    f"but 'out_shapes' says {shape}.")
             outs.append(make_tensor(arr, None, 0, dtype))
         return tuple(outs)
+
+
+class NonMaxSuppressionWithOverlaps(Primitive):
+    """Mirrors `mindspore.ops.NonMaxSuppressionWithOverlaps()(overlaps, scores,
+    max_output_size, overlap_threshold, score_threshold)`: greedy selection by descending
+    score of boxes scoring above `score_threshold`, skipping a box whose overlap with one
+    already selected (`overlaps[box, selected]`) exceeds `overlap_threshold`; int32 indices."""
+
+    @prim_attr_register
+    def __init__(self):
+        pass
+
+    def __call__(self, overlaps, scores, max_output_size, overlap_threshold, score_threshold):
+        op = "NonMaxSuppressionWithOverlaps"
+        _tensor(op, "overlaps", overlaps, (float16, float32, float64))
+        _tensor(op, "scores", scores, (float16, float32, float64))
+        ov, sc = overlaps._data, scores._data
+        if ov.ndim != 2 or ov.shape[0] != ov.shape[1] or sc.shape != (ov.shape[0],):
+            raise ValueError(f"For '{op}', 'overlaps' must be (N, N) and 'scores' (N,), but got "
+                             f"{ov.shape} and {sc.shape}.")
+        limit = int(_array(max_output_size))
+        if limit < 0:
+            raise ValueError(f"For '{op}', 'max_output_size' must be >= 0, but got {limit}.")
+        o_thr, s_thr = float(_array(overlap_threshold)), float(_array(score_threshold))
+        chosen = []
+        for box in np.argsort(-sc, kind="stable"):
+            if len(chosen) >= limit or sc[box] <= s_thr:
+                break
+            if all(ov[box, kept] <= o_thr for kept in chosen):
+                chosen.append(int(box))
+        return make_tensor(np.asarray(chosen, np.int32), None, 0, int32)
