@@ -12,7 +12,6 @@ from hypothesis.extra import numpy as hnp
 import cellgrad as ms
 from cellgrad import Parameter, Tensor, nn
 from cellgrad_checkpoint import ckpt_writer
-from cellgrad_checkpoint.ckpt_reader import read_ckpt
 from cellgrad_checkpoint.entry import Entry
 from cellgrad_checkpoint.save import write_file
 

@@ -129,14 +129,17 @@ cdef extern from *:
                                 } else {
                                     a0 = _mm256_fmadd_ps(wv, _mm256_loadu_ps(p), a0);
                                     if (nv == 2) {
-                                        a1 = _mm256_fmadd_ps(wv, _mm256_maskload_ps(p + 8, mask), a1);
+                                        a1 = _mm256_fmadd_ps(
+                                            wv, _mm256_maskload_ps(p + 8, mask), a1);
                                     } else {
                                         a1 = _mm256_fmadd_ps(wv, _mm256_loadu_ps(p + 8), a1);
                                         if (nv == 3) {
-                                            a2 = _mm256_fmadd_ps(wv, _mm256_maskload_ps(p + 16, mask), a2);
+                                            a2 = _mm256_fmadd_ps(
+                                                wv, _mm256_maskload_ps(p + 16, mask), a2);
                                         } else {
                                             a2 = _mm256_fmadd_ps(wv, _mm256_loadu_ps(p + 16), a2);
-                                            a3 = _mm256_fmadd_ps(wv, _mm256_maskload_ps(p + 24, mask), a3);
+                                            a3 = _mm256_fmadd_ps(
+                                                wv, _mm256_maskload_ps(p + 24, mask), a3);
                                         }
                                     }
                                 }
@@ -144,11 +147,13 @@ cdef extern from *:
                         }
                     float *row = out + ((n * O + o) * OH + oy) * OW;
                     if (nv == 1) { _mm256_maskstore_ps(row, mask, a0); }
-                    else if (nv == 2) { _mm256_storeu_ps(row, a0); _mm256_maskstore_ps(row + 8, mask, a1); }
+                    else if (nv == 2) { _mm256_storeu_ps(row, a0);
+                                        _mm256_maskstore_ps(row + 8, mask, a1); }
                     else if (nv == 3) { _mm256_storeu_ps(row, a0); _mm256_storeu_ps(row + 8, a1);
                                         _mm256_maskstore_ps(row + 16, mask, a2); }
                     else { _mm256_storeu_ps(row, a0); _mm256_storeu_ps(row + 8, a1);
-                           _mm256_storeu_ps(row + 16, a2); _mm256_maskstore_ps(row + 24, mask, a3); }
+                           _mm256_storeu_ps(row + 16, a2);
+                           _mm256_maskstore_ps(row + 24, mask, a3); }
                 }
     }
 
@@ -172,7 +177,8 @@ cdef extern from *:
                         const float *gr = g + ((n * O + o) * OH + oy) * OW;
                         for (Py_ssize_t v = 0; v < nv; v++)
                             s[v] = _mm256_add_ps(s[v], v == nv - 1
-                                ? _mm256_maskload_ps(gr + 8 * v, mask) : _mm256_loadu_ps(gr + 8 * v));
+                                ? _mm256_maskload_ps(gr + 8 * v, mask)
+                                : _mm256_loadu_ps(gr + 8 * v));
                     }
                 double tot = 0.0;
                 for (Py_ssize_t v = 0; v < nv; v++) {
@@ -248,7 +254,8 @@ def fast():
     only then is the direct convolution faster than im2col and BLAS."""
     return bool(cg_has_avx())
 
-import numpy as np
+
+import numpy as np  # noqa: E402
 
 
 cdef void _check(str kernel, object a, tuple shape) except *:
