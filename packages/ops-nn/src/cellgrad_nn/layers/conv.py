@@ -8,6 +8,7 @@ from cellgrad import Parameter, Tensor, ops
 from cellgrad.common.initializer import HeUniform, Uniform, initializer
 from cellgrad.dtype import float32
 from cellgrad.nn import Cell
+from cellgrad.ops import operations as P
 from cellgrad_nn.layers import _checks
 from cellgrad_nn.spatial import transpose
 
@@ -97,6 +98,12 @@ class Conv2d(_Conv):
                          bias_init,
                          [out_channels, in_channels // _group("Conv2d", group), *kernel],
                          dtype)
+        # MindSpore's attributes: subclasses call `self.conv2d(x, w)` and `self.bias_add`
+        # (mindcv's StdConv2d standardises its weight and calls them).
+        self.conv2d = P.Conv2D(out_channels, self.kernel_size, mode=1, pad_mode=pad_mode,
+                               pad=padding, stride=self.stride, dilation=self.dilation,
+                               group=group, data_format=data_format)
+        self.bias_add = P.BiasAdd(data_format=data_format)
 
     def construct(self, x):
         _checks.input_tensor("Conv2d", x, (4,), "(N, C, H, W)")
