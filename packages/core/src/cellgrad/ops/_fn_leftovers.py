@@ -111,7 +111,10 @@ def gumbel_softmax(logits, tau=1.0, hard=False, dim=-1):
     u = seeding.generator("gumbel_softmax").uniform(np.finfo(np.float32).tiny, 1.0,
                                                      logits.shape)
     noise = make_tensor((-np.log(-np.log(u))).astype(logits._data.dtype), None, 0, logits.dtype)
-    soft = F.softmax(F.div(F.add(logits, noise), tau), dim)
+    z = F.div(F.add(logits, noise), tau)
+    # softmax from core ops (ops.softmax is cellgrad-ops-nn's); the shift only steadies exp
+    e = F.exp(F.sub(z, F.stop_gradient(F.amax(z, dim, True))))
+    soft = F.div(e, F.sum(e, dim, True))
     if not hard:
         return soft
     index = np.expand_dims(np.argmax(soft._data, axis=dim), dim)
