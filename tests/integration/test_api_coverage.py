@@ -11,7 +11,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
 import api_coverage  # noqa: E402
 
 # namespace -> the least fraction of its names that must exist or be left out with a reason
-FLOORS = {"": 0.52, "ops": 0.85, "nn": 1.0, "Tensor": 0.92, "Cell": 0.95, "Parameter": 0.90,
+FLOORS = {"": 0.68, "ops": 0.93, "nn": 1.0, "Tensor": 0.94, "Cell": 0.95, "Parameter": 0.90,
           "mint": 1.0, "numpy": 1.0, "amp": 1.0}
 
 
