@@ -173,7 +173,7 @@ def test_inplace_methods_write_into_self_in_its_dtype():
     z.erfinv_()
     np.testing.assert_allclose(z.asnumpy(), [0.0888559, 0.4769363], rtol=1e-5)
     assert ops.tanh_(z) is z and ops.clamp_(z, 0.0, 0.3) is z
-    assert z.asnumpy().max() <= 0.3
+    assert z.asnumpy().max() <= np.float32(0.3)  # float32 0.3 > Python 0.3 under numpy 1.x
     with pytest.raises(RuntimeError, match="cannot be written"):
         _t([1.0]).add_(_t([1.0, 2.0]))
     x = _t([1.0, 2.0, 3.0])

@@ -1,3 +1,4 @@
+# replay needs: ml_dtypes
 import numpy as np
 import mindspore as ms
 from mindspore import Tensor, Parameter

@@ -59,7 +59,7 @@ _OPS_NN_FUNCTIONAL = """
     unfold fold pixel_shuffle cosine_similarity clip_by_norm clip_by_global_norm
     cross_entropy nll_loss binary_cross_entropy binary_cross_entropy_with_logits mse_loss
     l1_loss smooth_l1_loss huber_loss kl_div margin_ranking_loss cosine_embedding_loss
-    unsorted_segment_max unsorted_segment_min unsorted_segment_prod segment_sum
+    segment_sum
 """
 _OPS_NN_PRIMITIVES = """
     ReLU ReLU6 Elu GeLU FastGeLU HSwish HSigmoid Softmax LogSoftmax Softplus Softsign Mish
@@ -67,8 +67,7 @@ _OPS_NN_PRIMITIVES = """
     Conv2DBackpropInput MaxPool3DWithArgmax AdaptiveAvgPool3D AdaptiveMaxPool3D
     AdaptiveAvgPool2D AdaptiveMaxPool2D BiasAdd BatchNorm LayerNorm Dropout Dropout2D Dropout3D
     OneHot Pad SoftmaxCrossEntropyWithLogits SparseSoftmaxCrossEntropyWithLogits
-    BinaryCrossEntropy BCEWithLogitsLoss NLLLoss SmoothL1Loss KLDivLoss UnsortedSegmentMax
-    UnsortedSegmentMin UnsortedSegmentProd
+    BinaryCrossEntropy BCEWithLogitsLoss NLLLoss SmoothL1Loss KLDivLoss
 """
 _OPS_NN_IMAGE_DETECTION = """
     ResizeBilinearV2 ResizeBilinear ResizeNearestNeighbor DepthToSpace

@@ -89,6 +89,15 @@ def programs(folder):
     return sorted(p.stem for p in folder.glob("*.py") if p.with_suffix(".out").exists())
 
 
+NEEDS = re.compile(r"^# replay needs: (.+)$", re.M)
+
+
+def needs(prog):
+    """The modules a program declares it needs (`# replay needs: ml_dtypes, torch`): its
+    replay skips without them (an optional dependency such as bfloat16's ml_dtypes)."""
+    return [m.strip() for line in NEEDS.findall(prog.read_text()) for m in line.split(",")]
+
+
 def run_and_compare(prog):
     """Run one program on cellgrad and assert it printed what MindSpore printed."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(os.path.abspath(p) for p in sys.path))
@@ -112,6 +121,9 @@ def replay_test(test_file):
 
     @pytest.mark.parametrize("name", programs(folder))
     def test_program_prints_what_mindspore_printed(name):
-        run_and_compare(folder / f"{name}.py")
+        prog = folder / f"{name}.py"
+        for module in needs(prog):
+            pytest.importorskip(module, reason=f"{name}.py needs {module}")
+        run_and_compare(prog)
 
     return test_program_prints_what_mindspore_printed
