@@ -39,6 +39,7 @@ def _relu_bwd(ctx, g):
         res = relu_grad(out, g)  # one pass; None for other dtypes and layouts
         if res is not None:
             return res
+        return np.where(out > 0, g, np.zeros((), g.dtype))  # bfloat16 under numpy 1.x too
     return ctx.xp.where(out > 0, g, 0)
 
 
