@@ -10,6 +10,11 @@ import cellgrad as ms
 from cellgrad import Parameter, Tensor, nn
 from cellgrad_nn._kernels import update
 
+# The optimizers call the group kernel under numpy 2 only (optimizer._NUMPY_1): its rounding
+# follows numpy 2's scalar promotion, and numpy 1.x keeps the per-parameter path's numbers.
+pytestmark = pytest.mark.skipif(int(np.__version__.split(".")[0]) < 2,
+                                reason="the group kernel runs under numpy 2 only")
+
 SHAPES = [(8, 5), (5,), (3, 4, 2), (), (6,)]
 NAMES = ["w1", "b1", "w2", "gamma", "beta"]
 
