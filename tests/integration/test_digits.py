@@ -49,8 +49,9 @@ def test_one_epoch_on_a_slice_trains_saves_reloads_and_plots(tmp_path, capsys):
                      "--seed", "1"])
     text = capsys.readouterr().out
     assert code == 0, text
+    # numpy 1.26 wheels carry OpenBLAS "0.3.23.dev": the version is not all digits
     accuracy = float(re.search(r"^test accuracy: (0\.\d{4}|1\.0000) \(numpy's BLAS: \w+ "
-                               r"[\d.]+, .*\d+ thread\(s\)\)$", text, re.M).group(1))
+                               r"[\w.]+, .*\d+ thread\(s\)\)$", text, re.M).group(1))
     assert accuracy > 0.5  # chance is 0.1
     assert re.search(r"test accuracy \d\.\d{4} \(identical\)", text)
     assert "confusion matrix" in text
