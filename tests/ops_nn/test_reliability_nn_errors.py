@@ -118,13 +118,7 @@ def test_optimizer_gradient_shape_is_runtime_error_too(opt):
 
 DTYPE_CASES = [
     # (layer, input shape, input dtype); MindSpore 2.10 raises TypeError for each:
-    # "For 'MatMul', the type of 'x2' should be same as 'x1', but got 'x1' with type
-    # Tensor[Float64] and 'x2' with type Tensor[Float32]." / "For primitive[Conv2D], the input
-    # type must be same."
-    (lambda: nn.Dense(3, 2), (1, 3), np.float64),
-    (lambda: nn.Dense(3, 2), (1, 3), np.float16),
-    (lambda: nn.Dense(3, 2), (1, 3), np.int32),
-    (lambda: nn.Dense(3, 2), (1, 3), np.int64),
+    # "For primitive[Conv2D], the input type must be same."
     (lambda: nn.Conv2d(1, 2, 3), (1, 1, 8, 8), np.float16),
     (lambda: nn.Conv2d(1, 2, 3), (1, 1, 8, 8), np.float64),
     (lambda: nn.Conv2d(1, 2, 3), (1, 1, 8, 8), np.int32),
@@ -170,3 +164,38 @@ def test_functional_convolutions_refuse_mixed_dtypes(call):
     with pytest.raises(TypeError, match=r"the type of 'input' should be same as 'weight', but "
                                         r"got 'input' with type Tensor\["):
         call()
+
+
+@pytest.mark.parametrize("dtype", ["Float64", "Float16", "Int32", "Int64"])
+def test_dense_refuses_another_dtype_than_its_weight(dtype):
+    x = ms.Tensor(np.ones((1, 3)), getattr(ms, dtype.lower()))
+    # MindSpore 2.10's nn.Dense multiplies with MatMul, which names itself
+    with pytest.raises(TypeError) as info:
+        nn.Dense(3, 2)(x)
+    assert str(info.value) == (f"For 'MatMul', the type of 'x2' should be same as 'x1', but got "
+                               f"'x1' with type Tensor[{dtype}] and 'x2' with type "
+                               f"Tensor[Float32].")
+
+
+def test_ops_dense_refuses_mixed_dtypes_as_mindspore():
+    # messages recorded from MindSpore 2.10 (2026-11-26)
+    x32, x16 = ms.Tensor(np.ones((2, 3), np.float32)), ms.Tensor(np.ones((2, 3), np.float16))
+    w32, w16 = ms.Tensor(np.ones((4, 3), np.float32)), ms.Tensor(np.ones((4, 3), np.float16))
+    b32, b16 = ms.Tensor(np.ones(4, np.float32)), ms.Tensor(np.ones(4, np.float16))
+    with pytest.raises(TypeError) as info:
+        ops.dense(x32, w16)
+    assert str(info.value) == ("For 'Dense', the type of 'x2' should be same as 'x1', but got "
+                               "'x1' with type Tensor[Float32] and 'x2' with type "
+                               "Tensor[Float16].")
+    with pytest.raises(TypeError) as info:
+        ops.dense(x32, w32, b16)
+    assert str(info.value) == ("For Dense, all dtypes should be the same, but got 'input' with "
+                               "dtype: Float32 and 'bias' with dtype: Float16.")
+    with pytest.raises(TypeError) as info:
+        ops.dense(x16, w16, b32)
+    assert str(info.value) == ("For Dense, all dtypes should be the same, but got 'input' with "
+                               "dtype: Float16 and 'bias' with dtype: Float32.")
+    got = ops.dense(x16, w16, b16)
+    assert got.dtype == ms.float16 and np.all(got.asnumpy() == 4)
+    got = ops.dense(x32.astype(ms.int32), w32.astype(ms.int32))
+    assert got.dtype == ms.int32 and np.all(got.asnumpy() == 3)

@@ -144,10 +144,17 @@ def dense(input, weight, bias=None):
         raise ValueError(f"For 'dense', the last dimension of 'input' must equal the last "
                          f"dimension of 'weight' (in_channels), got input "
                          f"{_checks.describe(input)} and weight {_checks.describe(weight)}.")
+    if input.dtype != weight.dtype:  # MindSpore's Dense does not promote
+        raise TypeError(f"For 'Dense', the type of 'x2' should be same as 'x1', but got 'x1' "
+                        f"with type Tensor[{input.dtype}] and 'x2' with type "
+                        f"Tensor[{weight.dtype}].")
     if bias is None:
         return apply(DENSE, (input, weight))
     if not isinstance(bias, TensorBuffer):
         _checks.tensor("dense", "bias", bias)
+    if bias.dtype != input.dtype:
+        raise TypeError(f"For Dense, all dtypes should be the same, but got 'input' with dtype: "
+                        f"{input.dtype} and 'bias' with dtype: {bias.dtype}.")
     bs = bias.shape
     if len(ws) == 2:
         if bs != ws[:1] and bs != () and bs != (1,):

@@ -59,8 +59,10 @@ class Dense(Cell):
                              f"in_channels={self.in_channels}, but got input "
                              f"{_checks.describe(x)}.")
         w, b = self.weight, self.bias
-        if x.dtype is not w.dtype:
-            _checks.same_dtype("Dense", x, w)
+        if x.dtype is not w.dtype:  # MindSpore's Dense multiplies with MatMul, which refuses
+            raise TypeError(f"For 'MatMul', the type of 'x2' should be same as 'x1', but got "
+                            f"'x1' with type Tensor[{x.dtype}] and 'x2' with type "
+                            f"Tensor[{w.dtype}].")
         ws = w.shape
         # The usual (out, in) weight and (out,) bias: the check above covers the input, so the
         # op is applied without dense()'s checks (a per-call cost); anything else gets them.
