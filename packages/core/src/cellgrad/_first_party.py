@@ -93,6 +93,25 @@ _COMMUNICATION = """
     NCCL_WORLD_COMM_GROUP MCCL_WORLD_COMM_GROUP
 """
 _COMM_FUNC = "all_reduce all_gather_into_tensor reduce_scatter_tensor broadcast barrier CommHandle"
+_MINT_DISTRIBUTED = """
+    P2POp TCPStore all_gather all_gather_into_tensor all_gather_into_tensor_uneven
+    all_gather_object all_reduce all_to_all all_to_all_single barrier batch_isend_irecv broadcast
+    broadcast_object_list destroy_process_group gather gather_object get_backend get_global_rank
+    get_group_rank get_process_group_ranks get_rank get_world_size init_process_group irecv
+    is_available is_initialized isend new_group recv recv_object_list reduce reduce_scatter
+    reduce_scatter_tensor reduce_scatter_tensor_uneven scatter scatter_object_list send
+    send_object_list
+"""
+# mint.distributed's functions that ops also has, and ops' own
+_OPS_COMM = """
+    P2POp TCPStore all_gather all_gather_into_tensor all_gather_into_tensor_uneven
+    all_gather_object all_reduce all_to_all all_to_all_single barrier batch_isend_irecv broadcast
+    broadcast_object_list destroy_process_group gather_object get_backend get_global_rank
+    get_group_rank get_process_group_ranks get_rank get_world_size init_process_group irecv
+    is_available is_initialized isend new_group recv recv_object_list reduce reduce_scatter
+    reduce_scatter_tensor reduce_scatter_tensor_uneven scatter_object_list send send_object_list
+    gather_into_tensor scatter_tensor all_to_all_v_c set_comm_ops_inplace
+"""
 _CHECKPOINT = """
     save_checkpoint load_checkpoint load_param_into_net ckpt_to_safetensors safetensors_to_ckpt
     CheckpointError
@@ -152,8 +171,10 @@ PROVIDES = {
     DISTRIBUTED: {
         "communication": _COMMUNICATION.split(),
         "communication.comm_func": _COMM_FUNC.split(),
-        "ops": ["AllReduce", "AllGather", "ReduceScatter", "Broadcast"],
         "nn": ["DistributedGradReducer", "SyncBatchNorm"],
+        "mint.nn": ["SyncBatchNorm"],
+        "mint.distributed": _MINT_DISTRIBUTED.split(),
+        "ops": ["AllReduce", "AllGather", "ReduceScatter", "Broadcast"] + _OPS_COMM.split(),
     },
 }
 

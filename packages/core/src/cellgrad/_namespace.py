@@ -24,7 +24,7 @@ from cellgrad._paths import EVERY_PRIMITIVE, MOVED, PATHS, WHOLE_OPS
 NAMESPACES = tuple(dict.fromkeys((
     "", "nn", "ops", "common.initializer", "train", "amp", "communication",
     "communication.comm_func", "mint", "mint.nn", "mint.nn.functional", "mint.optim",
-    "mint.special",
+    "mint.special", "mint.distributed",
     "experimental", "experimental.optim", "experimental.optim.lr_scheduler",
     "nn.probability", "nn.probability.distribution", "nn.probability.bijector",
     "nn.probability.distribution.distribution", "nn.probability.bijector.bijector",
