@@ -75,8 +75,8 @@ class Normal(Distribution):
 
     def _kl_loss(self, dist, mean_b, sd_b, mean=None, sd=None):
         check_distribution_name(dist, "Normal")
-        mean_b = ops.cast(self._check_value(mean_b, "mean_b"), self.parameter_type)
-        sd_b = ops.cast(self._check_value(sd_b, "sd_b"), self.parameter_type)
+        mean_b = self._other(mean_b, "mean_b")
+        sd_b = self._other(sd_b, "sd_b")
         mean_a, sd_a = self._check_param_type(mean, sd)
         diff_log_scale = ops.log(sd_a) - ops.log(sd_b)
         squared_diff = ops.square(mean_a / sd_b - mean_b / sd_b)
@@ -142,8 +142,8 @@ class Uniform(Distribution):
 
     def _kl_loss(self, dist, low_b, high_b, low=None, high=None):
         check_distribution_name(dist, "Uniform")
-        low_b = ops.cast(self._check_value(low_b, "low_b"), self.parameter_type)
-        high_b = ops.cast(self._check_value(high_b, "high_b"), self.parameter_type)
+        low_b = self._other(low_b, "low_b")
+        high_b = self._other(high_b, "high_b")
         low_a, high_a = self._check_param_type(low, high)
         kl = ops.log(high_b - low_b) - ops.log(high_a - low_a)
         inside = ops.logical_and(low_b <= low_a, high_a <= high_b)
@@ -220,7 +220,7 @@ class Exponential(Distribution):
 
     def _kl_loss(self, dist, rate_b, rate=None):
         check_distribution_name(dist, "Exponential")
-        rate_b = ops.cast(self._check_value(rate_b, "rate_b"), self.parameter_type)
+        rate_b = self._other(rate_b, "rate_b")
         rate_a = self._check_param_type(rate)
         return ops.log(rate_a) - ops.log(rate_b) + rate_b / rate_a - 1.0
 
@@ -303,9 +303,8 @@ class Gamma(Distribution):
 
     def _kl_loss(self, dist, concentration_b, rate_b, concentration_a=None, rate_a=None):
         check_distribution_name(dist, "Gamma")
-        cb = ops.cast(self._check_value(concentration_b, "concentration_b"),
-                      self.parameter_type)
-        rb = ops.cast(self._check_value(rate_b, "rate_b"), self.parameter_type)
+        cb = self._other(concentration_b, "concentration_b")
+        rb = self._other(rate_b, "rate_b")
         ca, ra = self._check_param_type(concentration_a, rate_a)
         return ((ca - cb) * S.digamma(ca) + S.lgamma(cb) - S.lgamma(ca) + cb * ops.log(ra)
                 - cb * ops.log(rb) + ca * (rb / ra - 1.0))
@@ -387,10 +386,8 @@ class Beta(Distribution):
     def _kl_loss(self, dist, concentration1_b, concentration0_b, concentration1_a=None,
                  concentration0_a=None):
         check_distribution_name(dist, "Beta")
-        c1b = ops.cast(self._check_value(concentration1_b, "concentration1_b"),
-                       self.parameter_type)
-        c0b = ops.cast(self._check_value(concentration0_b, "concentration0_b"),
-                       self.parameter_type)
+        c1b = self._other(concentration1_b, "concentration1_b")
+        c0b = self._other(concentration0_b, "concentration0_b")
         c1a, c0a = self._check_param_type(concentration1_a, concentration0_a)
         ta, tb = c1a + c0a, c1b + c0b
         return (S.lbeta(c1b, c0b) - S.lbeta(c1a, c0a) - S.digamma(c1a) * (c1b - c1a)
@@ -405,16 +402,16 @@ class Beta(Distribution):
         return self._finish_sample(x / (x + y), origin)
 
 
-class Cauchy(Distribution):
-    """Mirrors `mindspore.nn.probability.distribution.Cauchy` (mean, var and sd undefined)."""
+class _LocScale(Distribution):
+    """A distribution of a location and a positive scale (Cauchy, Logistic)."""
 
-    def __init__(self, loc=None, scale=None, seed=None, dtype=mstype.float32, name="Cauchy"):
-        param = dict(locals())
-        param["param_dict"] = {"loc": loc, "scale": scale}
-        check_type("dtype", dtype, _FLOAT_TYPES, type(self).__name__)
-        super().__init__(seed, dtype, name, param)
-        self._loc = self._add_parameter(loc, "loc")
-        self._scale = self._add_parameter(scale, "scale")
+    def _init_loc_scale(self, param):
+        """`param`: the subclass's `__init__` locals (loc, scale, seed, dtype, name)."""
+        param["param_dict"] = {"loc": param["loc"], "scale": param["scale"]}
+        check_type("dtype", param["dtype"], _FLOAT_TYPES, type(self).__name__)
+        Distribution.__init__(self, param["seed"], param["dtype"], param["name"], param)
+        self._loc = self._add_parameter(param["loc"], "loc")
+        self._scale = self._add_parameter(param["scale"], "scale")
         if self._scale is not None:
             check_greater_zero(self._scale, "scale")
 
@@ -429,11 +426,18 @@ class Cauchy(Distribution):
     def scale(self):
         return self._scale
 
-    def _get_dist_type(self):
-        return "Cauchy"
-
     def _get_dist_args(self, loc=None, scale=None):
         return self._dist_args((loc, scale))
+
+
+class Cauchy(_LocScale):
+    """Mirrors `mindspore.nn.probability.distribution.Cauchy` (mean, var and sd undefined)."""
+
+    def __init__(self, loc=None, scale=None, seed=None, dtype=mstype.float32, name="Cauchy"):
+        self._init_loc_scale(dict(locals()))
+
+    def _get_dist_type(self):
+        return "Cauchy"
 
     def _mode(self, loc=None, scale=None):
         return self._check_param_type(loc, scale)[0]
@@ -469,8 +473,8 @@ class Cauchy(Distribution):
 
     def _kl_loss(self, dist, loc_b, scale_b, loc=None, scale=None):
         check_distribution_name(dist, "Cauchy")
-        loc_b = ops.cast(self._check_value(loc_b, "loc_b"), self.parameter_type)
-        scale_b = ops.cast(self._check_value(scale_b, "scale_b"), self.parameter_type)
+        loc_b = self._other(loc_b, "loc_b")
+        scale_b = self._other(scale_b, "scale_b")
         loc_a, scale_a = self._check_param_type(loc, scale)
         num = ops.square(scale_a + scale_b) + ops.square(loc_a - loc_b)
         return ops.log(num) - ops.log(4.0 * scale_a * scale_b)
@@ -487,36 +491,15 @@ class Cauchy(Distribution):
         return self._finish_sample(loc + scale * ops.sin(angle) / ops.cos(angle), origin)
 
 
-class Logistic(Distribution):
+class Logistic(_LocScale):
     """Mirrors `mindspore.nn.probability.distribution.Logistic`."""
 
     def __init__(self, loc=None, scale=None, seed=None, dtype=mstype.float32,
                  name="Logistic"):
-        param = dict(locals())
-        param["param_dict"] = {"loc": loc, "scale": scale}
-        check_type("dtype", dtype, _FLOAT_TYPES, type(self).__name__)
-        super().__init__(seed, dtype, name, param)
-        self._loc = self._add_parameter(loc, "loc")
-        self._scale = self._add_parameter(scale, "scale")
-        if self._scale is not None:
-            check_greater_zero(self._scale, "scale")
-
-    def _repr_names(self):
-        return ("location", "scale")
-
-    @property
-    def loc(self):
-        return self._loc
-
-    @property
-    def scale(self):
-        return self._scale
+        self._init_loc_scale(dict(locals()))
 
     def _get_dist_type(self):
         return "Logistic"
-
-    def _get_dist_args(self, loc=None, scale=None):
-        return self._dist_args((loc, scale))
 
     def _mean(self, loc=None, scale=None):
         return self._check_param_type(loc, scale)[0]

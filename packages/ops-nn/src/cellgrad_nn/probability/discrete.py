@@ -54,7 +54,7 @@ class _ProbsDistribution(Distribution):
 
     def _kl_args(self, dist, probs1_b, probs1):
         check_distribution_name(dist, self._label)
-        probs1_b = ops.cast(self._check_value(probs1_b, "probs1_b"), self.parameter_type)
+        probs1_b = self._other(probs1_b, "probs1_b")
         return self._check_param_type(probs1), probs1_b
 
 
@@ -271,7 +271,7 @@ class Categorical(Distribution):
         # over log-softmax-normalised logits, as MindSpore's (its gradient includes the
         # normalisation)
         check_distribution_name(dist, "Categorical")
-        probs_b = ops.cast(self._check_value(probs_b, "probs_b"), self.parameter_type)
+        probs_b = self._other(probs_b, "probs_b")
         logits_a = ops.log(self._check_param_type(probs))
         logits_b = ops.log(probs_b)
         log_a, log_b = ops.log_softmax(logits_a, -1), ops.log_softmax(logits_b, -1)

@@ -200,6 +200,11 @@ class Distribution(Cell):
     def _check_value(self, value, name):
         return _check_tensor(value, name)
 
+    def _other(self, value, name):
+        """Parameter `name` of the other distribution of a kl_loss/cross_entropy, as a Tensor
+        of this distribution's parameter dtype."""
+        return ops.cast(self._check_value(value, name), self.parameter_type)
+
     def _value(self, value, dtype=None):
         self._check_value(value, "value")
         return ops.cast(value, self.dtype if dtype is None else dtype)

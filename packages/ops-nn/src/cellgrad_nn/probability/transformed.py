@@ -228,8 +228,8 @@ class Gumbel(TransformedDistribution):
 
     def _kl_loss(self, dist, loc_b, scale_b):
         check_distribution_name(dist, "Gumbel")
-        loc_b = ops.cast(self._check_value(loc_b, "loc_b"), self.parameter_type)
-        scale_b = ops.cast(self._check_value(scale_b, "scale_b"), self.parameter_type)
+        loc_b = self._other(loc_b, "loc_b")
+        scale_b = self._other(scale_b, "scale_b")
         loc, scale = self._loc, self._scale
         return (ops.log(scale_b / scale) + np.euler_gamma * (scale / scale_b - 1.0)
                 + (loc - loc_b) / scale_b
