@@ -61,6 +61,13 @@ from cellgrad.common.sparse_tensor import COOTensor, CSRTensor, RowTensor, Spars
 from cellgrad.tensor_interop import *  # noqa: F403
 from cellgrad.tensor_interop import __all__ as _interop_names
 from cellgrad.ops.primitive import constexpr  # MindSpore's top level has it too
+from cellgrad.parallel import (
+    get_algo_parameters,
+    merge_sliced_parameter,
+    reset_algo_parameters,
+    set_algo_parameters,
+)
+from cellgrad.runtime import dispatch_threads_num, launch_blocking, set_cpu_affinity
 
 _heap.tune()
 _plugin_modules.install()
@@ -88,7 +95,9 @@ __all__ = [
 globals().update(dtype.ALIASES)
 globals().update(dtype.TOP_LEVEL)  # complex64, dtype_to_nptype, Type, ...
 __all__ += list(dtype.TOP_LEVEL)
-__all__ += [*_interop_names, "constexpr"]
+__all__ += [*_interop_names, "constexpr", "get_algo_parameters", "merge_sliced_parameter",
+            "reset_algo_parameters", "set_algo_parameters", "dispatch_threads_num",
+            "launch_blocking", "set_cpu_affinity"]
 
 # PEP 562: names that plugins provide (cellgrad.plugins); nothing loads until the first miss.
 __getattr__, __dir__ = _plugin_names(__name__)

@@ -30,7 +30,7 @@ NAMESPACES = tuple(dict.fromkeys((
     "nn.probability.distribution.distribution", "nn.probability.bijector.bijector",
     *PATHS, *EVERY_PRIMITIVE, *WHOLE_OPS)))
 # Core modules that MindSpore's top level holds as attributes (`ms.log`), imported on first use.
-MODULES = ("log", "version", "parallel", "boost", "numpy", "profiler")
+MODULES = ("log", "version", "parallel", "boost", "numpy", "profiler", "runtime", "hal")
 
 
 def plugin_names(module_name):

@@ -57,6 +57,33 @@ _DEVICE_HEALTH = ("checks Ascend hardware for silent data corruption or stress f
 _KERNEL_LAUNCH = ("tunes how MindSpore launches device kernels (capture into graphs, launch "
                   "groups, dispatch threads); cellgrad calls numpy directly: drop the call")
 
+_MODEL_PARALLEL = ("works on the layouts and strategy files of MindSpore's semi/auto-parallel "
+                   "compiler (tensors sliced across devices); cellgrad trains data-parallel "
+                   "only (cellgrad-distributed), where every rank holds whole Parameters: save "
+                   "and load whole checkpoints (save_checkpoint / load_checkpoint), and "
+                   "parallel.merge_sliced_parameter joins slices saved along axis 0")
+_FAULT_TOLERANCE = ("belongs to MindSpore's cluster fault tolerance for Ascend (MindIO, TFT "
+                    "controllers, exit-by-request between ranks), which cellgrad does not have: "
+                    "save checkpoints with train.ModelCheckpoint and resume from them")
+_REWRITE = ("belongs to mindspore.rewrite, which edits a network by rewriting its construct "
+            "source as a symbol tree; cellgrad does not provide it: change the Cell in Python "
+            "(assign a new sub-cell attribute, Cell.insert_child_to_cell, "
+            "SequentialCell.append/insert)")
+_GRAPH_OPTIONS = ("is an option of MindSpore's graph compiler (dynamic-shape symbols, inlining "
+                  "of compiled subgraphs, jit syntax checks); cellgrad runs the Python eagerly "
+                  "and compiles no graph, so drop it (Cell.set_inputs is accepted as is)")
+_FLOPS = ("measures model FLOPs utilization from Ascend profiling data; cellgrad.Profiler "
+          "reports each op's time and output bytes on the CPU")
+_EXEC_ORDER = ("checks that communication ops ran in the same order on every rank of a "
+               "compiled Ascend graph; cellgrad runs ops eagerly in program order: nothing to "
+               "check")
+_MINDRECORD_CRYPTO = ("sets the AES encryption of MindRecord files; cellgrad-dataset writes "
+                      "and reads plain MindRecord files only: encrypt the files at rest with "
+                      "your storage's encryption instead")
+_OBFUSCATION = ("belongs to MindSpore's model obfuscation (mindspore.safeguard), which cellgrad "
+                "does not provide: save and load plain checkpoints")
+_RUNTIME_PREFIXES = ("", "runtime.", "hal.")
+
 # qualname (as written after `cellgrad.`) -> why it is not there and what to use instead
 NOT_PROVIDED = {
     "EnvProfiler": _ENV_PROFILER,
@@ -112,20 +139,55 @@ NOT_PROVIDED = {
         "FusedSparseAdam", "FusedSparseFtrl", "FusedSparseLazyAdam",
         "FusedSparseProximalAdagrad", "FusedWeightScaleApplyMomentum", "AdamNoUpdateParam",
         "LARSUpdate")},
-    **{name: _DEVICE_MEMORY for name in (
+    **{name: _MODEL_PARALLEL for name in (
+        "Layout", "shard", "reshard", "parameter_broadcast", "build_searched_strategy",
+        "load_distributed_checkpoint", "merge_pipeline_strategys", "transform_checkpoints",
+        "transform_checkpoint_by_rank", "rank_list_for_transform", "restore_group_info_list",
+        "sync_pipeline_shared_parameters", "unified_safetensors", "get_ckpt_path_with_strategy",
+        "train.build_searched_strategy", "train.load_distributed_checkpoint",
+        "train.merge_pipeline_strategys", "train.rank_list_for_transform",
+        "train.transform_checkpoint_by_rank", "train.transform_checkpoints",
+        "train.serialization.build_searched_strategy",
+        "train.serialization.load_distributed_checkpoint",
+        "parallel.Layout", "parallel.shard", "parallel.reshard", "parallel.parameter_broadcast",
+        "parallel.build_searched_strategy", "parallel.load_distributed_checkpoint",
+        "parallel.merge_pipeline_strategys", "parallel.transform_checkpoints",
+        "parallel.transform_checkpoint_by_rank", "parallel.rank_list_for_transform",
+        "parallel.restore_group_info_list", "parallel.sync_pipeline_shared_parameters",
+        "parallel.unified_safetensors", "parallel.auto_parallel", "parallel.nn",
+        "parallel.load_segmented_checkpoints", "parallel.convert_checkpoints",
+        "parallel.convert_checkpoint_by_rank", "ops.Reshard", "ops.reshard", "ops.distribute")},
+    **{name: _FAULT_TOLERANCE for name in (
+        "TrainFaultTolerance", "ExitByRequest", "TFTCommValue", "RSCPluginHandle",
+        "mindio_preload", "set_mindio_server_info", "train.TrainFaultTolerance")},
+    **{name: _REWRITE for name in ("Node", "NodeType", "ScopedValue", "SymbolTree")},
+    **{name: _GRAPH_OPTIONS for name in (
+        "Symbol", "enable_dynamic", "no_inline", "get_obj_module_and_name_info",
+        "is_invalid_or_jit_forbidden_method", "is_jit_forbidden_module", "ops.Reusing")},
+    **{name: _FLOPS for name in (
+        "FlopsUtilizationCollector", "flops_collection", "train.FlopsUtilizationCollector")},
+    **{name: _EXEC_ORDER for name in ("comm_exec_order_check", "runtime_execution_order_check")},
+    **{name: _MINDRECORD_CRYPTO for name in (
+        "set_enc_key", "set_enc_mode", "set_dec_mode", "mindrecord.set_enc_key",
+        "mindrecord.set_enc_mode", "mindrecord.set_dec_mode")},
+    **{name: _OBFUSCATION for name in ("obfuscate_ckpt", "load_obf_params_into_net")},
+    "ConvertModelUtils": _THOR,
+    "ConvertNetUtils": _THOR,
+    "set_dump": _DUMP,
+    **{prefix + name: _DEVICE_MEMORY for prefix in _RUNTIME_PREFIXES for name in (
         "memory_allocated", "max_memory_allocated", "memory_reserved", "max_memory_reserved",
         "memory_stats", "memory_summary", "empty_cache", "reset_max_memory_allocated",
         "reset_max_memory_reserved", "reset_peak_memory_stats", "set_device_limit",
         "get_device_limit", "set_memory", "memory_replay", "ms_memory_recycle", "MemPool",
-        "use_mem_pool", "PluggableAllocator")},
-    **{name: _STREAMS for name in (
+        "use_mem_pool", "PluggableAllocator", "memory", "device_limit")},
+    **{prefix + name: _STREAMS for prefix in _RUNTIME_PREFIXES for name in (
         "Stream", "StreamCtx", "Event", "current_stream", "default_stream", "set_cur_stream",
         "communication_stream", "StreamLimitCtx", "get_stream_limit", "set_stream_limit",
-        "reset_stream_limit")},
+        "reset_stream_limit", "stream", "event", "stream_limit")},
     **{name: _DEVICE_HEALTH for name in (
         "sdc_detect_start", "sdc_detect_stop", "get_sdc_detect_result", "stress_detect")},
-    **{name: _KERNEL_LAUNCH for name in (
-        "set_kernel_launch_capture", "set_kernel_launch_group", "dispatch_threads_num")},
+    **{prefix + name: _KERNEL_LAUNCH for prefix in _RUNTIME_PREFIXES for name in (
+        "set_kernel_launch_capture", "set_kernel_launch_group", "thread_bind_core")},
 }
 
 

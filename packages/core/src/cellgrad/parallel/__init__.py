@@ -8,8 +8,10 @@ from cellgrad.parallel.algo_parameters import (
     reset_algo_parameters,
     set_algo_parameters,
 )
+from cellgrad.parallel.checkpoint_transform import merge_sliced_parameter
 
-__all__ = ["get_algo_parameters", "reset_algo_parameters", "set_algo_parameters"]
+__all__ = ["get_algo_parameters", "reset_algo_parameters", "set_algo_parameters",
+           "merge_sliced_parameter"]
 
 from cellgrad._namespace import plugin_names as _plugin_names
 
