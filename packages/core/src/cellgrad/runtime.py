@@ -25,7 +25,7 @@ def _memory_size(name, value, pattern=_MEMORY_PATTERN, zero_ok=False):
                              f"\"0.5GB\", but got {value}.")
         raise ValueError("The memory value should be in correct format!It must be a string "
                          "ending with 'GB', in addition to that, it must contain only numbers or "
-                         "decimal points, such as \"5GB\" or \"3.5GB\", but got {}.".format(value))
+                         f"decimal points, such as \"5GB\" or \"3.5GB\", but got {value}.")
     if not zero_ok and value in ("0GB", "0.0GB"):
         raise ValueError("The memory value should not be \"0GB\".")
     return float(value[:-2])
