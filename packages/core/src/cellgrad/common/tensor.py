@@ -269,9 +269,10 @@ class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
 
     # ---- elementwise (the thin ones: _tensor_methods.THIN) ----
     def cumsum(self, axis=None, dtype=None):
-        if axis is None:
-            return F.cumsum(self.reshape(-1), 0, dtype)
-        return F.cumsum(self, axis, dtype)
+        # MindSpore's method sums bool and small integers as int32, then casts to `dtype`
+        x = self.astype("int32") if self._data.dtype.char in "?bhB" else self
+        out = F.cumsum(x.reshape(-1), 0) if axis is None else F.cumsum(x, axis)
+        return out if dtype is None or dtype == self.dtype else F.cast(out, dtype)
 
     def fill(self, value):
         """A new tensor of this shape and dtype filled with `value`."""

@@ -37,11 +37,9 @@ class CumSum(Primitive):
         C.boolean("CumSum", "reverse", reverse)
 
     def __call__(self, input, axis):
-        from cellgrad.ops.functional import concat, cumsum, flip, zeros
+        from cellgrad.ops.functional import _CUMSUM_TYPES, concat, cumsum, flip, zeros
 
-        C.dtype_in("CumSum", "x", input, "iuf", "{Tensor[Int8], Tensor[Int16], Tensor[Int32], "
-                   "Tensor[Int64], Tensor[UInt8], Tensor[Float16], Tensor[Float32], "
-                   "Tensor[Float64]}")
+        C.dtype_in("CumSum", "x", input, "iufcV", _CUMSUM_TYPES)
         if isinstance(axis, TensorBuffer):
             axis = axis._data.item()
         axis = C.axis("CumSum", "axis", axis, input.ndim)

@@ -597,10 +597,20 @@ def print_(*input_x):
     return Print()(*input_x)
 
 
+_CUMSUM_TYPES = ("{Tensor[BFloat16], Tensor[Complex128], Tensor[Complex64], Tensor[Float16], "
+                 "Tensor[Float32], Tensor[Float64], Tensor[Int16], Tensor[Int32], Tensor[Int64], "
+                 "Tensor[Int8], Tensor[UInt16], Tensor[UInt32], Tensor[UInt64], Tensor[UInt8]}")
+
+
 def cumsum(x, axis, dtype=None):
-    """Mirrors `mindspore.ops.cumsum`."""
-    out = apply(_scan.CUMSUM, (x,), {"axis": int(axis)})
-    return out if dtype is None else cast(out, dtype)
+    """Mirrors `mindspore.ops.cumsum`: `x` is cast to `dtype` first, then summed (so a bool
+    mask counts with `dtype=float32`, and a float cast to int sums the truncated values)."""
+    from cellgrad.ops import _prim_checks
+
+    if dtype is not None and x.dtype != dtype:
+        x = cast(x, dtype)
+    _prim_checks.dtype_in("CumSum", "x", x, "iufcV", _CUMSUM_TYPES)
+    return apply(_scan.CUMSUM, (x,), {"axis": int(axis)})
 
 
 def flip(input, dims):
