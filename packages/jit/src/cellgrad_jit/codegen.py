@@ -6,6 +6,7 @@ the same way. It calls exactly what the interpreter (`Plan.run`) calls, in the s
 import numpy as np
 
 from cellgrad_jit import plan as P
+from cellgrad_jit.optim_step import OptimizerStep
 
 __all__ = ["generate"]
 
@@ -214,6 +215,9 @@ def generate(plan):
             _op(src, step)
         elif kind is P.GradStep:
             _grad(src, step)
+        elif kind is OptimizerStep:  # the optimizer's one-call update on the gradient arrays
+            grads = "".join(f"v{s}, " for s in step.grads)
+            src.emit(f"{src.name('O', step.cell)}.construct(({grads}))")
         else:  # an eager Cell: RefreshStep or IslandStep, with the values it reads
             env = src.name("E", None)
             src.emit(f"{env} = {_dict_of(step.slots())}")

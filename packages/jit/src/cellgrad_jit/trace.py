@@ -28,6 +28,7 @@ from cellgrad._core._buffer import TensorBuffer, promote_types
 import cellgrad as ms
 from cellgrad import _jit_hook, observe
 from cellgrad.nn import Cell
+from cellgrad_jit.optim_step import OptimizerStep, fusable
 from cellgrad_jit.plan import GradStep, IslandStep, OpStep, ParamRef, Plan, Ref
 
 __all__ = ["Recorder", "Unsafe"]
@@ -479,7 +480,10 @@ class Recorder(observe.Observer):
         out = self.out_template(result, fresh=True)
         self.explained.update(id(p) for p in frame.cell.get_parameters())
         self.explained.update(id(t) for t in _tensors((frame.args, frame.kwargs), []))
-        self.steps.append(IslandStep(frame.cell, args, kwargs, out, frame.reads))
+        if fusable(frame.cell, args, kwargs, out):
+            self.steps.append(OptimizerStep(frame.cell, args[0], frame.reads))
+        else:
+            self.steps.append(IslandStep(frame.cell, args, kwargs, out, frame.reads))
 
     def structure(self, v, what):
         if isinstance(v, TensorBuffer):
