@@ -1,8 +1,7 @@
 # ops.cumsum casts to `dtype` before summing; Tensor.cumsum sums bool/int8/int16/uint8 as int32
 # and casts afterwards (xcit's Fourier position encoding counts a bool mask this way)
-import numpy as np
-
 import mindspore as ms
+import numpy as np
 from mindspore import Tensor, ops
 
 mask = Tensor(np.zeros((1, 3, 4)).astype(bool))
