@@ -10,7 +10,8 @@ _CALLBACKS = ("Callback", "RunContext", "LossMonitor", "TimeMonitor", "History",
               "LambdaCallback")
 _METRICS = ("Metric", "Accuracy", "Loss", "Precision", "Recall", "F1", "Fbeta",
             "TopKCategoricalAccuracy", "Top1CategoricalAccuracy", "Top5CategoricalAccuracy",
-            "ConfusionMatrix", "get_metric_fn", "names")
+            "ConfusionMatrix")
+_METRICS_SELECT = ("get_metric_fn", "names")
 # metrics_more.py: regression, segmentation, curve and text metrics
 _METRICS_MORE = ("MAE", "MSE", "Dice", "Perplexity", "CosineSimilarity", "ROC", "auc",
                  "BleuScore", "HausdorffDistance", "MeanSurfaceDistance",
@@ -26,6 +27,7 @@ _WHERE = {"Model": "model", "data_sink": "data_sink", "ModelCheckpoint": "checkp
           "connect_network_with_dataset": "dataset_helper",
           **{n: "callbacks" for n in _CALLBACKS}, **{n: "metrics" for n in _METRICS},
           **{n: "metrics_more" for n in _METRICS_MORE},
+          **{n: "metrics_select" for n in _METRICS_SELECT},
           **{n: "loss_scale_manager" for n in _LOSS_SCALE}}
 
 # As in MindSpore, every name is in mindspore.train and at the top level; metrics also in nn.
@@ -34,6 +36,7 @@ EXPORTS: dict = {
     **{n: f"{m}:{n}" for n, m in _WHERE.items() if n != "ProgressBar"},
     **{f"nn.{n}": f"metrics:{n}" for n in _METRICS},
     **{f"nn.{n}": f"metrics_more:{n}" for n in _METRICS_MORE},
+    **{f"nn.{n}": f"metrics_select:{n}" for n in _METRICS_SELECT},
     # the summary ops are Primitives of `ops`, queuing values for SummaryRecord (issue 27)
     **{f"ops.{n}": f"summary_ops:{n}" for n in _SUMMARY_OPS},
     "nn.get_metrics": "metrics_select:get_metrics",

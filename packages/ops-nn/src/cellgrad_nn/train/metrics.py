@@ -319,25 +319,8 @@ class ConfusionMatrix(Metric):
         return np.nan_to_num(matrix)
 
 
-_BY_NAME = {"accuracy": Accuracy, "acc": Accuracy, "loss": Loss, "precision": Precision,
-            "recall": Recall, "F1": F1, "f1": F1, "top_1_accuracy": Top1CategoricalAccuracy,
-            "top_5_accuracy": Top5CategoricalAccuracy, "topk": TopKCategoricalAccuracy,
-            "confusion_matrix": ConfusionMatrix}
-
-
-def _factory():
-    from cellgrad_nn.train import metrics_more  # it imports this module: no top-level import
-    return {**_BY_NAME, **metrics_more.BY_NAME}
-
-
-def get_metric_fn(name, *args, **kwargs):
-    """Mirrors `mindspore.train.get_metric_fn`: a metric object from its name."""
-    factory = _factory()
-    if name not in factory:
-        raise KeyError(f"Unknown Metric Function {name!r}; known: {sorted(factory)}.")
-    return factory[name](*args, **kwargs)
-
-
-def names():
-    """Mirrors `mindspore.train.names`: the metric names `get_metric_fn` knows."""
-    return sorted(_factory())
+# The names `get_metric_fn` knows (with metrics_more's: see metrics_select)
+BY_NAME = {"accuracy": Accuracy, "acc": Accuracy, "loss": Loss, "precision": Precision,
+           "recall": Recall, "F1": F1, "f1": F1, "top_1_accuracy": Top1CategoricalAccuracy,
+           "top_5_accuracy": Top5CategoricalAccuracy, "topk": TopKCategoricalAccuracy,
+           "confusion_matrix": ConfusionMatrix}

@@ -1,6 +1,22 @@
-"""`nn.get_metrics`: the metric objects a `Model` evaluates, from names or a dict."""
+"""Metrics by name: `get_metric_fn`, `names` and `nn.get_metrics` (the metric objects a
+`Model` evaluates, from names or a dict)."""
 
-from cellgrad_nn.train.metrics import Metric, get_metric_fn
+from cellgrad_nn.train import metrics, metrics_more
+from cellgrad_nn.train.metrics import Metric
+
+_BY_NAME = {**metrics.BY_NAME, **metrics_more.BY_NAME}
+
+
+def get_metric_fn(name, *args, **kwargs):
+    """Mirrors `mindspore.train.get_metric_fn`: a metric object from its name."""
+    if name not in _BY_NAME:
+        raise KeyError(f"Unknown Metric Function {name!r}; known: {sorted(_BY_NAME)}.")
+    return _BY_NAME[name](*args, **kwargs)
+
+
+def names():
+    """Mirrors `mindspore.train.names`: the metric names `get_metric_fn` knows."""
+    return sorted(_BY_NAME)
 
 
 def get_metrics(metrics):

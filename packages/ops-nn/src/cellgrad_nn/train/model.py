@@ -3,7 +3,7 @@
 from cellgrad import nn
 from cellgrad.common.tensor import Tensor
 from cellgrad_nn.train import metrics as _metrics
-from cellgrad_nn.train import parallel
+from cellgrad_nn.train import metrics_select, parallel
 from cellgrad_nn.train.callbacks import CallbackList, CallbackParams, RunContext
 from cellgrad_nn.train.progress import ProgressBar
 
@@ -244,7 +244,7 @@ def _build_metrics(metrics):
             raise TypeError(f"For 'Model', metrics[{bad[0]!r}] must be a Metric.")
         return dict(metrics)
     if isinstance(metrics, (set, list, tuple)):
-        return {name: _metrics.get_metric_fn(name) for name in metrics}
+        return {name: metrics_select.get_metric_fn(name) for name in metrics}
     raise TypeError(f"For 'Model', metrics must be a set of names or a dict of Metrics, but "
                     f"got {type(metrics).__name__}.")
 
