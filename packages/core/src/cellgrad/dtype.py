@@ -66,6 +66,9 @@ __all__ = [
     "Type",
     "Int",
     "TensorType",
+    "Float",
+    "Tuple",
+    "tensor_type",
     "QuantDtype",
     "list_",
     "tuple_",
@@ -142,6 +145,25 @@ class Int(Type, metaclass=_IntMeta):
         return found
 
 
+class _FloatMeta(_TypeMeta):
+    def __instancecheck__(cls, obj):
+        return obj in (float16, float32, float64) or obj is _FLOAT
+
+
+class Float(Type, metaclass=_FloatMeta):
+    """Mirrors `mindspore.common.dtype.Float`: `Float(32)` is `float32`, `Float()` the generic
+    float type; float16/32/64 are Floats."""
+
+    def __new__(cls, nbits=None):
+        if nbits is None:
+            return _FLOAT
+        found = {16: float16, 32: float32, 64: float64}.get(nbits)
+        if found is None:
+            raise RuntimeError(f"For Float type only support number of 16bits, 32bits and 64bits, "
+                               f"but got {nbits}bits")
+        return found
+
+
 class _ObjType:
     """A MindSpore type that is not a tensor element type (`List`, `Tuple`, `String`, `None`)."""
 
@@ -163,6 +185,19 @@ tuple_ = _ObjType("Tuple", "tuple_", tuple)
 string = _ObjType("String", "string", str)
 type_none = _ObjType("None", "type_none", type(None))
 function = _ObjType("Function", "function", None)
+_FLOAT = _ObjType("Float", "Float()", None)
+
+
+class _TupleMeta(_TypeMeta):
+    def __instancecheck__(cls, obj):
+        return obj is tuple_
+
+
+class Tuple(Type, metaclass=_TupleMeta):
+    """Mirrors `mindspore.common.dtype.Tuple`: `Tuple()` is `tuple_`."""
+
+    def __new__(cls):
+        return tuple_
 type_type = _ObjType("TypeType", "type_type", None)
 
 
@@ -182,10 +217,17 @@ class TensorType:
         return hash(("TensorType", self._element))
 
     def __str__(self):
-        return f"Tensor[{self._element}]"
+        return "Tensor" if self._element is None else f"Tensor[{self._element}]"
 
     def __repr__(self):
+        if self._element is None:
+            return "mindspore.tensor"
         return f"mindspore.tensor[{self._element.py_name.rstrip('_')}]"
+
+
+# MindSpore's generic tensor type (`mstype.tensor_type`): a TensorType of no element type.
+tensor_type = object.__new__(TensorType)
+tensor_type._element = None
 
 
 class QuantDtype(enum.Enum):
@@ -281,4 +323,4 @@ __all__ += ["int_type", "uint_type", "float_type", "signed_type", "number_type",
 # The names `import mindspore as ms` also has at its top level (cellgrad/__init__.py adds them).
 TOP_LEVEL = {name: globals()[name] for name in (
     "complex64", "complex128", "dtype_to_nptype", "pytype_to_dtype", "dtype_to_pytype",
-    "get_py_obj_dtype", "Int", "Type", "TensorType", "QuantDtype")}
+    "get_py_obj_dtype", "Int", "Type", "TensorType", "QuantDtype", "tensor_type")}
