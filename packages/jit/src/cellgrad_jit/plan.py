@@ -437,6 +437,7 @@ class Plan:
         self.name, self.steps, self.template = name, steps, template
         self.generated = None
         self.scalars = []  # Python values the trace read from closures, globals, Cells
+        self.guards = None  # `guards.Guards`: what the user functions the call ran read
         starts = {start: RefreshStep(cell, args, kwargs, steps[start:end])
                   for start, end, cell, args, kwargs in refreshes}
         for refresh in starts.values():
@@ -521,7 +522,7 @@ class Plan:
             now = key.cell_contents if where is None else where.get(key, _MISSING)
             if now is not value and (type(now) is not type(value) or now != value):
                 return False
-        return True
+        return self.guards is None or self.guards.hold()
 
     def run(self, tensors):
         """Replay with the generated function (`codegen`), made on the first replay."""

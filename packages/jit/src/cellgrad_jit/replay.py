@@ -23,6 +23,7 @@ from cellgrad._core._buffer import DType, TensorBuffer
 from cellgrad import _jit_hook, observe
 from cellgrad.common.parameter import Parameter
 from cellgrad.nn import Cell
+from cellgrad_jit.guards import Guards, Watch, reachable
 from cellgrad_jit.plan import Plan
 from cellgrad_jit.trace import Recorder, Unsafe
 
@@ -113,10 +114,13 @@ def compile_function(function, settings):
         for c in [owner, *args]:
             if isinstance(c, Cell):
                 rec.cells[id(c)] = (c, c.training)
+        guards = Guards()
+        reachable(function, guards)
         previous = _jit_hook.set_tracer(rec)
         handle = observe.add_observer(rec)
         try:
-            out = function(*args, **kwargs)
+            with Watch(guards):
+                out = function(*args, **kwargs)
         finally:
             handle.remove()
             _jit_hook.set_tracer(previous)
@@ -142,6 +146,7 @@ def compile_function(function, settings):
                 raise RuntimeError(f"For 'jit' with fullgraph=True, '{name}' cannot be "
                                    f"captured as one graph: {reason}.") from None
             return out
+        plan.guards = guards
         log.debug("jit: '%s' traced: %d steps", name, len(plan.steps))
         cache[key] = plan
         return out
