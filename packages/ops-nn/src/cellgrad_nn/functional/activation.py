@@ -12,16 +12,18 @@ from cellgrad._core._buffer import SAVE_OUTPUT, TensorBuffer, apply_unary
 from cellgrad.dtype import bool_
 from cellgrad.plugins import PROMOTE_NONE, Op, apply
 from cellgrad_nn._kernels.activation import relu_grad
-from cellgrad_nn.functional import _checks
+from cellgrad_nn.functional import _checks, _lowp
 from cellgrad_nn.functional._math import erf, erf_xp, sigmoid, sigmoid_xp, tanh_xp
 
 
 def _relu_fwd(x):
-    out = np.maximum(x, 0)
+    out = _relu_values(x)
     return out, (out,)
 
 
 def _relu_values(x, _maximum=np.maximum):
+    if x.dtype.char == "e":  # float16: a select on the bit patterns (numpy's is emulated)
+        return _lowp.relu(x)
     return _maximum(x, 0)
 
 
@@ -39,6 +41,8 @@ def _relu_bwd(ctx, g):
         res = relu_grad(out, g)  # one pass; None for other dtypes and layouts
         if res is not None:
             return res
+        if out.dtype.char == "e" and g.dtype.char == "e" and out.shape == g.shape:
+            return _lowp.relu_grad(out, g)
         return np.where(out > 0, g, np.zeros((), g.dtype))  # bfloat16 under numpy 1.x too
     return ctx.xp.where(out > 0, g, 0)
 

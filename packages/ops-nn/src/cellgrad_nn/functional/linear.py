@@ -6,7 +6,7 @@ import numpy as np
 from cellgrad._core._buffer import TensorBuffer
 
 from cellgrad.plugins import PROMOTE_ARITH, Op, apply
-from cellgrad_nn.functional import _checks, _dense_blas
+from cellgrad_nn.functional import _checks, _dense_blas, _lowp
 
 _SPARE_MIN = 1 << 17  # bytes: below glibc's mmap threshold a fresh array is about as cheap
 _SPARES = 4  # dX arrays kept per (shape, dtype): a net's layers of one width share them
@@ -53,9 +53,8 @@ def _dense_fwd(x, w, b=None):
     if x.dtype == np.float16:
         # numpy's float16 GEMM has no BLAS path (~20x slower): multiply in float32 and round
         # once, as MindSpore's CPU MatMul does for float16; the bias is added in float16
-        out = _gemm(x.astype(np.float32), w.astype(np.float32)).astype(np.float16)
-    else:
-        out = _gemm(x, w)
+        return _lowp.dense(x, w, b, _gemm), (x, w, b is not None)
+    out = _gemm(x, w)
     if b is not None:
         out += b
     return out, (x, w, b is not None)
@@ -65,9 +64,11 @@ def _dense_bwd(ctx, g):
     x, w, has_bias = ctx.saved
     xp = ctx.xp
     if g.dtype == np.float16 and isinstance(g, np.ndarray):
-        # in float32, rounded to float16 once by the engine (MindSpore's CPU kernels sum and
-        # multiply float16 in float32: summing in float16 overflows where theirs does not)
-        g, x, w = g.astype(np.float32), x.astype(np.float32), w.astype(np.float32)
+        # in float32, rounded to float16 once (MindSpore's CPU kernels sum and multiply
+        # float16 in float32: summing in float16 overflows where theirs does not)
+        low, g, x, w = g.dtype, _lowp.f32(g), _lowp.f32(x), _lowp.f32(w)
+    else:
+        low = None
     nx, nw = ctx.needs_input_grad[:2]
     if w.ndim == 1:  # (..., in) @ (in,) -> (...)
         g = xp.expand_dims(g, -1)
@@ -107,7 +108,8 @@ def _dense_bwd(ctx, g):
             else:
                 gb = g2.sum(axis=0)
                 gb = gb.reshape(()) if w.ndim == 1 else gb
-    return (gx, gw, gb) if has_bias else (gx, gw)
+    grads = (gx, gw, gb) if has_bias else (gx, gw)
+    return grads if low is None else _lowp.dense_grads(grads, low)
 
 
 DENSE = Op("dense", _dense_fwd, _dense_bwd, PROMOTE_ARITH)

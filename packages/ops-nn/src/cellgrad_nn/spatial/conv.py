@@ -11,7 +11,7 @@ from cellgrad.ops import Primitive
 from cellgrad.plugins import PROMOTE_ARITH, Op, apply
 from cellgrad_nn._kernels import conv_small
 from cellgrad_nn._kernels.im2col import col2im, im2col
-from cellgrad_nn.functional import _checks
+from cellgrad_nn.functional import _checks, _lowp
 from cellgrad_nn.spatial import _buffers as B
 from cellgrad_nn.spatial import _window as W
 
@@ -50,7 +50,7 @@ def _conv_fwd(x, w, b=None, *, pads, stride, dilation, groups, out_size):
         w = np.ascontiguousarray(w)
         conv_small.conv_forward(kept, w, None if b is None else np.ascontiguousarray(b), out)
         saved = (None, w, x.shape, pads, stride, dilation, groups, b is not None, kept)
-        return out.astype(dtype, copy=False), saved
+        return _lowp.round_to(out, dtype), saved
     n, c = x.shape[:2]
     o, kernel = w.shape[0], w.shape[2:]
     length = math.prod(out_size)
@@ -75,13 +75,15 @@ def _conv_fwd(x, w, b=None, *, pads, stride, dilation, groups, out_size):
         np.add(by_sample, b[:, None], out=out.reshape(n, o, length))
     del res, by_sample
     saved = (cols, w, x.shape, pads, stride, dilation, groups, b is not None)
-    return out.astype(dtype, copy=False), saved
+    return _lowp.round_to(out, dtype), saved
 
 
 def _conv_bwd(ctx, g):
     cols, w, x_shape, pads, stride, dilation, groups, has_bias = ctx.saved[:8]
-    if g.dtype.char not in "fd":
-        g = W.kernel_dtype(g)
+    if g.dtype.char not in "fd":  # float16 storage: float32 kernels, gradients rounded once
+        low = g.dtype
+        return tuple(None if r is None else _lowp.round_to(r, low)
+                     for r in _conv_bwd(ctx, W.kernel_dtype(g)))
     if cols is None:
         return _direct_bwd(ctx, g)
     n, o = g.shape[:2]

@@ -17,7 +17,7 @@ from cellgrad.common.tensor import Tensor
 from cellgrad.ops import Primitive
 from cellgrad.plugins import PROMOTE_NONE, Op, apply
 from cellgrad_nn._kernels import pool as kernels
-from cellgrad_nn.functional import _checks
+from cellgrad_nn.functional import _checks, _lowp
 from cellgrad_nn.spatial import _buffers as B
 from cellgrad_nn.spatial import _window as W
 
@@ -54,19 +54,20 @@ def _max_fwd(x, *, kernel, stride, pads, dilation, out_size, indices=None):
     kernels.max_pool_forward(x, out, argmax, kernel, stride, dilation, pads[::2])
     if indices is not None:  # return_indices: flat positions, handed back by the caller
         indices.append(argmax)
-    return out.astype(dtype, copy=False), (argmax, x.shape)
+    return _lowp.round_to(out, dtype), (argmax, x.shape)
 
 
 def _max_bwd(ctx, g):
     argmax, x_shape = ctx.saved
     n, c = x_shape[:2]
+    low = g.dtype
     g = np.ascontiguousarray(W.kernel_dtype(g))
     dx = B.zeros(x_shape, g.dtype)
     # explicit sizes, not -1: an empty batch is a valid input
     length, out_length = math.prod(x_shape[2:]), math.prod(g.shape[2:])
     kernels.max_pool_backward(g.reshape(n, c, out_length), argmax.reshape(n, c, out_length),
                               dx.reshape(n, c, length))
-    return dx
+    return _lowp.round_to(dx, low)
 
 
 MAX_POOL = Op("max_pool2d", _max_fwd, _max_bwd, PROMOTE_NONE, first_order_only=True)

@@ -1,0 +1,61 @@
+"""Low-precision storage, float32 arithmetic: what the float16/bfloat16 branches of the nn
+kernels call (Dense, convolution, pooling, ReLU).
+
+MindSpore's CPU kernels for float16 compute in float32 and round the result once; numpy's
+float16 arithmetic is emulated one element at a time, and even its float16 conversions are
+~30x slower than the F16C loops of `_kernels/lowp.pyx`. So a float16 op here converts its
+inputs to float32 once, runs the float32 kernel and rounds its result once. bfloat16
+(ml_dtypes) converts fast in numpy already.
+"""
+
+import numpy as np
+
+from cellgrad_nn._kernels import lowp
+
+_F16 = np.dtype(np.float16)
+_F32 = np.dtype(np.float32)
+
+
+def f32(a):
+    """`a` in a dtype the float kernels take: float16 (and bfloat16) as float32, exactly;
+    float32, float64 and None as they are."""
+    if a is None:
+        return a
+    code = a.dtype.char
+    if code == "f" or code == "d":
+        return a
+    if code == "e":
+        return lowp.to_float32(a)
+    return a.astype(np.float32)
+
+
+def round_to(a, dtype):
+    """float32 `a` rounded to `dtype` (to nearest even); `a` itself when it has that dtype."""
+    if a.dtype == dtype:
+        return a
+    if dtype == _F16 and a.dtype == _F32:
+        return lowp.to_float16(a)
+    return a.astype(dtype)
+
+
+def is_f16(a):
+    return a.dtype.char == "e"
+
+
+relu = lowp.relu16
+relu_grad = lowp.relu_grad16
+
+
+def dense(x, w, b, gemm):
+    """float16 `x @ w.T (+ b)`: the product in float32 rounded once, as MindSpore's CPU MatMul
+    for float16, then the bias added to it and rounded again (numpy's float16 add, exactly)."""
+    out = gemm(f32(x), f32(w))
+    if b is not None:
+        out = lowp.to_float32(lowp.to_float16(out))
+        out += f32(b)
+    return round_to(out, x.dtype)
+
+
+def dense_grads(grads, dtype):
+    """Dense's float32 gradients rounded to the storage dtype once (None stays)."""
+    return tuple(None if g is None else round_to(g, dtype) for g in grads)
