@@ -66,6 +66,8 @@ _EXPORTS = {
     "vision": "cellgrad_dataset.vision",
     # --- mindrecord ---
     "MindDataset": "cellgrad_dataset.mindrecord._dataset:MindDataset",
+    # --- operation implementation kind ---
+    "Implementation": "cellgrad_dataset.transforms.py_transforms_util:Implementation",
 }
 
 __all__ = sorted(_EXPORTS)

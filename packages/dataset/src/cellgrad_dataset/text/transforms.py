@@ -24,6 +24,7 @@ from cellgrad_dataset.text.tokenizers import (
     WordpieceTokenizer,
 )
 from cellgrad_dataset.transforms.base import TensorOperation as TextTensorOperation
+from cellgrad_dataset.transforms.py_transforms_util import Implementation  # noqa: F401
 
 __all__ = [
     "AddToken", "BasicTokenizer", "BertTokenizer", "CaseFold", "JiebaTokenizer", "Lookup",

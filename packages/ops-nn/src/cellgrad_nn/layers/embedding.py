@@ -46,6 +46,11 @@ class EmbeddingLookup(Cell):
     and `manual_shapes` place the table on devices and hosts in MindSpore; here the table is
     one array on the CPU and they are recorded only."""
 
+    BATCH_SLICE = "batch_slice"
+    FIELD_SLICE = "field_slice"
+    TABLE_ROW_SLICE = "table_row_slice"
+    TABLE_COLUMN_SLICE = "table_column_slice"
+
     def __init__(self, vocab_size, embedding_size, param_init="normal", target="CPU",
                  slice_mode="batch_slice", manual_shapes=None, max_norm=None, sparse=True,
                  dtype=float32):
