@@ -15,6 +15,8 @@ import os
 
 import numpy as np
 
+from cellgrad_dataset.columns import names_arg as _names_arg
+from cellgrad_dataset.columns import resolve as _resolve
 from cellgrad_dataset.sampling import epoch_rng
 
 INT32_MAX = 2147483647
@@ -48,18 +50,6 @@ def _int_in(value, name, lo, hi=INT32_MAX, allow=()):
     if not lo <= value <= hi:
         raise ValueError(f"Input {name} is not within the required interval of [{lo}, {hi}].")
     return int(value)
-
-
-def _names_arg(value):
-    return None if value is None else ([value] if isinstance(value, str) else list(value))
-
-
-def _resolve(owner, columns, known):
-    missing = [c for c in columns if c not in known]
-    if missing:
-        raise RuntimeError(f"Invalid column, for '{owner}', column {missing[0]!r} does not exist "
-                           f"in the dataset; its columns are {known}.")
-    return [known.index(c) for c in columns]
 
 
 def _op_name(op):

@@ -6,6 +6,7 @@ import sys
 import numpy as np
 
 from cellgrad.common.tensor import Tensor
+from cellgrad_dataset.columns import names_arg, resolve
 
 
 class TupleIterator:
@@ -18,8 +19,6 @@ class TupleIterator:
     """
 
     def __init__(self, dataset, columns=None, num_epochs=-1, output_numpy=False, do_copy=False):
-        from cellgrad_dataset.datasets import _names_arg, _resolve
-
         if isinstance(num_epochs, bool) or not isinstance(num_epochs, int):
             raise TypeError(f"Argument num_epochs with value {num_epochs!r} is not of type "
                             f"[<class 'int'>], but got {type(num_epochs)}.")
@@ -33,8 +32,8 @@ class TupleIterator:
         names = dataset.get_col_names()
         self._take = None
         if columns is not None:
-            columns = _names_arg(columns)
-            self._take = _resolve("create_tuple_iterator", columns, names)
+            columns = names_arg(columns)
+            self._take = resolve("create_tuple_iterator", columns, names)
             names = columns
         self._names = names
         self._dataset = dataset
