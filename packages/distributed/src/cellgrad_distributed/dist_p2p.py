@@ -23,12 +23,12 @@ def _check(where, tensor, rank, name, group):
 
 
 def _peer(where, g, rank, name, sending):
-    if g.size == 1:
-        raise ValueError(f"For {where}, the group '{g.name}' holds one process: there is no other "
-                         f"to exchange messages with (start several with mpirun).")
     if sending and rank == g.world_ranks[g.rank]:
         raise ValueError("Invalid destination rank: destination rank should not be the same as "
                          "the rank of the current process.")
+    if g.size == 1:
+        raise ValueError(f"For {where}, the group '{g.name}' holds one process: there is no other "
+                         f"to exchange messages with (start several with mpirun).")
     return group_rank(where, g, rank, name)
 
 
