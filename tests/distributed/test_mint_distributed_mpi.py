@@ -22,6 +22,13 @@ def test_every_function_and_gradient_matches_numpy(n):
         assert out.count(f"ok {what}") == n, out  # lines of processes may interleave
 
 
+@pytest.mark.parametrize("n", [2, 3])
+def test_comm_primitives_and_their_gradients(n):
+    out = run_ok("comm_primitives.py", n=n, timeout=120)
+    for what in ("Reduce", "CollectiveGather CollectiveScatter", "AlltoAll", "Send Receive"):
+        assert out.count(f"ok {what}") == n, out
+
+
 def test_sync_batchnorm_equals_batchnorm_on_the_whole_batch():
     out = run_ok("mint_sync_batchnorm.py", timeout=180)
     for what in ("2d", "1d", "2-D input", "3d"):  # distinct: no one is a prefix

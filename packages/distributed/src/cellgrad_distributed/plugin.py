@@ -8,7 +8,7 @@ import importlib
 
 from cellgrad.plugins import hookimpl
 
-OP_MODULES = ("collectives", "sync_norm", "dist_collectives")
+OP_MODULES = ("collectives", "sync_norm", "dist_collectives", "comm_primitives")
 
 _MANAGEMENT = """init release get_rank get_group_size get_local_rank get_local_rank_size
     get_world_rank_from_group_rank get_group_rank_from_world_rank create_group destroy_group
@@ -31,7 +31,9 @@ _MINT_DISTRIBUTED = {
         scatter_object_list send_object_list""",
 }
 _OPS_ONLY = {"dist_exchange": "gather_into_tensor scatter_tensor all_to_all_v_c",
-             "ops_comm": "set_comm_ops_inplace"}
+             "ops_comm": "set_comm_ops_inplace",
+             "comm_primitives": "AlltoAll Barrier CollectiveGather CollectiveScatter Receive "
+                                "Reduce Send"}
 _NOT_IN_OPS = ("gather", "scatter")  # ops' gather and scatter index Tensors
 
 EXPORTS = {

@@ -1,0 +1,77 @@
+"""`ops.Reduce`, `CollectiveGather`, `CollectiveScatter`, `AlltoAll`, `Barrier`, `Send` and
+`Receive` on N processes against numpy, with their gradients (MindSpore's backward rules).
+Prints `ok <what>`; a failed check ends the job."""
+
+import numpy as np
+
+import cellgrad as ms
+from cellgrad import Tensor, ops
+from cellgrad.communication import get_group_size, get_rank, init
+
+init()
+RANK, SIZE = get_rank(), get_group_size()
+
+
+def data(seed, shape):
+    return [np.random.default_rng([seed, r]).standard_normal(shape).astype(np.float32)
+            for r in range(SIZE)]
+
+
+def close(got, want, what):
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5, atol=1e-5, err_msg=what)
+
+
+xs, ws = data(1, (2, 3)), data(2, (2, 3))
+root = SIZE - 1
+
+# Reduce: the root's output is the sum; its gradient reaches every process from the root
+out = ops.Reduce(root)(Tensor(xs[RANK]))
+close(out.asnumpy(), np.sum(xs, axis=0) if RANK == root else np.zeros(1), "Reduce")
+g = ms.grad(lambda x: (ops.Reduce(root)(x) * (Tensor(ws[RANK]) if RANK == root
+                                              else Tensor(np.ones(1, np.float32)))).sum())(
+    Tensor(xs[RANK]))
+close(g.asnumpy(), ws[root], "Reduce gradient")
+print("ok Reduce", flush=True)
+
+# CollectiveGather and CollectiveScatter
+out = ops.CollectiveGather(0)(Tensor(xs[RANK]))
+close(out.asnumpy(), np.concatenate(xs) if RANK == 0 else np.zeros(1), "CollectiveGather")
+big = data(3, (2 * SIZE, 3))
+g = ms.grad(lambda x: (ops.CollectiveGather(0)(x) * (Tensor(big[0]) if RANK == 0
+                                                    else Tensor(np.ones(1, np.float32)))).sum())(
+    Tensor(xs[RANK]))
+close(g.asnumpy(), big[0][2 * RANK:2 * RANK + 2], "CollectiveGather gradient")
+out = ops.CollectiveScatter(root)(Tensor(big[RANK]))
+close(out.asnumpy(), big[root][2 * RANK:2 * RANK + 2], "CollectiveScatter")
+g = ms.grad(lambda x: (ops.CollectiveScatter(root)(x) * Tensor(ws[RANK])).sum())(
+    Tensor(big[RANK]))
+close(g.asnumpy(), np.concatenate(ws) if RANK == root else np.zeros((2 * SIZE, 3)),
+      "CollectiveScatter gradient")
+print("ok CollectiveGather CollectiveScatter", flush=True)
+
+# AlltoAll: split along axis 1, concatenate along axis 0
+x = data(4, (2, 3 * SIZE))
+out = ops.AlltoAll(SIZE, 1, 0)(Tensor(x[RANK]))
+close(out.asnumpy(), np.concatenate([x[r][:, 3 * RANK:3 * RANK + 3] for r in range(SIZE)]),
+      "AlltoAll")
+w = data(5, (2 * SIZE, 3))
+g = ms.grad(lambda a: (ops.AlltoAll(SIZE, 1, 0)(a) * Tensor(w[RANK])).sum())(Tensor(x[RANK]))
+want = np.concatenate([w[q][2 * RANK:2 * RANK + 2] for q in range(SIZE)], axis=1)
+close(g.asnumpy(), want, "AlltoAll gradient")
+ops.Barrier()()
+print("ok AlltoAll", flush=True)
+
+# Send from 0 to 1, whose gradient comes back from 1's Receive
+if RANK == 0:
+    g = ms.grad(lambda a: ops.Send(7, 1)(a * 2.0).sum())(Tensor(xs[0]))
+    close(g.asnumpy(), 2 * ws[1], "Send gradient")
+elif RANK == 1:
+    recv = ops.Receive(7, 0, [2, 3], ms.float32)
+
+    def loss(dummy):
+        got = recv(dummy)
+        close(got.asnumpy(), xs[0] * 2, "Receive")
+        return (got * Tensor(ws[1])).sum() + dummy * 0
+
+    ms.grad(loss)(Tensor(0.0, ms.float32))
+print("ok Send Receive", flush=True)
