@@ -75,3 +75,37 @@ elif RANK == 1:
 
     ms.grad(loss)(Tensor(0.0, ms.float32))
 print("ok Send Receive", flush=True)
+
+# the uneven ones: process r holds r + 1 elements
+mine = Tensor(np.full(RANK + 1, RANK + 1.0, np.float32))
+sizes = [r + 1 for r in range(SIZE)]
+whole = np.concatenate([np.full(r + 1, r + 1.0) for r in range(SIZE)])
+close(ops.AllGatherV()(mine, sizes).asnumpy(), whole, "AllGatherV")
+wv = data(6, (sum(sizes),))
+g = ms.grad(lambda a: (ops.AllGatherV()(a, sizes) * Tensor(wv[RANK])).sum())(mine)
+close(g.asnumpy(), np.sum(wv, axis=0)[sum(sizes[:RANK]):sum(sizes[:RANK + 1])],
+      "AllGatherV gradient")
+long = data(7, (sum(sizes),))
+out = ops.ReduceScatterV()(Tensor(long[RANK]), sizes)
+close(out.asnumpy(), np.sum(long, axis=0)[sum(sizes[:RANK]):sum(sizes[:RANK + 1])],
+      "ReduceScatterV")
+g = ms.grad(lambda a: (ops.ReduceScatterV()(a, sizes) * Tensor(wv[RANK][:RANK + 1])).sum())(
+    Tensor(long[RANK]))
+close(g.asnumpy(), np.concatenate([wv[r][:r + 1] for r in range(SIZE)]), "ReduceScatterV grad")
+# all-to-all-v: process r sends q + 1 elements valued 10 r + q to process q
+send = [q + 1 for q in range(SIZE)]
+recv = [RANK + 1] * SIZE
+x = Tensor(np.concatenate([np.full(q + 1, 10.0 * RANK + q) for q in range(SIZE)])
+           .astype(np.float32))
+want = np.concatenate([np.full(RANK + 1, 10.0 * r + RANK) for r in range(SIZE)])
+close(ops.AlltoAllV()(x, send, recv).asnumpy(), want, "AlltoAllV")
+matrix = [q + 1 for _ in range(SIZE) for q in range(SIZE)]  # [i * size + j]: j + 1 from i to j
+close(ops.AlltoAllVC()(x, matrix).asnumpy(), want, "AlltoAllVC")
+was = [np.random.default_rng([8, q]).standard_normal((q + 1) * SIZE).astype(np.float32)
+       for q in range(SIZE)]  # process q's output weights
+g = ms.grad(lambda a: (ops.AlltoAllVC()(a, matrix) * Tensor(was[RANK])).sum())(x)
+# block r of process q's output is what process r sent it
+want = np.concatenate([was[q][RANK * (q + 1):(RANK + 1) * (q + 1)] for q in range(SIZE)])
+close(g.asnumpy(), want, "AlltoAllVC gradient")
+assert g.shape == x.shape
+print("ok uneven", flush=True)

@@ -111,7 +111,8 @@ _OPS_COMM = """
     is_available is_initialized isend new_group recv recv_object_list reduce reduce_scatter
     reduce_scatter_tensor reduce_scatter_tensor_uneven scatter_object_list send send_object_list
     gather_into_tensor scatter_tensor all_to_all_v_c set_comm_ops_inplace
-    AlltoAll Barrier CollectiveGather CollectiveScatter Receive Reduce Send
+    AlltoAll Barrier CollectiveGather CollectiveScatter Receive Reduce Send AllGatherV AlltoAllV
+    AlltoAllVC ReduceScatterV
 """
 _CHECKPOINT = """
     save_checkpoint load_checkpoint load_param_into_net ckpt_to_safetensors safetensors_to_ckpt

@@ -8,7 +8,8 @@ import importlib
 
 from cellgrad.plugins import hookimpl
 
-OP_MODULES = ("collectives", "sync_norm", "dist_collectives", "comm_primitives")
+OP_MODULES = ("collectives", "sync_norm", "dist_collectives", "comm_primitives",
+              "comm_v_primitives")
 
 _MANAGEMENT = """init release get_rank get_group_size get_local_rank get_local_rank_size
     get_world_rank_from_group_rank get_group_rank_from_world_rank create_group destroy_group
@@ -33,7 +34,8 @@ _MINT_DISTRIBUTED = {
 _OPS_ONLY = {"dist_exchange": "gather_into_tensor scatter_tensor all_to_all_v_c",
              "ops_comm": "set_comm_ops_inplace",
              "comm_primitives": "AlltoAll Barrier CollectiveGather CollectiveScatter Receive "
-                                "Reduce Send"}
+                                "Reduce Send",
+             "comm_v_primitives": "AllGatherV AlltoAllV AlltoAllVC ReduceScatterV"}
 _NOT_IN_OPS = ("gather", "scatter")  # ops' gather and scatter index Tensors
 
 EXPORTS = {
