@@ -14,9 +14,9 @@ _KERNELS = (
     "cellgrad.plugins (the cellgrad_register_ops hook; see examples/op-plugin)")
 _CUSTOM = (
     "compiles a custom device kernel (func_type 'aot', 'tbe', 'akg', 'aicpu', 'julia', "
-    "'hybrid'), which cellgrad cannot do; for func_type 'pyfunc' call the Python function "
-    "itself (a Cell with a bprop gives it a gradient), or register a Python op with its "
-    "backward through cellgrad.plugins (the cellgrad_register_ops hook)")
+    "'hybrid'), which cellgrad cannot do: write the kernel as a numpy function and use "
+    "ops.Custom(func, out_shape, out_dtype, func_type='pyfunc', bprop=...), or register a "
+    "Python op with its backward through cellgrad.plugins (the cellgrad_register_ops hook)")
 _THOR = (
     "belongs to THOR, MindSpore's second-order optimizer for Ascend and GPU graph mode, which "
     "cellgrad does not provide: train with nn.Momentum, nn.SGD or nn.Adam and the plain layers "
@@ -84,6 +84,12 @@ _OBFUSCATION = ("belongs to MindSpore's model obfuscation (mindspore.safeguard),
                 "does not provide: save and load plain checkpoints")
 _RUNTIME_PREFIXES = ("", "runtime.", "hal.")
 
+_EMBEDDING_CACHE = ("belongs to MindSpore's embedding cache / map-parameter service for "
+                    "parameter-server training (hash tables on the device), which cellgrad does "
+                    "not have: keep the table in nn.Embedding or nn.EmbeddingLookup")
+_DEPRECATED = ("is deprecated in MindSpore 2.10 (to be removed) and cellgrad does not provide "
+               "it: {}")
+
 # qualname (as written after `cellgrad.`) -> why it is not there and what to use instead
 NOT_PROVIDED = {
     "EnvProfiler": _ENV_PROFILER,
@@ -95,7 +101,6 @@ NOT_PROVIDED = {
     "profiler.mstx": (
         "marks ranges for Ascend's msprof timeline (mstx); cellgrad's trace already has a span "
         "for every Cell: put the code to mark in a Cell, or time it around Profiler.step()"),
-    "ops.Custom": _CUSTOM,
     **{f"ops.{name}": _KERNELS for name in (
         "CustomRegOp", "TBERegOp", "AiCPURegOp", "AkgAscendRegOp", "AkgGpuRegOp", "DataType",
         "op_info_register", "custom_info_register", "kernel", "ms_kernel", "CustomOpBuilder")},
@@ -116,7 +121,27 @@ NOT_PROVIDED = {
                  "outputs (its CPU build fails for 2 layers when input_size != hidden_size): "
                  "use nn.LSTM, which runs each layer and direction as one op with its own "
                  "backward"),
+    **{f"ops.{name}": _EMBEDDING_CACHE for name in (
+        "MapCacheIdx", "MapUniform", "make_map_parameter", "ref_to_embed", "embed")},
+    "ops.CopyWithSlice": ("is an internal of MindSpore's view machinery (copying into a "
+                          "non-contiguous device view); cellgrad's views are numpy views: "
+                          "assign into a slice (x[...] = value) instead"),
+    "ops.CpuRegOp": _KERNELS,
+    "ops.array_reduce": _GRAPH_INTERNAL,
+    "ops.recompute_block": ("marks a block for recomputation inside a compiled graph; in "
+                            "cellgrad call Cell.recompute() on the cell to recompute"),
+    "ops.BasicLSTMCell": _DEPRECATED.format("use nn.LSTMCell (or nn.LSTM)"),
+    "ops.DepthwiseConv2dNative": _DEPRECATED.format(
+        "use nn.Conv2d or ops.conv2d with group equal to the input channels"),
+    "ops.ExtractGlimpse": _DEPRECATED.format("crop with slicing and ops.interpolate"),
+    "ops.ExtractVolumePatches": _DEPRECATED.format("use ops.unfold on each depth slice"),
+    "ops.SampleDistortedBoundingBoxV2": _DEPRECATED.format(
+        "use dataset.vision.RandomCropDecodeResize or RandomResizedCrop"),
+    "ops.ScaleAndTranslate": _DEPRECATED.format("use ops.interpolate and ops.affine_grid"),
+    "ops.SparseSlice": _DEPRECATED.format("slice the dense Tensor (COOTensor.to_dense())"),
     **{f"ops.{name}": _ASCEND_ATTENTION for name in (
+        "GroupTopk", "lightning_indexer", "multi_scale_deformable_attn_function",
+        "ring_attention_update", "ApplyRotaryPosEmb", "rotary_position_embedding",
         "PagedAttention", "PagedAttentionMask", "ReshapeAndCache",
         "flash_attention_score", "fused_infer_attention_score", "incre_flash_attention",
         "prompt_flash_attention", "sparse_flash_attention", "speed_fusion_attention",

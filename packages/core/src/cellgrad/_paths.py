@@ -314,6 +314,7 @@ EVERY_PRIMITIVE = ("ops.operations", "ops.operations.nn_ops", "ops.operations.ma
                    "ops.operations.image_ops")
 PATHS.update({path: {"ops": "prim_attr_register"} for path in EVERY_PRIMITIVE[1:]})
 PATHS.update({
+    "ops": {"": "Tensor"},  # MindSpore's ops namespace holds the Tensor class too
     "ops.operations": {"ops": "ReduceOp"},
     "ops.operations.comm_ops": {"ops": "ReduceOp prim_attr_register"},
     "ops.operations.other_ops": {"ops": "prim_arg_register prim_attr_register"},

@@ -39,6 +39,8 @@ from cellgrad.ops._prim_array2 import *  # noqa: F403
 from cellgrad.ops._prim_array2 import __all__ as _array2_prim_names
 from cellgrad.ops._prim_leftovers import *  # noqa: F403
 from cellgrad.ops._prim_leftovers import __all__ as _leftover_prim_names
+from cellgrad.ops._prim_custom_views import *  # noqa: F403
+from cellgrad.ops._prim_custom_views import __all__ as _custom_view_prim_names
 from cellgrad.ops._prim_linalg import *  # noqa: F403
 from cellgrad.ops._prim_linalg import __all__ as _linalg_prim_names
 from cellgrad.ops._prim_math2 import *  # noqa: F403
@@ -77,6 +79,7 @@ __all__ = ["jacfwd", "jacrev", "jvp", "vjp", "vmap", *_functional_names, *_primi
            *_math2_names, *_reduce2_names, *_special_names, *_math2_prim_names,
            *_math_alias_names,
            *_leftover_names, *_pyvalue_names, *_leftover_prim_names,
+           *_custom_view_prim_names,
            "GradOperation", "grad", "value_and_grad",
            "HyperMap", "Map", "MultitypeFuncGraph", "add_flags", "ReduceOp"]
 
