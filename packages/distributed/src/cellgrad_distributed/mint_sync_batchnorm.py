@@ -37,6 +37,7 @@ class SyncBatchNorm(_BatchNorm):
             raise TypeError(f"For 'SyncBatchNorm', 'process_group' must be a group name (str) "
                             f"or None, but got {type(process_group).__name__}.")
         self.process_group = process_group if process_group else GlobalComm.WORLD_COMM_GROUP
+        world.resolve(self.process_group, "SyncBatchNorm")  # as MindSpore: the group must exist
 
     def construct(self, input):
         if input.ndim < 2:
