@@ -26,7 +26,7 @@ def test_every_function_and_gradient_matches_numpy(n):
 def test_comm_primitives_and_their_gradients(n):
     out = run_ok("comm_primitives.py", n=n, timeout=120)
     for what in ("Reduce", "CollectiveGather CollectiveScatter", "AlltoAll", "Send Receive",
-                 "uneven"):
+                 "uneven", "NeighborExchange BatchISendIRecv", "fused matmul"):
         assert out.count(f"ok {what}") == n, out
 
 

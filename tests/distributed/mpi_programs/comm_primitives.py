@@ -109,3 +109,32 @@ want = np.concatenate([was[q][RANK * (q + 1):(RANK + 1) * (q + 1)] for q in rang
 close(g.asnumpy(), want, "AlltoAllVC gradient")
 assert g.shape == x.shape
 print("ok uneven", flush=True)
+
+# NeighborExchange around a ring, both ways at once; its gradient goes back the same way
+right, left = (RANK + 1) % SIZE, (RANK - 1) % SIZE
+exchange = ops.NeighborExchange([right, left], [left, right], ([2], [3]), ([2], [3]), ms.float32)
+a = Tensor(np.full(2, RANK, np.float32))
+b = Tensor(np.full(3, 10.0 * RANK, np.float32))
+from_left, from_right = exchange((a, b))
+close(from_left.asnumpy(), np.full(2, left), "NeighborExchange left")
+close(from_right.asnumpy(), np.full(3, 10.0 * right), "NeighborExchange right")
+wl = [np.random.default_rng([9, r]).standard_normal(2).astype(np.float32) for r in range(SIZE)]
+wr = [np.random.default_rng([10, r]).standard_normal(3).astype(np.float32) for r in range(SIZE)]
+ga, gb = ms.grad(lambda p, q: (exchange((p, q))[0] * Tensor(wl[RANK])).sum()
+                 + (exchange((p, q))[1] * Tensor(wr[RANK])).sum(), grad_position=(0, 1))(a, b)
+close(ga.asnumpy(), wl[right], "NeighborExchange gradient to the right")
+close(gb.asnumpy(), wr[left], "NeighborExchange gradient to the left")
+sent, got = ops.BatchISendIRecv(("isend", "irecv"), [right, left], [(2,)], (ms.int32,))(
+    (Tensor(np.full(2, RANK, np.int32)),))
+assert sent.shape == () and got.asnumpy().tolist() == [left, left], got
+print("ok NeighborExchange BatchISendIRecv", flush=True)
+
+# the fused tensor-parallel ops are an all-gather and a matmul, a matmul and a reduce-scatter
+xs2, w2 = data(11, (2, 4)), data(12, (4, 3))
+out, gathered = ops.all_gather_matmul(Tensor(xs2[RANK]), Tensor(w2[0]), "hccl_world_group", SIZE)
+close(gathered.asnumpy(), np.concatenate(xs2), "all_gather_matmul gather")
+close(out.asnumpy(), np.concatenate(xs2) @ w2[0], "all_gather_matmul")
+rows = data(13, (2 * SIZE, 4))
+out = ops.matmul_reduce_scatter(Tensor(rows[RANK]), Tensor(w2[0]), "hccl_world_group", SIZE)
+close(out.asnumpy(), sum(r @ w2[0] for r in rows)[2 * RANK:2 * RANK + 2], "matmul_reduce_scatter")
+print("ok fused matmul", flush=True)

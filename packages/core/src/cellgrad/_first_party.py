@@ -112,7 +112,8 @@ _OPS_COMM = """
     reduce_scatter_tensor reduce_scatter_tensor_uneven scatter_object_list send send_object_list
     gather_into_tensor scatter_tensor all_to_all_v_c set_comm_ops_inplace
     AlltoAll Barrier CollectiveGather CollectiveScatter Receive Reduce Send AllGatherV AlltoAllV
-    AlltoAllVC ReduceScatterV
+    AlltoAllVC ReduceScatterV BatchISendIRecv NeighborExchange all_gather_matmul
+    matmul_reduce_scatter
 """
 _CHECKPOINT = """
     save_checkpoint load_checkpoint load_param_into_net ckpt_to_safetensors safetensors_to_ckpt
