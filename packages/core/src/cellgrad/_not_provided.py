@@ -83,6 +83,7 @@ _MINDRECORD_CRYPTO = ("sets the AES encryption of MindRecord files; cellgrad-dat
 _OBFUSCATION = ("belongs to MindSpore's model obfuscation (mindspore.safeguard), which cellgrad "
                 "does not provide: save and load plain checkpoints")
 _RUNTIME_PREFIXES = ("", "runtime.", "hal.")
+_RUNTIME_PROVIDED = ("runtime.set_memory",)  # cellgrad.runtime has it
 
 _EMBEDDING_CACHE = ("belongs to MindSpore's embedding cache / map-parameter service for "
                     "parameter-server training (hash tables on the device), which cellgrad does "
@@ -172,8 +173,6 @@ NOT_PROVIDED = {
         "train.build_searched_strategy", "train.load_distributed_checkpoint",
         "train.merge_pipeline_strategys", "train.rank_list_for_transform",
         "train.transform_checkpoint_by_rank", "train.transform_checkpoints",
-        "train.serialization.build_searched_strategy",
-        "train.serialization.load_distributed_checkpoint",
         "parallel.Layout", "parallel.shard", "parallel.reshard", "parallel.parameter_broadcast",
         "parallel.build_searched_strategy", "parallel.load_distributed_checkpoint",
         "parallel.merge_pipeline_strategys", "parallel.transform_checkpoints",
@@ -193,8 +192,7 @@ NOT_PROVIDED = {
         "FlopsUtilizationCollector", "flops_collection", "train.FlopsUtilizationCollector")},
     **{name: _EXEC_ORDER for name in ("comm_exec_order_check", "runtime_execution_order_check")},
     **{name: _MINDRECORD_CRYPTO for name in (
-        "set_enc_key", "set_enc_mode", "set_dec_mode", "mindrecord.set_enc_key",
-        "mindrecord.set_enc_mode", "mindrecord.set_dec_mode")},
+        "set_enc_key", "set_enc_mode", "set_dec_mode")},
     **{name: _OBFUSCATION for name in ("obfuscate_ckpt", "load_obf_params_into_net")},
     "ConvertModelUtils": _THOR,
     "ConvertNetUtils": _THOR,
@@ -204,7 +202,8 @@ NOT_PROVIDED = {
         "memory_stats", "memory_summary", "empty_cache", "reset_max_memory_allocated",
         "reset_max_memory_reserved", "reset_peak_memory_stats", "set_device_limit",
         "get_device_limit", "set_memory", "memory_replay", "ms_memory_recycle", "MemPool",
-        "use_mem_pool", "PluggableAllocator", "memory", "device_limit")},
+        "use_mem_pool", "PluggableAllocator", "memory", "device_limit")
+        if prefix + name not in _RUNTIME_PROVIDED},
     **{prefix + name: _STREAMS for prefix in _RUNTIME_PREFIXES for name in (
         "Stream", "StreamCtx", "Event", "current_stream", "default_stream", "set_cur_stream",
         "communication_stream", "StreamLimitCtx", "get_stream_limit", "set_stream_limit",

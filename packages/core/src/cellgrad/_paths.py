@@ -316,7 +316,9 @@ PATHS.update({path: {"ops": "prim_attr_register"} for path in EVERY_PRIMITIVE[1:
 PATHS.update({
     "ops": {"": "Tensor"},  # MindSpore's ops namespace holds the Tensor class too
     "ops.operations": {"ops": "ReduceOp"},
-    "ops.operations.comm_ops": {"ops": "ReduceOp prim_attr_register"},
+    "ops.operations.comm_ops": {"ops": "ReduceOp Tensor prim_attr_register"},
+    "ops.operations.array_ops": {"ops": "Tensor prim_attr_register"},
+    "ops.operations.math_ops": {"ops": "Tensor prim_attr_register"},
     "ops.operations.other_ops": {"ops": "prim_arg_register prim_attr_register"},
 })
 
