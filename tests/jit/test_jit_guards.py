@@ -109,3 +109,47 @@ def test_a_global_read_in_a_nested_closure_helper_is_guarded():
         assert f.jit_stats.traces == 2
     finally:
         OFFSET = 1.0
+
+
+class HelperNet(nn.Cell):
+    def construct(self, x):
+        return self.shifted(x) * 2.0
+
+    def shifted(self, x):
+        return x + OFFSET
+
+
+def test_a_global_read_in_a_method_called_through_self_is_guarded():
+    global OFFSET
+    net = HelperNet()
+    f = ms.jit(net)
+    x = ms.Tensor(np.ones(3, np.float32))
+    try:
+        expected = (x + OFFSET) * 2.0
+        assert same(f(x), expected) and same(f(x), expected)
+        OFFSET = 4.0
+        assert same(f(x), (x + OFFSET) * 2.0)
+        assert net.construct.jit_stats.traces == 2
+    finally:
+        OFFSET = 1.0
+
+
+CALLS = 0
+
+
+def counting(x):
+    global CALLS
+    CALLS += 1
+    return x * CALLS
+
+
+def test_a_function_that_rewrites_a_global_it_reads_stays_eager_equal():
+    global CALLS
+    f = ms.jit(counting)
+    x = ms.Tensor(np.ones(2, np.float32))
+    try:
+        got = [f(x).asnumpy().tolist() for _ in range(3)]
+        assert got == [[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]]
+        assert f.jit_stats.replays == 0
+    finally:
+        CALLS = 0

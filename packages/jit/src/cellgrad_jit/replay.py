@@ -23,7 +23,7 @@ from cellgrad._core._buffer import DType, TensorBuffer
 from cellgrad import _jit_hook, observe
 from cellgrad.common.parameter import Parameter
 from cellgrad.nn import Cell
-from cellgrad_jit.guards import Guards, Watch, reachable
+from cellgrad_jit.guards import Guards, cell_methods, reachable
 from cellgrad_jit.plan import Plan
 from cellgrad_jit.trace import Recorder, Unsafe
 
@@ -116,11 +116,12 @@ def compile_function(function, settings):
                 rec.cells[id(c)] = (c, c.training)
         guards = Guards()
         reachable(function, guards)
+        cell_methods([sub for c, _ in rec.cells.values() for _, sub in c.cells_and_names()],
+                     [*args, *kwargs.values()], guards)
         previous = _jit_hook.set_tracer(rec)
         handle = observe.add_observer(rec)
         try:
-            with Watch(guards):
-                out = function(*args, **kwargs)
+            out = function(*args, **kwargs)
         finally:
             handle.remove()
             _jit_hook.set_tracer(previous)
@@ -146,6 +147,7 @@ def compile_function(function, settings):
                 raise RuntimeError(f"For 'jit' with fullgraph=True, '{name}' cannot be "
                                    f"captured as one graph: {reason}.") from None
             return out
+        cell_methods([c for c, _ in plan.cells], (), guards)  # values: as before the call
         plan.guards = guards
         log.debug("jit: '%s' traced: %d steps", name, len(plan.steps))
         cache[key] = plan
