@@ -26,7 +26,8 @@ def test_every_function_and_gradient_matches_numpy(n):
 def test_comm_primitives_and_their_gradients(n):
     out = run_ok("comm_primitives.py", n=n, timeout=120)
     for what in ("Reduce", "CollectiveGather CollectiveScatter", "AlltoAll", "Send Receive",
-                 "uneven", "NeighborExchange BatchISendIRecv", "fused matmul"):
+                 "uneven", "NeighborExchange BatchISendIRecv", "fused matmul",
+                 "NeighborExchangeV2"):
         assert out.count(f"ok {what}") == n, out
 
 

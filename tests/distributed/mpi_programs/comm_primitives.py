@@ -6,10 +6,12 @@ import numpy as np
 
 import cellgrad as ms
 from cellgrad import Tensor, ops
-from cellgrad.communication import get_group_size, get_rank, init
+from cellgrad.communication import create_group, get_group_size, get_rank, init
 
 init()
 RANK, SIZE = get_rank(), get_group_size()
+dist_pair = "pair_0_1"
+create_group(dist_pair, [0, 1])  # the others get a group they are not in
 
 
 def data(seed, shape):
@@ -138,3 +140,26 @@ rows = data(13, (2 * SIZE, 4))
 out = ops.matmul_reduce_scatter(Tensor(rows[RANK]), Tensor(w2[0]), "hccl_world_group", SIZE)
 close(out.asnumpy(), sum(r @ w2[0] for r in rows)[2 * RANK:2 * RANK + 2], "matmul_reduce_scatter")
 print("ok fused matmul", flush=True)
+
+# NeighborExchangeV2: MindSpore's documented example on processes 0 and 1, and its gradient
+if RANK < 2:
+    none = [-1] * 8
+    if RANK == 0:
+        ids, lens = none[:4] + [1] + none[5:], [0, 1, 0, 0]  # the bottom neighbour is 1
+    else:
+        ids, lens = [0] + none[1:], [1, 0, 0, 0]  # the top neighbour is 0
+    halo = ops.NeighborExchangeV2(ids, lens, ids, lens, "NCHW", group=dist_pair)
+    x = Tensor(np.ones([1, 1, 2, 2], np.float32) * (RANK + 1))
+    want = [[[[1, 1], [1, 1], [2, 2]]]] if RANK == 0 else [[[[1, 1], [2, 2], [2, 2]]]]
+    close(halo(x).asnumpy(), np.array(want, np.float32), "NeighborExchangeV2")
+    wh = [np.random.default_rng([14, r]).standard_normal((1, 1, 3, 2)).astype(np.float32)
+          for r in range(2)]
+    g = ms.grad(lambda a: (halo(a) * Tensor(wh[RANK])).sum())(x).asnumpy()
+    if RANK == 0:  # its bottom row went to 1's top halo
+        want = wh[0][:, :, :2].copy()
+        want[:, :, 1] += wh[1][:, :, 0]
+    else:  # its top row went to 0's bottom halo
+        want = wh[1][:, :, 1:].copy()
+        want[:, :, 0] += wh[0][:, :, 2]
+    close(g, want, "NeighborExchangeV2 gradient")
+print("ok NeighborExchangeV2", flush=True)

@@ -112,7 +112,7 @@ _OPS_COMM = """
     reduce_scatter_tensor reduce_scatter_tensor_uneven scatter_object_list send send_object_list
     gather_into_tensor scatter_tensor all_to_all_v_c set_comm_ops_inplace
     AlltoAll Barrier CollectiveGather CollectiveScatter Receive Reduce Send AllGatherV AlltoAllV
-    AlltoAllVC ReduceScatterV BatchISendIRecv NeighborExchange all_gather_matmul
+    AlltoAllVC ReduceScatterV BatchISendIRecv NeighborExchange NeighborExchangeV2 all_gather_matmul
     matmul_reduce_scatter
 """
 _CHECKPOINT = """

@@ -9,7 +9,7 @@ import importlib
 from cellgrad.plugins import hookimpl
 
 OP_MODULES = ("collectives", "sync_norm", "dist_collectives", "comm_primitives",
-              "comm_v_primitives", "comm_neighbors")
+              "comm_v_primitives", "comm_neighbors", "comm_halo")
 
 _MANAGEMENT = """init release get_rank get_group_size get_local_rank get_local_rank_size
     get_world_rank_from_group_rank get_group_rank_from_world_rank create_group destroy_group
@@ -37,6 +37,7 @@ _OPS_ONLY = {"dist_exchange": "gather_into_tensor scatter_tensor all_to_all_v_c"
                                 "Reduce Send",
              "comm_v_primitives": "AllGatherV AlltoAllV AlltoAllVC ReduceScatterV",
              "comm_neighbors": "BatchISendIRecv NeighborExchange",
+             "comm_halo": "NeighborExchangeV2",
              "comm_matmul": "all_gather_matmul matmul_reduce_scatter"}
 _NOT_IN_OPS = ("gather", "scatter")  # ops' gather and scatter index Tensors
 
