@@ -87,15 +87,14 @@ def scan(source, paths):
 
 def batches(files, size):
     """Chunks of at most `size` files of one folder (same-named files of two folders cannot
-    share a pytest session)."""
+    share a pytest session), in the order they run."""
     by_dir = collections.defaultdict(list)
     for f in files:
         by_dir[f.rsplit("/", 1)[0]].append(f)
-    out = []
-    for d in sorted(by_dir):
-        fs = by_dir[d]
-        out.extend(fs[i:i + size] for i in range(0, len(fs), size))
-    return out
+    chunks = [[fs[i:i + size] for i in range(0, len(fs), size)]
+              for _, fs in sorted(by_dir.items())]
+    # round robin over the folders: a run cut short by --deadline samples every folder
+    return [c[i] for i in range(max(map(len, chunks), default=0)) for c in chunks if i < len(c)]
 
 
 class Runner:
@@ -254,6 +253,26 @@ def run_all(source, files, python, alias, timeout, jobs, batch, workdir, grace, 
     return runner.results, runner.file_errors, sorted(done), time.monotonic() - t0
 
 
+PREFLIGHT = """
+import warnings
+warnings.simplefilter("always")
+with warnings.catch_warnings(record=True) as caught:
+    import cellgrad
+    import cellgrad.nn
+for w in caught:
+    if w.category.__name__ == "PluginWarning":
+        print(w.message)
+"""
+
+
+def preflight(python):
+    """Warnings of cellgrad's plugins that failed to load (the run would measure without them)."""
+    done = subprocess.run([python, "-c", PREFLIGHT], capture_output=True, text=True)
+    if done.returncode:
+        return [f"cellgrad does not import: {done.stderr.strip().splitlines()[-1:]}"]
+    return done.stdout.splitlines()
+
+
 def split_id(tid):
     file, _, name = tid.partition("::")
     return file, name
@@ -328,11 +347,13 @@ CAUSES = [
 
 def cause_of(error):
     """A short, countable cause for a failure's one-line error."""
-    error = error or ""
+    error = (error or "").strip().split("\n")[0]
     for pattern, name in CAUSES:
         m = pattern.search(error)
         if m:
             return name(m)
+    if error.startswith("assert"):
+        return "assertion in the test: " + re.sub(r"\d+(\.\d+)?", "N", error)[:80]
     kind, _, msg = error.partition(":")
     if not msg:
         return error[:100] or "unknown"
@@ -416,7 +437,10 @@ def main(argv=None):
     p.add_argument("--baseline", type=pathlib.Path,
                    help="the baseline JSON to compare with (or to write, with --record-baseline)")
     p.add_argument("--record-baseline", action="store_true",
-                   help="run under real MindSpore (--python) and write --baseline")
+                   help="run under real MindSpore (--python) and write --baseline (an existing "
+                        "baseline gains the files it does not have yet)")
+    p.add_argument("--rerecord", action="store_true",
+                   help="with --record-baseline: record again the files the baseline has")
     p.add_argument("--python", default=sys.executable,
                    help="the interpreter that runs the tests (MindSpore's for a baseline)")
     p.add_argument("--commit", help="the checkout's commit, stored in the baseline")
@@ -437,6 +461,8 @@ def main(argv=None):
                    help="keep the workers' logs and records here (default: a temp dir)")
     p.add_argument("--deadline", type=float,
                    help="seconds after which no new batch starts (the rest is left out)")
+    p.add_argument("--load-results", type=pathlib.Path,
+                   help="print the tables of an earlier run's --results instead of running")
     p.add_argument("--list", action="store_true", help="print the selected files and exit")
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     args = p.parse_args(argv)
@@ -456,6 +482,9 @@ def main(argv=None):
     else:
         files = scan(source, DEFAULT_PATHS)
     files = [f for f in files if area_of(f) in args.areas]
+    if args.record_baseline and args.baseline and args.baseline.exists() and not args.rerecord:
+        recorded = json.loads(args.baseline.read_text())["files"]  # resume: record the rest
+        files = [f for f in files if f not in recorded]
     if args.list:
         for f in files:
             print(f"{area_of(f):<16} {f}")
@@ -463,12 +492,23 @@ def main(argv=None):
     if args.record_baseline and not args.baseline:
         p.error("--record-baseline needs --baseline FILE to write")
 
-    workdir = args.workdir or pathlib.Path(tempfile.mkdtemp(prefix="ms_testsuite_"))
-    workdir.mkdir(parents=True, exist_ok=True)
-    print(f"{len(files)} files; workers' logs in {workdir}", file=sys.stderr, flush=True)
-    results, file_errors, files, took = run_all(
-        source, files, args.python, not args.record_baseline, args.timeout, args.jobs,
-        args.batch, workdir, args.grace, args.startup, quiet=args.quiet, deadline=args.deadline)
+    broken = []
+    if not args.load_results:
+        workdir = args.workdir or pathlib.Path(tempfile.mkdtemp(prefix="ms_testsuite_"))
+        workdir.mkdir(parents=True, exist_ok=True)
+        print(f"{len(files)} files; workers' logs in {workdir}", file=sys.stderr, flush=True)
+        broken = [] if args.record_baseline else preflight(args.python)
+    for line in broken:
+        print(f"warning: {line}", file=sys.stderr, flush=True)
+    if args.load_results:  # tables and causes of an earlier run's --results
+        saved = json.loads(args.load_results.read_text())
+        results, file_errors, took = saved["results"], saved["file_errors"], saved["seconds"]
+        files = [f for f in files if f in set(saved["files"])]
+    else:
+        results, file_errors, files, took = run_all(
+            source, files, args.python, not args.record_baseline, args.timeout, args.jobs,
+            args.batch, workdir, args.grace, args.startup, quiet=args.quiet,
+            deadline=args.deadline)
 
     if args.record_baseline:
         data = baseline_from(results, file_errors, files, args.commit, args.python,
@@ -493,8 +533,11 @@ def main(argv=None):
                  if r["outcome"] != "skipped"}
     if args.results:
         args.results.write_text(json.dumps(
-            {"results": results, "file_errors": file_errors}, indent=0, sort_keys=True))
+            {"results": results, "file_errors": file_errors, "files": files, "seconds": took,
+             "warnings": broken}, indent=0, sort_keys=True))
     print(table(summarize(tests, results, file_errors, args.areas)))
+    for line in broken:
+        print(f"warning: measured without a plugin: {line}")
     print(f"({len(files)} files in {took:.0f} s with {args.jobs} jobs"
           + ("" if baseline else "; no baseline: every collected, unskipped test counts")
           + ")")
