@@ -98,11 +98,77 @@ def test_new_group_names_as_mindspore(pg):
     (lambda: dist.get_rank(3), TypeError, "'group' must be type of string"),
     (lambda: dist.get_global_rank(None, "0"), TypeError, "group_rank argument must be integer"),
     (lambda: dist.get_backend(1), TypeError, "string or None"),
-    (lambda: dist.TCPStore("127.0.0.1", 1234), RuntimeError, "MPI launcher"),
+    (lambda: dist.init_process_group(init_method="tcp://127.0.0.1:1"), ValueError,
+     "world_size must be a positive integer"),
+    (lambda: dist.init_process_group(init_method="tcp://127.0.0.1:1", world_size=1), ValueError,
+     "rank must be a non-negative integer"),
 ])
 def test_group_errors(pg, call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_init_with_a_store_checks_the_launchers_world(pg):
+    dist.destroy_process_group()
+    store = dist.TCPStore("127.0.0.1", _free_port(), is_master=True)
+    dist.init_process_group(store=store, world_size=1, rank=0)
+    assert dist.is_initialized()
+
+
+# ---- TCPStore: MindSpore's answers (recorded on MindSpore 2.10's CPU build) ----
+
+
+def _free_port():
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_tcp_store_as_mindspore():
+    from datetime import timedelta
+
+    port = _free_port()
+    master = dist.TCPStore("127.0.0.1", port, world_size=2, is_master=True,
+                           timeout=timedelta(seconds=5), wait_for_workers=False)
+    client = dist.TCPStore("127.0.0.1", port, timeout=timedelta(seconds=1))
+    assert master.set("k", "v") is None and client.get("k") == b"v"
+    client.set("b", b"\x00\x01")
+    assert master.get("b") == b"\x00\x01"
+    assert (master.add("n", 3), client.add("n", 4), master.get("n")) == (3, 7, b"7")
+    master.set("s", "12")
+    assert client.add("s", 1) == 13
+    assert (client.delete_key("k"), client.delete_key("k")) == (True, False)
+    with pytest.raises(RuntimeError, match="TCP get operation failed"):
+        client.get("missing")
+    with pytest.raises(TypeError, match="'amount' must be type of string or int"):
+        client.add("n", "1")
+    with pytest.raises(TypeError, match="'value' must be type of string or bytes"):
+        client.set("n", 1)
+    assert (master.host, master.port) == ("127.0.0.1", port)
+
+
+def test_tcp_store_get_waits_for_the_key():
+    import threading
+    from datetime import timedelta
+
+    port = _free_port()
+    master = dist.TCPStore("127.0.0.1", port, is_master=True, timeout=timedelta(seconds=10))
+    client = dist.TCPStore("127.0.0.1", port, timeout=timedelta(seconds=10))
+    threading.Timer(0.2, lambda: master.set("late", "here")).start()
+    assert client.get("late") == b"here"
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"host_name": 1, "port": 1}, TypeError, "'host_name' must be type of string"),
+    ({"host_name": "h", "port": 70000}, ValueError, "'port' must be legal"),
+    ({"host_name": "h", "port": 1, "world_size": 0}, ValueError, "'world_size' must be legal"),
+    ({"host_name": "h", "port": 1, "timeout": 5}, TypeError, "'timeout' must be type of"),
+])
+def test_tcp_store_errors(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        dist.TCPStore(**kwargs)
 
 
 # ---- collectives in a world of one ----

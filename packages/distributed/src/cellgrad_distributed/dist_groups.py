@@ -1,8 +1,8 @@
 """`mint.distributed`'s process groups: mirrors `mindspore.mint.distributed`'s
 `init_process_group`, `new_group`, ranks and backends, on `cellgrad.communication`.
 
-The processes meet through the MPI launcher (`mpirun -n 4 python train.py`), never through a
-TCP address: `init_method`, `world_size` and `rank` are checked against what the launcher says.
+The processes meet through the MPI launcher (`mpirun -n 4 python train.py`): `init_method` and
+`store` are accepted, but `world_size` and `rank` must be what the launcher says.
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ import warnings
 from datetime import timedelta
 
 from cellgrad_distributed import management, world
+from cellgrad_distributed.dist_store import TCPStore
 from cellgrad_distributed.world import GlobalComm, Group
 
-__all__ = ["TCPStore", "destroy_process_group", "get_backend", "get_global_rank",
+__all__ = ["destroy_process_group", "get_backend", "get_global_rank",
            "get_group_rank", "get_process_group_ranks", "get_rank", "get_world_size",
            "init_process_group", "is_available", "is_initialized", "new_group"]
 
@@ -45,19 +46,6 @@ def is_initialized():
     return bool(GlobalComm.INITED)
 
 
-class TCPStore:
-    """Mirrors `mindspore.mint.distributed.TCPStore` by raising: cellgrad's processes meet
-    through the MPI launcher, which has its own key exchange; start them with `mpirun`."""
-
-    def __init__(self, host_name, port, world_size=None, is_master=False,
-                 timeout=timedelta(seconds=300), wait_for_workers=True, multi_tenant=False,
-                 master_listen_fd=None, use_libuv=True):
-        raise RuntimeError(
-            "For 'TCPStore', cellgrad's processes find each other through the MPI launcher "
-            "(mpirun -n N python script.py), not a TCP store: drop 'store'/'init_method' from "
-            "init_process_group().")
-
-
 def _check_types(**values):
     kinds = {"init_method": str, "timeout": timedelta, "world_size": int, "rank": int,
              "store": TCPStore, "group_name": str}
@@ -72,7 +60,9 @@ def init_process_group(backend="hccl", init_method=None, timeout=None, world_siz
     """Mirrors `mindspore.mint.distributed.init_process_group`: join the job (MPI's world).
 
     `backend` 'hccl' (MindSpore's default, here meaning cellgrad's CPU backend), 'mccl' or
-    'mpi'; `world_size` and `rank` other than -1 must be what the launcher gave.
+    'mpi'; `world_size` and `rank` other than -1 must be what the launcher gave (with
+    `init_method` or `store` they are required, as MindSpore, and the processes still meet
+    through the launcher).
     """
     _check_types(init_method=init_method, timeout=timeout, world_size=world_size, rank=rank,
                  store=store, group_name=group_name)
@@ -86,12 +76,17 @@ def init_process_group(backend="hccl", init_method=None, timeout=None, world_siz
                          f"{backend!r}.")
     if init_method is not None and store is not None:
         raise ValueError("Only one of init_method and store is supported.")
+    if init_method is not None or store is not None:
+        if world_size <= 0:
+            raise ValueError("Specified world_size must be a positive integer.")
+        if rank < 0:
+            raise ValueError("Specified rank must be a non-negative integer.")
     management.init()
     w = world.world()
     if world_size not in (-1, w.size):
         raise ValueError(f"For 'init_process_group', 'world_size' is {world_size}, but the MPI "
-                         f"launcher started {w.size} process{'es' if w.size != 1 else ''}: use "
-                         f"the default -1 or {w.size}.")
+                         f"launcher started {w.size} process{'es' if w.size != 1 else ''}: start "
+                         f"the job with mpirun -n {world_size}, or use -1 or {w.size}.")
     if rank not in (-1, w.rank):
         raise ValueError(f"For 'init_process_group', 'rank' is {rank}, but the MPI launcher gave "
                          f"this process the rank {w.rank}: use the default -1.")

@@ -20,7 +20,8 @@ _COMM_FUNC = """all_reduce all_gather_into_tensor reduce_scatter_tensor broadcas
 
 # mint.distributed: module -> names (ops has the same functions, and three of its own)
 _MINT_DISTRIBUTED = {
-    "dist_groups": """TCPStore destroy_process_group get_backend get_global_rank get_group_rank
+    "dist_store": "TCPStore",
+    "dist_groups": """destroy_process_group get_backend get_global_rank get_group_rank
         get_process_group_ranks get_rank get_world_size init_process_group is_available
         is_initialized new_group""",
     "dist_collectives": """all_gather all_gather_into_tensor all_reduce barrier broadcast reduce
