@@ -27,6 +27,7 @@ cdef object np_generic = np.generic
 cdef object _asarray = np.asarray
 cdef object _tensor_cls = None      # cellgrad.Tensor, set by set_tensor_class()
 cdef object _observer = None        # watches every dispatch while set (cellgrad.observe)
+cdef object _amp = None             # casts each op's inputs while set (amp level 'auto')
 
 PROMOTE_NONE = 0      # inputs passed as they are
 PROMOTE_ARITH = 1     # MindSpore promotion; all inputs cast to the result dtype
@@ -256,6 +257,14 @@ cdef inline int _scalar_kind(object v):
             return KIND_INT
         if k == "b":
             return KIND_BOOL
+        return -1
+    # subclasses (`ms.mutable`'s _Int/_Float/_Bool): Python scalars, as MindSpore treats them
+    if isinstance(v, bool):
+        return KIND_BOOL
+    if isinstance(v, int):
+        return KIND_INT
+    if isinstance(v, float):
+        return KIND_FLOAT
     return -1
 
 
@@ -707,8 +716,19 @@ cdef object _observed(Op op, tuple inputs, dict attrs):
     return res
 
 
+def set_amp_policy(policy):
+    """Install `policy(op, inputs) -> inputs`, run before every dispatch (or None): the
+    per-op casts of `amp.auto_mixed_precision(..., 'auto')`; returns the previous one."""
+    global _amp
+    previous = _amp
+    _amp = policy
+    return previous
+
+
 cpdef object apply(Op op, tuple inputs, dict attrs=None):
     """Run `op` on `inputs` (Tensors and plain values) and record it when needed."""
+    if _amp is not None:
+        inputs = _amp(op, inputs)
     if _observer is not None:
         return _observed(op, inputs, attrs)
     return _apply(op, inputs, attrs)
@@ -827,8 +847,8 @@ cdef object _run_ufunc(Op op, object a, object b, object xa, object xb, DType d,
 cdef object apply1(Op op, object a):
     """`apply` for one Tensor input: ufunc ops skip the generic machinery."""
     cdef TensorBuffer ta
-    if _observer is not None:
-        return _observed(op, (a,), None)
+    if _observer is not None or _amp is not None:
+        return apply(op, (a,), None)
     if op.ufunc is not None and isinstance(a, TensorBuffer):
         ta = <TensorBuffer>a
         if op.promote != 3 or ta._dt.kind >= KIND_FLOAT:
@@ -847,7 +867,7 @@ cdef object apply2(Op op, object a, object b):
     cdef TensorBuffer ta, tb
     cdef DType d
     cdef int kind
-    if op.ufunc is None or op.promote == 0 or _observer is not None:
+    if op.ufunc is None or op.promote == 0 or _observer is not None or _amp is not None:
         return apply(op, (a, b), None)
     if isinstance(a, TensorBuffer):
         ta = <TensorBuffer>a

@@ -6,6 +6,7 @@ import builtins
 import numpy as np
 
 from cellgrad import _jit_hook
+from cellgrad._astype import astype
 from cellgrad._core._buffer import TensorBuffer, make_tensor
 from cellgrad.dtype import float32, int64, to_dtype
 from cellgrad.ops._registry import apply, define, pass_gradient
@@ -15,7 +16,7 @@ def _cast_fwd(x, np_dtype, bf16):
     # bf16 (a bfloat16 target, ml_dtypes' dtype: astype rounds) is kept for the jit capture.
     if x.dtype.kind == "c" and np.dtype(np_dtype).kind != "c":
         x = x.real  # complex to real keeps the real part, as MindSpore (numpy would warn)
-    return x.astype(np_dtype), None
+    return astype(x, np_dtype), None
 
 
 CAST = define("cast", _cast_fwd, pass_gradient)

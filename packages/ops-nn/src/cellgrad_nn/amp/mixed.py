@@ -13,11 +13,12 @@
 As in MindSpore, O2/O3 change `network` in place and return it wrapped in `_OutputTo32`.
 MindSpore's O1 returns a rewritten copy (classes `NetOpt`, `DenseOpt`, ...); cellgrad changes
 the network in place and returns it, the cast cells and primitives becoming same-named
-subclasses of their classes. 'auto' (a per-operator policy of MindSpore's PyNative executor) is
-not implemented: a NotImplementedError says so.
+subclasses of their classes.
+- 'auto': a per-operator policy while the network runs (`amp/auto.py`); a function works too.
 """
 
 import copy
+import inspect
 
 from cellgrad import log as logger
 from cellgrad import nn
@@ -25,6 +26,7 @@ from cellgrad.dtype import bfloat16, float16, float32
 from cellgrad.ops import functional as F
 from cellgrad.ops import operations as P
 from cellgrad.ops.primitive import Primitive
+from cellgrad_nn.amp import auto
 
 AMP_LEVELS = ("O0", "O1", "O2", "O3", "auto")
 
@@ -101,8 +103,11 @@ def auto_mixed_precision(network, amp_level="O0", dtype=float16):
     """Mirrors `mindspore.amp.auto_mixed_precision` (levels in the module docstring)."""
     if not isinstance(network, nn.Cell):
         if amp_level == "auto":
-            raise TypeError("For amp_level 'auto', the network type should be Cell or function.")
-        raise TypeError(f"For amp_level '{amp_level}', the network type should be Cell.")
+            if not inspect.isfunction(network) and not inspect.ismethod(network):
+                raise TypeError("For amp_level 'auto', the network type should be Cell or "
+                                "function.")
+        else:
+            raise TypeError(f"For amp_level '{amp_level}', the network type should be Cell.")
     _check_dtype(dtype)
     if amp_level == "O0":
         return network
@@ -117,10 +122,7 @@ def auto_mixed_precision(network, amp_level="O0", dtype=float16):
     elif amp_level == "O3":
         network = _OutputTo32(network.to_float(dtype))
     elif amp_level == "auto":
-        raise NotImplementedError(
-            "For auto_mixed_precision, amp_level 'auto' (a per-operator dtype policy applied by "
-            "MindSpore's PyNative executor) is not implemented in cellgrad; use 'O1' (white-listed "
-            "cells and primitives in low precision), 'O2' or 'O3'.")
+        network = auto.make_auto(network, dtype)
     else:
         raise ValueError(f"The amp level {amp_level} is not supported")
     network._amp_level = amp_level

@@ -10,6 +10,7 @@ inputs to float32 once, runs the float32 kernel and rounds its result once. bflo
 
 import numpy as np
 
+from cellgrad import _astype
 from cellgrad_nn._kernels import lowp
 
 _F16 = np.dtype(np.float16)
@@ -59,3 +60,8 @@ def dense(x, w, b, gemm):
 def dense_grads(grads, dtype):
     """Dense's float32 gradients rounded to the storage dtype once (None stays)."""
     return tuple(None if g is None else round_to(g, dtype) for g in grads)
+
+
+# the cast op and the tape's gradient casts take these loops too (cellgrad._astype)
+_astype.register(np.float16, np.float32, lowp.to_float32)
+_astype.register(np.float32, np.float16, lowp.to_float16)

@@ -6,6 +6,7 @@ import numpy as np
 from cellgrad._core._buffer import TensorBuffer
 
 from cellgrad.plugins import PROMOTE_ARITH, Op, apply
+from cellgrad_nn.amp import auto as _auto
 from cellgrad_nn.functional import _checks, _dense_blas, _lowp
 
 _SPARE_MIN = 1 << 17  # bytes: below glibc's mmap threshold a fresh array is about as cheap
@@ -137,6 +138,8 @@ def dense(input, weight, bias=None):
         _checks.tensor("dense", "input", input)
     if not isinstance(weight, TensorBuffer):
         _checks.tensor("dense", "weight", weight)
+    if _auto.ACTIVE:  # amp 'auto': MindSpore's Dense primitive is white-listed, bias included
+        input, weight, bias = _auto.white(input, weight, bias)
     ws, xs = weight.shape, input.shape
     if len(ws) not in (1, 2) or not xs:
         raise ValueError(f"For 'dense', 'weight' must be 1-D or 2-D and 'input' at least 1-D, "

@@ -13,6 +13,7 @@ from cellgrad.dtype import float32, float64
 from cellgrad.nn import Cell
 from cellgrad.observe import watching
 from cellgrad.plugins import apply
+from cellgrad_nn.amp import auto as _auto
 from cellgrad_nn.functional._dense_blas import splits
 from cellgrad_nn.functional.linear import DENSE, _gemm, dense
 from cellgrad_nn.layers import _checks
@@ -59,6 +60,8 @@ class Dense(Cell):
                              f"in_channels={self.in_channels}, but got input "
                              f"{_checks.describe(x)}.")
         w, b = self.weight, self.bias
+        if _auto.ACTIVE:  # amp 'auto': MatMul takes the low dtype, BiasAdd promotes
+            x, w = _auto.white_pair(x, w)
         if x.dtype is not w.dtype:  # MindSpore's Dense multiplies with MatMul, which refuses
             raise TypeError(f"For 'MatMul', the type of 'x2' should be same as 'x1', but got "
                             f"'x1' with type Tensor[{x.dtype}] and 'x2' with type "

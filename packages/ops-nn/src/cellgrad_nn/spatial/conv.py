@@ -11,6 +11,7 @@ from cellgrad.ops import Primitive
 from cellgrad.plugins import PROMOTE_ARITH, Op, apply
 from cellgrad_nn._kernels import conv_small
 from cellgrad_nn._kernels.im2col import col2im, im2col
+from cellgrad_nn.amp import auto as _auto
 from cellgrad_nn.functional import _checks, _lowp
 from cellgrad_nn.spatial import _buffers as B
 from cellgrad_nn.spatial import _window as W
@@ -146,6 +147,8 @@ _PLANS_MAX = 512
 def conv_checked(op, input, weight, bias, stride, pad_mode, padding, dilation, groups, rank=2):
     """Checked convolution of `rank` (2 or 3) spatial dimensions; `stride`, `dilation` and
     `padding` as MindSpore's functional forms take them."""
+    if _auto.ACTIVE:  # amp 'auto': Conv2D/Conv3D take the low dtype (the bias is promoted)
+        input, weight = _auto.white_pair(input, weight)
     try:
         # the types too: True == 1 and 1.0 == 1, but only ints pass the checks
         key = (op, rank, type(input), type(weight), input.shape, weight.shape, input.dtype,
