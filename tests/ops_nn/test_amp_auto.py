@@ -122,3 +122,17 @@ def test_build_train_network_and_model_at_auto():
 def test_bad_networks(bad, error, message):
     with pytest.raises(error, match=message):
         amp.auto_mixed_precision(bad, "auto")
+
+
+@pytest.mark.parametrize("sense, error, message", [
+    (3, TypeError, r"For 'TrainOneStepWithLossScaleCell', the 'scale_sense' must be Cell or "
+                   r"Tensor, but got 'scale_sense' type: <class 'int'>\."),
+    (Tensor(np.ones(2, np.float32)), ValueError,
+     r"For 'TrainOneStepWithLossScaleCell', the shape of 'scale_sense' must be \(1,\) or \(\), "
+     r"but got \(2,\)\."),
+])
+def test_train_one_step_with_loss_scale_checks_scale_sense(sense, error, message):
+    net = nn.Dense(2, 2)
+    with pytest.raises(error, match=message):
+        nn.TrainOneStepWithLossScaleCell(nn.WithLossCell(net, nn.MSELoss()),
+                                         nn.SGD(net.trainable_params()), sense)

@@ -74,9 +74,12 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
             value = scale_sense.get_loss_scale()
         elif isinstance(scale_sense, Tensor) and scale_sense.shape in ((), (1,)):
             value = scale_sense.asnumpy().reshape(-1)[0]
+        elif isinstance(scale_sense, Tensor):
+            raise ValueError(f"For 'TrainOneStepWithLossScaleCell', the shape of 'scale_sense' "
+                             f"must be (1,) or (), but got {scale_sense.shape}.")
         else:
-            raise TypeError(f"For 'TrainOneStepWithLossScaleCell', 'scale_sense' must be a Cell "
-                            f"or a Tensor of shape () or (1,), but got {scale_sense!r}.")
+            raise TypeError(f"For 'TrainOneStepWithLossScaleCell', the 'scale_sense' must be Cell "
+                            f"or Tensor, but got 'scale_sense' type: {type(scale_sense)}.")
         self.scale_sense = Parameter(Tensor(np.asarray(value, np.float32)), name="scale_sense")
 
     def construct(self, *inputs):
