@@ -104,7 +104,6 @@ def test_dtype_names():
 
 
 @pytest.mark.parametrize("qualname, says", [
-    ("ops.DynamicRNN", "Ascend-only fused recurrent kernel"),
     ("ops.FusedWeightScaleApplyMomentum", "fused Ascend/GPU optimizer-update kernel"),
     ("parallel.transform_checkpoints", "strategy files of MindSpore's semi/auto-parallel"),
     ("train.ConvertModelUtils", "THOR"),

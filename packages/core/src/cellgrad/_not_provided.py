@@ -21,8 +21,6 @@ _THOR = (
     "belongs to THOR, MindSpore's second-order optimizer for Ascend and GPU graph mode, which "
     "cellgrad does not provide: train with nn.Momentum, nn.SGD or nn.Adam and the plain layers "
     "(nn.Dense, nn.Conv2d, nn.Embedding)")
-_ASCEND_RNN = ("is an Ascend-only fused recurrent kernel (its weights and outputs use the "
-               "Ascend layout); use nn.{} instead")
 
 _ENV_PROFILER = (
     "profiles a whole run from the MS_PROFILER_OPTIONS environment variable on Ascend/GPU; "
@@ -116,12 +114,6 @@ NOT_PROVIDED = {
         "height and width times it)"),
     "ops.ControlDepend": ("was removed in MindSpore 1.2 (execution order follows data "
                           "dependencies): ops.depend(value, expr) returns value after expr"),
-    "ops.DynamicRNN": _ASCEND_RNN.format("LSTM"),
-    "ops.DynamicGRUV2": _ASCEND_RNN.format("GRU"),
-    "ops.LSTM": ("is MindSpore's fused LSTM kernel with a packed weight blob and workspace "
-                 "outputs (its CPU build fails for 2 layers when input_size != hidden_size): "
-                 "use nn.LSTM, which runs each layer and direction as one op with its own "
-                 "backward"),
     **{f"ops.{name}": _EMBEDDING_CACHE for name in (
         "MapCacheIdx", "MapUniform", "make_map_parameter", "ref_to_embed", "embed")},
     "ops.CopyWithSlice": ("is an internal of MindSpore's view machinery (copying into a "

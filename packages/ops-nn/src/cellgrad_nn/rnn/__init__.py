@@ -13,3 +13,5 @@ _WHERE = {
 
 EXPORTS: dict = {f"nn.{name}": f"{module}:{name}"
                  for module, names in _WHERE.items() for name in names.split()}
+EXPORTS.update({f"ops.{name}": f"primitives:{name}" for name in ("DynamicRNN", "DynamicGRUV2",
+                                                                   "LSTM")})
