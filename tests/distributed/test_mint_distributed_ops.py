@@ -63,9 +63,31 @@ def test_neighbor_exchange_v2_of_one_process(world):
     lambda x: ops.NeighborExchange([0], [0], ([4, 3],), ([4, 3],), ms.float64)((x,))[0] ** 3,
     lambda x: ops.all_gather_matmul(x, t(3, 2), "hccl_world_group", 1)[0],
     lambda x: ops.matmul_reduce_scatter(x, t(3, 2), "hccl_world_group", 1),
+    # a process alone sends to itself: the gradient comes back through Receive's backward
+    lambda x: ops.Receive(3, 0, [4, 3], ms.float64)(ops.Send(3, 0)(x * 2)) ** 2,
+    lambda x: _reduced(x).sin(),
 ])
 def test_gradcheck(world, fn):
     assert gradcheck(fn, t(4, 3))
+
+
+def _reduced(x):
+    from cellgrad.mint import distributed as dist
+
+    y = x * 1.0
+    dist.reduce(y, 0)
+    return y
+
+
+# the ops of cellgrad-distributed these gradchecks cover (test_dist_op_registry.py)
+GRADCHECKED = {"Reduce", "CollectiveGather", "CollectiveScatter", "AlltoAll", "AllGatherV",
+               "ReduceScatterV", "AlltoAllV", "NeighborExchange", "NeighborExchangeV2", "Send",
+               "Receive", "DistCommReduce"}
+
+
+def test_receive_without_a_message_says_so(world):
+    with pytest.raises(RuntimeError, match="nothing was sent with the tag 5"):
+        ops.Receive(5, 0, [2], ms.float32)()
 
 
 @pytest.mark.parametrize("call, error, message", [
