@@ -3,6 +3,7 @@ globals and closures) are guarded — a changed one traces again, never a stale 
 `ms.mutable` scalars are inputs of the plan (a new value replays, no retrace)."""
 
 import numpy as np
+import pytest
 
 import cellgrad as ms
 from cellgrad import nn
@@ -153,3 +154,97 @@ def test_a_function_that_rewrites_a_global_it_reads_stays_eager_equal():
         assert f.jit_stats.replays == 0
     finally:
         CALLS = 0
+
+
+# ---- ms.mutable scalars: inputs of the plan ----
+
+
+def test_mutable_scalars_are_plan_inputs_not_retraced_per_value():
+    f = ms.jit(lambda x, a, b: x * a + b)
+    x = ms.Tensor(np.array([1, 2, 3], np.int32))
+    xf = ms.Tensor(np.linspace(-1, 1, 3).astype(np.float16))
+    for a, b in [(2.5, 1), (0.1, -7), (1e5, 300), (-3.75, 2**40)]:
+        for t in (x, xf):
+            got = f(t, ms.mutable(a), ms.mutable(b))
+            assert same(got, t * a + b), (a, b, t.dtype)
+    stats = f.jit_stats
+    assert stats.traces == 2 and stats.replays == 6  # one plan per input dtype
+
+
+def test_mutable_bool_and_int_kinds_key_separately():
+    f = ms.jit(lambda x, k: x + k)
+    x = ms.Tensor(np.array([1.5, 2.5], np.float32))
+    for k in (3, True, 5, False, 7.5):
+        assert same(f(x, ms.mutable(k)), x + k)
+    assert f.jit_stats.traces == 3  # int, bool, float
+
+
+def test_a_mutable_scalar_used_by_python_is_keyed_by_value():
+    def g(x, n):
+        if n > 2:  # a Python branch on the value: no input can replace it
+            return x * n
+        return x - n
+
+    f = ms.jit(g)
+    x = ms.Tensor(np.ones(2, np.float32))
+    for n in (3, 1, 3, 1, 4):
+        assert same(f(x, ms.mutable(n)), g(x, n))
+    assert f.jit_stats.traces == 3 and f.jit_stats.replays == 2
+
+
+def test_python_arithmetic_on_a_mutable_scalar_is_keyed_by_value():
+    f = ms.jit(lambda x, a: x * (a * 2))
+    x = ms.Tensor(np.ones(2, np.float32))
+    for a in (1.5, 2.5, 1.5):
+        assert same(f(x, ms.mutable(a)), x * (a * 2))
+    assert f.jit_stats.traces == 2 and f.jit_stats.replays == 1
+
+
+def test_a_mutable_scalar_inside_a_cell_call_is_an_input():
+    class Scale(nn.Cell):
+        def construct(self, x, s):
+            return x * s - 1.0
+
+    net = Scale()
+    f = ms.jit(lambda x, s: net(x, s))
+    x = ms.Tensor(np.arange(4, dtype=np.float32))
+    for s in (0.5, 2.0, -1.25):
+        assert same(f(x, ms.mutable(s)), x * s - 1.0)
+    assert f.jit_stats.traces == 1 and f.jit_stats.replays == 2
+
+
+def test_mutable_scalar_in_a_training_step_learning_rate():
+    w = ms.Parameter(ms.Tensor(np.array([1.0, -2.0], np.float32)), name="w")
+    grad_fn = ms.value_and_grad(lambda x: (x * w).sum() ** 2, None, [w])
+
+    def step(x, scale):
+        loss, (g,) = grad_fn(x)
+        return loss * scale, g * scale
+
+    f = ms.jit(step)
+    x = ms.Tensor(np.array([0.5, 0.25], np.float32))
+    for scale in (1.0, 0.5, 3.0):
+        (le, ge), (lj, gj) = step(x, scale), f(x, ms.mutable(scale))
+        assert same(le, lj) and same(ge, gj)
+    assert f.jit_stats.traces == 1 and f.jit_stats.replays == 2
+
+
+@pytest.mark.parametrize("value,cls,shown,dtype", [
+    (2.5, "_Float", "2.5", ms.float32), (3, "_Int", "3", ms.int32),
+    (True, "bool", "True", ms.int32)])
+def test_mutable_scalars_are_marked_subclasses_as_mindspore(value, cls, shown, dtype):
+    # MindSpore 2.10: type(ms.mutable(2.5)).__name__ == '_Float', ms.mutable(True).__class__
+    # is bool, and Tensor(int32) * m promotes as with the plain scalar
+    m = ms.mutable(value)
+    assert m.__class__.__name__ == cls and repr(m) == shown and m == value
+    assert m.__ms_mutable__ is True and m.__ms_dynamic_len__ is False
+    x = ms.Tensor(np.array([1, 2], np.int32))
+    assert (x * m).dtype == dtype and same(x * m, x * value)
+
+
+def test_mutable_refuses_what_mindspore_refuses():
+    with pytest.raises(TypeError, match="should be one of \\(bool, int, float, Tensor, tuple, "
+                                        "list, dict\\) or their nested structures"):
+        ms.mutable(np.ones(2))
+    with pytest.raises(TypeError, match="the second input should be bool, but got: int"):
+        ms.mutable(1, 3)

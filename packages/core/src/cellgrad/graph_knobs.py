@@ -10,28 +10,107 @@ import functools
 __all__ = ["JitConfig", "jit_class", "lazy_inline", "mutable", "set_recursion_limit"]
 
 
-class _MutableTuple(tuple):
-    """A tuple marked mutable (`ms.mutable((a, b))`): a plain tuple here."""
+class _Int(int):
+    """An int marked mutable (`ms.mutable(3)`): `ms.jit` makes it an input of the plan."""
 
 
-class _MutableList(list):
-    """A list marked mutable (`ms.mutable([a, b], dynamic_len=True)`): a plain list here."""
+class _Float(float):
+    """A float marked mutable (`ms.mutable(0.5)`): `ms.jit` makes it an input of the plan."""
+
+
+class _Bool(int):
+    """A bool marked mutable (bool cannot be subclassed: an int that reports class bool, as
+    MindSpore's)."""
+
+    def __init__(self, value):
+        self.value = bool(value)
+
+    @property
+    def __class__(self):
+        return bool
+
+    def __and__(self, x):
+        return self.value & x
+
+    def __rand__(self, x):
+        return x & self.value
+
+    def __or__(self, x):
+        return self.value | x
+
+    def __ror__(self, x):
+        return x | self.value
+
+    def __xor__(self, x):
+        return self.value ^ x
+
+    def __rxor__(self, x):
+        return x ^ self.value
+
+    def __str__(self):
+        return str(self.value)
+
+    def __repr__(self):
+        return repr(self.value)
+
+
+class _Tuple(tuple):
+    """A tuple marked mutable (`ms.mutable((a, b))`)."""
+
+
+class _List(list):
+    """A list marked mutable (`ms.mutable([a, b], dynamic_len=True)`)."""
+
+
+class _Dict(dict):
+    """A dict marked mutable."""
+
+
+def _valid(value, seen):
+    if id(value) in seen:
+        return False
+    if isinstance(value, (tuple, list, dict)):
+        seen.add(id(value))
+        ok = all(_valid(v, seen) for v in (value.values() if isinstance(value, dict) else value))
+        seen.discard(id(value))
+        return ok
+    from cellgrad.common.tensor import Tensor
+
+    return isinstance(value, (Tensor, int, float))
 
 
 def mutable(input_data, dynamic_len=False):
-    """Mirrors `mindspore.mutable`: marks a value as variable for the graph compiler; in
-    PyNative the value itself (tuples and lists keep their type's behaviour)."""
+    """Mirrors `mindspore.mutable`: marks a value as variable for the graph compiler. The value
+    keeps its behaviour (a subclass of its type); under `ms.jit` a mutable scalar is an input
+    of the plan (a new value replays, no retrace)."""
+    if not _valid(input_data, set()):
+        raise TypeError(f"For 'mutable', the 'input_data' should be one of (bool, int, float, "
+                        f"Tensor, tuple, list, dict) or their nested structures with no "
+                        f"self-reference, but got {type(input_data).__name__}: {input_data}.")
     if not isinstance(dynamic_len, bool):
-        raise TypeError(f"For 'mutable', the 'dynamic_len' must be bool, but got "
-                        f"{type(dynamic_len).__name__}.")
+        raise TypeError(f"For 'mutable', the second input should be bool, but got: "
+                        f"{type(input_data).__name__}")
     if dynamic_len and not isinstance(input_data, (tuple, list)):
         raise TypeError(f"For 'mutable', when the variable_len is True, the first input should "
                         f"be list or tuple, but got: {type(input_data).__name__}")
-    if isinstance(input_data, list):
-        return _MutableList(input_data)
-    if isinstance(input_data, tuple):
-        return _MutableTuple(input_data)
-    return input_data
+    ret = input_data
+    if isinstance(input_data, bool):
+        ret = _Bool(input_data)
+    elif isinstance(input_data, int):
+        ret = _Int(input_data)
+    elif isinstance(input_data, float):
+        ret = _Float(input_data)
+    elif isinstance(input_data, list):
+        ret = _List(input_data)
+    elif isinstance(input_data, tuple):
+        ret = _Tuple(input_data)
+    elif isinstance(input_data, dict):
+        ret = _Dict(input_data)
+    if ret is not input_data:  # a Tensor takes no attributes: it is an input anyway
+        ret.__ms_mutable__ = True
+        ret.__ms_dynamic_len__ = dynamic_len
+        ret.__ms_origin_object__ = input_data
+    return ret
 
 
 class JitConfig:

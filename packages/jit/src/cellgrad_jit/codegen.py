@@ -6,7 +6,9 @@ the same way. It calls exactly what the interpreter (`Plan.run`) calls, in the s
 import numpy as np
 
 from cellgrad_jit import plan as P
+from cellgrad_jit.mutables import ScalarArg
 from cellgrad_jit.optim_step import OptimizerStep
+from cellgrad_jit.trace import _scalar_array
 
 __all__ = ["generate"]
 
@@ -28,6 +30,8 @@ class _Source:
 def _arg(src, s, v):
     if s < 0:
         return src.name("K", v)
+    if type(v) is ScalarArg:  # a mutable scalar input, converted as the engine does
+        return f"v{s}" if v.dtype is None else f"scalar(v{s}, {src.name('D', v.dtype)})"
     return f"v{s}" if v is None else f"v{s}.astype({src.name('D', v)})"
 
 
@@ -207,6 +211,8 @@ def generate(plan):
     src.lines.append("def replay(tensors):")
     for s, i in plan.inputs:
         src.emit(f"v{s} = tensors[{i}]._data")
+    for s, i in plan.scalar_inputs:
+        src.emit(f"v{s} = tensors[{i}]")
     for s, t in plan.live:
         src.emit(f"v{s} = {src.name('L', t)}._data")
     for step in plan.sequence:
@@ -229,7 +235,7 @@ def generate(plan):
     src.emit(f"return build({src.name('T', plan.template)}, {result})")
     namespace = dict(src.names, ndarray=np.ndarray, asarray=np.asarray, ones=np.ones,
                      zeros=np.zeros, sum_to=P._sum_to, build=P._build, fit=_fit,
-                     call=_call, fill=_fill)
+                     call=_call, fill=_fill, scalar=_scalar_array)
     code = "\n".join(src.lines)
     exec(compile(code, f"<jit replay of {plan.name}>", "exec"), namespace)  # noqa: S102
     fn = namespace["replay"]

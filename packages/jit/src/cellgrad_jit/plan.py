@@ -11,6 +11,7 @@ import numpy as np
 from cellgrad._core._buffer import make_tensor
 
 from cellgrad import _jit_hook, observe
+from cellgrad_jit.mutables import ScalarArg
 
 _XP = _jit_hook.rule_namespace()
 # Elementwise outputs into arrays allocated once and shared by liveness (`buffer_elementwise`):
@@ -94,14 +95,7 @@ class OpStep:
     def run(self, env, saved):
         if self.buf is not None:
             return self.run_into(env, saved)
-        args = []
-        for s, v in self.args:
-            if s < 0:
-                args.append(v)
-            elif v is None:
-                args.append(env[s])
-            else:
-                args.append(env[s].astype(v))
+        args = [_arg(env, s, v) for s, v in self.args]
         attrs = self.attrs
         if self.fresh is not None:
             attrs, self.fresh = self.fresh, None
@@ -122,12 +116,22 @@ class OpStep:
     def run_into(self, env, saved):
         """An elementwise op (a numpy ufunc) computed into its buffer: the same ufunc call,
         no allocation."""
-        args = [v if s < 0 else env[s] if v is None else env[s].astype(v)
-                for s, v in self.args]
+        args = [_arg(env, s, v) for s, v in self.args]
         out = env[self.outs[0][0]] = self.op.ufunc(*args, out=self.buf)
         if self.keep:
             save = self.op.save
             saved[self.index] = tuple(args) if save == 1 else (out,) if save == 2 else ()
+
+
+def _arg(env, s, v):
+    """An op argument: a value (s < 0), a slot's array, cast, or a mutable scalar input."""
+    if s < 0:
+        return v
+    if v is None:
+        return env[s]
+    if type(v) is ScalarArg:
+        return v.value(env[s])
+    return env[s].astype(v)
 
 
 class _Ctx:
@@ -452,6 +456,8 @@ class Plan:
         self.n = len(kinds)
         self.kinds = kinds
         self.inputs = [(s, r) for s, (k, r) in enumerate(zip(kinds, refs)) if k == "input"]
+        self.scalar_inputs = [(s, r) for s, (k, r) in enumerate(zip(kinds, refs))
+                              if k == "scalar"]
         self.live = [(s, r) for s, (k, r) in enumerate(zip(kinds, refs))
                      if k in ("param", "const")]
         self.params = [r for k, r in zip(kinds, refs) if k == "param"]
@@ -561,6 +567,8 @@ class Plan:
         env = [None] * self.n
         for s, i in self.inputs:
             env[s] = tensors[i]._data
+        for s, i in self.scalar_inputs:
+            env[s] = tensors[i]
         for s, t in self.live:
             env[s] = t._data
         saved = {}

@@ -24,6 +24,7 @@ from cellgrad import _jit_hook, observe
 from cellgrad.common.parameter import Parameter
 from cellgrad.nn import Cell
 from cellgrad_jit.guards import Guards, cell_methods, reachable
+from cellgrad_jit.mutables import is_mutable_scalar, kind_of, watched
 from cellgrad_jit.plan import Plan
 from cellgrad_jit.trace import Recorder, Unsafe
 
@@ -74,8 +75,22 @@ class _NoKey(Exception):
     pass
 
 
-def _key(v, tensors):
-    """The cache key of an argument; appends its Tensors to `tensors` (their order)."""
+class _ByValue:
+    """A key whose plan used a mutable scalar in Python: its plans are keyed by the values."""
+    __slots__ = ("reason",)
+
+    def __init__(self, reason):
+        self.reason = reason
+
+
+def _key(v, tensors, by_value=False):
+    """The cache key of an argument; appends its Tensors and mutable scalars to `tensors`
+    (their order: the plan's inputs). A mutable scalar keys by its kind (its value is an
+    input), or by its value too when `by_value`."""
+    if is_mutable_scalar(v):
+        tensors.append(v)
+        kind = kind_of(v)
+        return ("M", kind, (float if kind == "float" else int)(v)) if by_value else ("M", kind)
     if isinstance(v, TensorBuffer):
         if isinstance(v, Parameter):
             tensors.append(v)
@@ -88,10 +103,34 @@ def _key(v, tensors):
     if isinstance(v, _SCALARS):
         return (type(v), v)
     if isinstance(v, (tuple, list)):
-        return (type(v), tuple(_key(x, tensors) for x in v))
+        return (type(v), tuple(_key(x, tensors, by_value) for x in v))
     if isinstance(v, dict):
-        return (dict, tuple((k, _key(x, tensors)) for k, x in v.items()))
+        return (dict, tuple((k, _key(x, tensors, by_value)) for k, x in v.items()))
     return ("O", id(v))
+
+
+def _swap(v, table):
+    """`v` with the objects whose ids `table` maps replaced (inside tuples, lists, dicts)."""
+    if id(v) in table:
+        return table[id(v)]
+    if isinstance(v, (tuple, list, dict)):
+        items = v.items() if isinstance(v, dict) else enumerate(v)
+        if not any(id(x) in table or isinstance(x, (tuple, list, dict)) for _, x in items):
+            return v
+        if isinstance(v, dict):
+            new = {k: _swap(x, table) for k, x in v.items()}
+        else:
+            new = [_swap(x, table) for x in v]
+        if type(v) in (tuple, list, dict):
+            return type(v)(new)
+        if isinstance(v, tuple) and hasattr(v, "_fields"):  # a namedtuple
+            return type(v)(*new)
+        made = type(v)(new)  # ms.mutable's _Tuple/_List/_Dict: keep its marks
+        for k in ("__ms_mutable__", "__ms_dynamic_len__", "__ms_origin_object__"):
+            if hasattr(v, k):
+                setattr(made, k, getattr(v, k))
+        return made
+    return v
 
 
 def compile_function(function, settings):
@@ -106,10 +145,17 @@ def compile_function(function, settings):
         stats.fell_back(reason)
         return function(*args, **kwargs)
 
-    def trace(key, args, kwargs, tensors):
+    def trace(key, args, kwargs, tensors, by_value=False):
         rec = Recorder(name)
+        swap, given = {}, (args, kwargs)
         for i, t in enumerate(tensors):
-            rec.bind_input(t, i)
+            if isinstance(t, TensorBuffer):
+                rec.bind_input(t, i)
+            else:  # a mutable scalar: the function gets a watched copy
+                w = swap[id(t)] = watched(t, rec)
+                rec.bind_scalar(w, i)
+        if swap:
+            args, kwargs = _swap(args, swap), _swap(kwargs, swap)
         rec.see_reachable(function, args, kwargs)
         for c in [owner, *args]:
             if isinstance(c, Cell):
@@ -150,7 +196,15 @@ def compile_function(function, settings):
         cell_methods([c for c, _ in plan.cells], (), guards)  # values: as before the call
         plan.guards = guards
         log.debug("jit: '%s' traced: %d steps", name, len(plan.steps))
+        if rec.mutable_reason and not by_value:
+            log.debug("jit: '%s' keyed by the mutable scalars' values: %s", name,
+                      rec.mutable_reason)
+            cache[key] = _ByValue(rec.mutable_reason)
+            values = []
+            key = (_key(given[0], values, True), _key(given[1], values, True))
         cache[key] = plan
+        for w in swap.values():
+            w._jit_rec = None  # the result may hold a watched copy: it stops reporting
         return out
 
     @functools.wraps(function)
@@ -166,16 +220,20 @@ def compile_function(function, settings):
         except _NoKey as e:
             return eager(str(e), args, kwargs)
         entry = cache.get(key)
+        by_value = type(entry) is _ByValue
+        if by_value:
+            key = (_key(args, [], True), _key(kwargs, [], True))
+            entry = cache.get(key)
         if entry is None:
-            return trace(key, args, kwargs, tensors)
+            return trace(key, args, kwargs, tensors, by_value)
         if type(entry) is _Eager:
             if not entry.changed():
                 return eager(entry.reason, args, kwargs)
             del cache[key]
-            return trace(key, args, kwargs, tensors)
+            return trace(key, args, kwargs, tensors, by_value)
         if not entry.guards_hold():
             del cache[key]
-            return trace(key, args, kwargs, tensors)
+            return trace(key, args, kwargs, tensors, by_value)
         stats.replays += 1
         return entry.run(tensors)
 

@@ -28,6 +28,7 @@ from cellgrad._core._buffer import TensorBuffer, promote_types
 import cellgrad as ms
 from cellgrad import _jit_hook, observe
 from cellgrad.nn import Cell
+from cellgrad_jit.mutables import ScalarArg, plain
 from cellgrad_jit.optim_step import OptimizerStep, fusable
 from cellgrad_jit.plan import GradStep, IslandStep, OpStep, ParamRef, Plan, Ref
 
@@ -55,6 +56,13 @@ def _scalar_kind(v):
         k = v.dtype.kind
         return {"f": _KIND_FLOAT, "c": _KIND_COMPLEX, "i": _KIND_INT, "u": _KIND_INT,
                 "b": _KIND_BOOL}.get(k, -1)
+    # subclasses (ms.mutable's): Python scalars, as the engine treats them
+    if isinstance(v, bool):
+        return _KIND_BOOL
+    if isinstance(v, int):
+        return _KIND_INT
+    if isinstance(v, float):
+        return _KIND_FLOAT
     return -1
 
 
@@ -145,6 +153,8 @@ class Recorder(observe.Observer):
         self.scalars = []  # (dict or None, key or closure cell, value): baked Python values
         self.snap = {}  # id(Tensor) -> (Tensor, its array, a copy): writes nobody replays
         self.explained = set()  # ids of Tensors islands and refreshed Cells may write
+        self.watched = {}  # id(watched mutable scalar) -> slot (`mutables`)
+        self.mutable_reason = None  # how Python used a mutable scalar outside an op
 
     # ---- slots ----
 
@@ -199,6 +209,16 @@ class Recorder(observe.Observer):
         self.by_tensor[id(t)] = s
         self.by_array.setdefault(id(t._data), s)
         self.keep.append(t)
+
+    def bind_scalar(self, w, index):
+        """Mutable scalar argument `index`, seen by the function as `w` (watched)."""
+        s = self.new_slot("scalar", index, None)
+        self.watched[id(w)] = s
+        self.keep.append(w)
+
+    def mutable_used(self, what):
+        if self.mutable_reason is None:
+            self.mutable_reason = f"a mutable scalar was used by Python ({what}) outside an op"
 
     def slot_of(self, t, what):
         s = self.by_tensor.get(id(t))
@@ -383,6 +403,8 @@ class Recorder(observe.Observer):
                 if d is not None and t._data.dtype != d.np_dtype:
                     cast = d.np_dtype
                 args.append((s, cast))
+            elif id(t) in self.watched:
+                args.append((self.watched[id(t)], ScalarArg(d)))
             elif d is not None and _scalar_kind(t) >= 0:
                 args.append((-1, _scalar_array(t, d)))
             else:
@@ -392,8 +414,10 @@ class Recorder(observe.Observer):
         if isinstance(op.ufunc, np.ufunc) and not multi and not attrs and \
                 isinstance(result, TensorBuffer):
             # the dtypes this replay casts to must give the traced result's dtype
-            probe = [np.zeros((), self.arrays[s].dtype if v is None else v) if s >= 0
-                     else v for s, v in args]
+            probe = [(_scalar_array(plain(t), v.dtype) if v.dtype is not None else plain(t))
+                     if type(v) is ScalarArg else
+                     np.zeros((), self.arrays[s].dtype if v is None else v) if s >= 0
+                     else v for (s, v), t in zip(args, inputs)]
             try:
                 same = np.asarray(op.ufunc(*probe)).dtype == result._data.dtype
             except Exception:
@@ -427,6 +451,8 @@ class Recorder(observe.Observer):
 
     def attr(self, a, where):
         """An attribute as the replay passes it: a `Ref`, a `ParamRef` or the value."""
+        if id(a) in self.watched:
+            self.mutable_used(f"{where}: an attribute")
         if isinstance(a, (tuple, list)):
             if any(isinstance(x, np.ndarray) and x.size for x in a):
                 self.mark_refresh(f"{where}: an attribute holds arrays made in Python")
@@ -486,6 +512,8 @@ class Recorder(observe.Observer):
             self.steps.append(IslandStep(frame.cell, args, kwargs, out, frame.reads))
 
     def structure(self, v, what):
+        if id(v) in self.watched:
+            self.mutable_used(what)
         if isinstance(v, TensorBuffer):
             return Ref(self.slot_of(v, what), v.dtype)
         if isinstance(v, (tuple, list)):
@@ -495,6 +523,8 @@ class Recorder(observe.Observer):
     def out_template(self, out, fresh=False):
         """`out` with each Tensor replaced by a `Ref` (new slots if `fresh`: an island's
         results)."""
+        if id(out) in self.watched:
+            self.mutable_used("the result")
         if isinstance(out, TensorBuffer):
             if fresh:
                 s = self.new_slot("result", None, out._data)
