@@ -21,7 +21,7 @@ from cellgrad.common.tensor import Tensor
 from cellgrad.dtype import bool_, float32, uint8
 from cellgrad.nn import Cell
 from cellgrad.parameter import Parameter
-from cellgrad_nn.attention.kernel import attention
+from cellgrad_nn.attention.kernel import attention, packed_self_attention
 from cellgrad_nn.functional.linear import dense
 from cellgrad_nn.layers.linear import Dense
 
@@ -84,9 +84,27 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
                                  use_separate_proj_weight=False, q_proj_weight=None,
                                  k_proj_weight=None, v_proj_weight=None, static_k=None,
                                  static_v=None, average_attn_weights=True, is_causal=False,
-                                 k_is_v=False, q_is_k=False, dtype=float32, need_weights=True):
-    """Mirrors MindSpore's `multi_head_attention_forward` (sequence-first inputs)."""
+                                 k_is_v=False, q_is_k=False, dtype=float32, need_weights=True,
+                                 batch_first=False):
+    """Mirrors MindSpore's `multi_head_attention_forward` (sequence-first inputs; batch-first
+    with `batch_first`, cellgrad's addition for nn.MultiheadAttention)."""
     batched = _check_shapes(query, key, value, key_padding_mask, attn_mask, num_heads)
+    if batched and q_is_k and k_is_v and not use_separate_proj_weight and bias_k is None \
+            and bias_v is None and not add_zero_attn and static_k is None and static_v is None \
+            and in_proj_weight is not None:
+        return _self_attention(query, embed_dim_to_check, num_heads, in_proj_weight,
+                               in_proj_bias, dropout_p, out_proj_weight, out_proj_bias, training,
+                               key_padding_mask, attn_mask, average_attn_weights, is_causal,
+                               need_weights, batch_first)
+    if batch_first and batched:
+        query, key, value = (ops.swapaxes(t, 1, 0) for t in (query, key, value))
+        out, weights = multi_head_attention_forward(
+            query, key, value, embed_dim_to_check, num_heads, in_proj_weight, in_proj_bias,
+            bias_k, bias_v, add_zero_attn, dropout_p, out_proj_weight, out_proj_bias, training,
+            key_padding_mask, attn_mask, use_separate_proj_weight, q_proj_weight, k_proj_weight,
+            v_proj_weight, static_k, static_v, average_attn_weights, is_causal, k_is_v, q_is_k,
+            dtype, need_weights)
+        return ops.swapaxes(out, 1, 0), weights
     if not batched:
         query, key, value = (ops.expand_dims(t, 1) for t in (query, key, value))
         if key_padding_mask is not None:
@@ -111,19 +129,7 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
                        use_separate_proj_weight, q_proj_weight, k_proj_weight, v_proj_weight,
                        k_is_v, q_is_k)
 
-    mask = None
-    if attn_mask is not None:
-        mask = _additive(attn_mask, np_dtype)
-        if mask.ndim == 2:
-            if mask.shape != (tgt_len, src_len):
-                raise ValueError(f"The shape of the `attn_mask` should be {(tgt_len, src_len)}, "
-                                 f"but got {mask.shape}.")
-            mask = ops.reshape(mask, (1, 1, tgt_len, src_len))
-        else:
-            if mask.shape != (bsz * num_heads, tgt_len, src_len):
-                raise ValueError(f"The shape of the `attn_mask` should be "
-                                 f"{(bsz * num_heads, tgt_len, src_len)}, but got {mask.shape}.")
-            mask = ops.reshape(mask, (bsz, num_heads, tgt_len, src_len))
+    mask = _attn_mask(attn_mask, np_dtype, tgt_len, src_len, bsz, num_heads)
     kpm = None if key_padding_mask is None else _additive(key_padding_mask, np_dtype)
 
     if bias_k is not None and bias_v is not None:
@@ -145,17 +151,7 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         v = ops.cat([v, zeros], axis=2)
         mask = None if mask is None else _pad_last(mask, np_dtype)
         kpm = None if kpm is None else _pad_last(kpm, np_dtype)
-    src_len = k.shape[2]
-    if kpm is not None:
-        if kpm.shape != (bsz, src_len):
-            raise ValueError(f"The shape of `key_padding_mask` should be {(bsz, src_len)}, but "
-                             f"got {kpm.shape}.")
-        kpm = ops.reshape(kpm, (bsz, 1, 1, src_len))
-        mask = kpm if mask is None else mask + kpm
-    if is_causal and mask is None:
-        causal = np.triu(np.full((tgt_len, src_len), -np.inf, np_dtype), 1)
-        mask = Tensor(causal.reshape(1, 1, tgt_len, src_len))
-
+    mask = _with_padding(mask, kpm, is_causal, np_dtype, tgt_len, k.shape[2], bsz)
     got = attention(q, k, v, mask, scale=1.0 / math.sqrt(head_dim), dropout_p=dropout_p,
                     training=training, need_weights=need_weights)
     out, weights = got if need_weights else (got, None)
@@ -166,6 +162,62 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     if not batched:
         out = ops.squeeze(out, 1)
         weights = None if weights is None else ops.squeeze(weights, 0)
+    return out, weights
+
+
+def _attn_mask(attn_mask, np_dtype, tgt_len, src_len, bsz, num_heads):
+    """`attn_mask` as an additive (1 or N, 1 or H, L, S) Tensor, or None."""
+    if attn_mask is None:
+        return None
+    mask = _additive(attn_mask, np_dtype)
+    if mask.ndim == 2:
+        if mask.shape != (tgt_len, src_len):
+            raise ValueError(f"The shape of the `attn_mask` should be {(tgt_len, src_len)}, "
+                             f"but got {mask.shape}.")
+        return ops.reshape(mask, (1, 1, tgt_len, src_len))
+    if mask.shape != (bsz * num_heads, tgt_len, src_len):
+        raise ValueError(f"The shape of the `attn_mask` should be "
+                         f"{(bsz * num_heads, tgt_len, src_len)}, but got {mask.shape}.")
+    return ops.reshape(mask, (bsz, num_heads, tgt_len, src_len))
+
+
+def _with_padding(mask, kpm, is_causal, np_dtype, tgt_len, src_len, bsz):
+    """The attention mask with the (additive) key padding mask added, or the causal mask."""
+    if kpm is not None:
+        if kpm.shape != (bsz, src_len):
+            raise ValueError(f"The shape of `key_padding_mask` should be {(bsz, src_len)}, but "
+                             f"got {kpm.shape}.")
+        kpm = ops.reshape(kpm, (bsz, 1, 1, src_len))
+        mask = kpm if mask is None else mask + kpm
+    if is_causal and mask is None:
+        causal = np.triu(np.full((tgt_len, src_len), -np.inf, np_dtype), 1)
+        mask = Tensor(causal.reshape(1, 1, tgt_len, src_len))
+    return mask
+
+
+def _self_attention(x, embed_dim, num_heads, w, b, dropout_p, out_w, out_b, training,
+                    key_padding_mask, attn_mask, average_attn_weights, is_causal, need_weights,
+                    batch_first):
+    """Self-attention of a batched `x` (N, L, E) or (L, N, E): one GEMM for q, k, v, the
+    packed attention op on it, the output projection; nothing transposed or copied."""
+    n, length, e = x.shape if batch_first else (x.shape[1], x.shape[0], x.shape[2])
+    if e != embed_dim:
+        raise ValueError(f"The `embed_dim` should be {embed_dim}, but got {e}.")
+    if e % num_heads:
+        raise ValueError(f"The `embed_dim` {e} can not be divisible by `num_heads` "
+                         f"{num_heads}.")
+    np_dtype = x.asnumpy().dtype
+    mask = _attn_mask(attn_mask, np_dtype, length, length, n, num_heads)
+    kpm = None if key_padding_mask is None else _additive(key_padding_mask, np_dtype)
+    mask = _with_padding(mask, kpm, is_causal, np_dtype, length, length, n)
+    got = packed_self_attention(dense(x, w, b), mask, heads=num_heads,
+                                scale=1.0 / math.sqrt(e // num_heads), batch_first=batch_first,
+                                dropout_p=dropout_p, training=training,
+                                need_weights=need_weights)
+    out, weights = got if need_weights else (got, None)
+    out = dense(out, out_w, out_b)
+    if weights is not None and average_attn_weights:
+        weights = weights.sum(axis=1) / num_heads
     return out, weights
 
 
@@ -251,8 +303,6 @@ class MultiheadAttention(Cell):
                 and not _is_float(key_padding_mask):
             raise ValueError("only bool and floating types of key_padding_mask are supported")
         k_is_v, q_is_k = key is value, query is key
-        if self.batch_first and query.ndim == 3:
-            query, key, value = (ops.swapaxes(t, 1, 0) for t in (query, key, value))
         out, weights = multi_head_attention_forward(
             query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight,
             self.in_proj_bias, self.bias_k, self.bias_v, self.add_zero_attn, self.dropout,
@@ -261,7 +311,6 @@ class MultiheadAttention(Cell):
             use_separate_proj_weight=not self._qkv_same_embed_dim,
             q_proj_weight=self.q_proj_weight, k_proj_weight=self.k_proj_weight,
             v_proj_weight=self.v_proj_weight, average_attn_weights=average_attn_weights,
-            k_is_v=k_is_v, q_is_k=q_is_k, dtype=self.dtype, need_weights=need_weights)
-        if self.batch_first and query.ndim == 3:
-            out = ops.swapaxes(out, 1, 0)
+            k_is_v=k_is_v, q_is_k=q_is_k, dtype=self.dtype, need_weights=need_weights,
+            batch_first=self.batch_first)
         return (out, weights) if need_weights else (out,)

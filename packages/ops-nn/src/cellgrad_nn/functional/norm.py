@@ -12,6 +12,7 @@ import numpy as np
 from cellgrad._core._buffer import TensorBuffer
 
 from cellgrad.plugins import PROMOTE_NONE, Op, apply
+from cellgrad_nn._kernels.layer_norm import layer_norm_backward, layer_norm_forward
 from cellgrad_nn._kernels.norm import batch_norm_backward, batch_norm_forward, batch_norm_stats
 from cellgrad_nn.functional import _checks
 
@@ -129,7 +130,39 @@ def _sum_to(a, like):
 
 
 NORM = Op("nn_normalize", _norm_fwd, _norm_bwd, PROMOTE_NONE)
-OPS = (NORM,)
+
+
+def _layer_norm_fwd(x, w, b, *, eps, stats):
+    """Layer normalisation of C-contiguous `x` over its last axis in `_kernels.layer_norm`;
+    the rows' mean, variance and 1/std into `stats` (three (R,) arrays, for the caller)."""
+    mean, var, rstd = stats
+    y = np.empty_like(x)
+    c = x.shape[-1]
+    layer_norm_forward(x.reshape(-1, c), w, b, eps, y.reshape(-1, c), mean, var, rstd)
+    keep = x.shape[:-1] + (1,)
+    # NORM's saved layout (xhat recomputed): its backward serves higher orders
+    return y, (None, rstd.reshape(keep), w, (x.ndim - 1,), True, x, mean.reshape(keep),
+               var.reshape(keep), eps)
+
+
+def _layer_norm_bwd(ctx, g):
+    saved = ctx.saved
+    x, w = saved[5], saved[2]
+    if ctx.xp.IS_TENSOR or not isinstance(g, np.ndarray):
+        return _norm_grads(ctx, g, saved)
+    c = x.shape[-1]
+    g2 = np.ascontiguousarray(g, x.dtype).reshape(-1, c)
+    dx = np.empty_like(x)
+    dw, db = np.zeros(c), np.zeros(c)
+    layer_norm_backward(g2, x.reshape(-1, c), saved[6].reshape(-1), saved[1].reshape(-1), w,
+                        dx.reshape(-1, c), dw, db)
+    nx, nw, nb = ctx.needs_input_grad
+    return (dx if nx else None), (dw.astype(w.dtype) if nw else None), \
+        (db.astype(w.dtype) if nb else None)
+
+
+LAYER_NORM = Op("layer_norm", _layer_norm_fwd, _layer_norm_bwd, PROMOTE_NONE)
+OPS = (NORM, LAYER_NORM)
 
 
 def _array(t):
@@ -284,12 +317,33 @@ def layer_norm_checked(op, x, weight, bias, begin_norm_axis, begin_params_axis, 
                 raise ValueError(f"For '{op}', '{name}' must have shape {pshape} (input_x's "
                                  f"dimensions from {begin_params_axis}), got "
                                  f"{_checks.describe(t)}.")
-    data = x._data.astype(_stat_dtype(x._data), copy=False)
+    data = x._data
+    if _layer_norm_fits(data, weight, bias, begin_norm_axis, begin_params_axis):
+        rows = data.size // data.shape[-1]
+        stats = (np.empty(rows, data.dtype), np.empty(rows, data.dtype),
+                 np.empty(rows, data.dtype))
+        y = apply(LAYER_NORM, (x, weight, bias), {"eps": float(eps), "stats": stats})
+        keep = data.shape[:-1] + (1,)
+        return y, stats[0].reshape(keep), stats[1].reshape(keep)
+    data = data.astype(_stat_dtype(data), copy=False)
     mean = data.mean(axis=axes, keepdims=True)
     var = data.var(axis=axes, keepdims=True)
     attrs = {"mean": mean, "var": var, "eps": float(eps), "axes": axes, "training": True}
     y = apply(NORM, (x, weight, bias), attrs)
     return y, mean, var
+
+
+def _layer_norm_fits(data, weight, bias, begin_norm_axis, begin_params_axis):
+    """Whether layer_norm_checked's input runs in `_kernels.layer_norm`: float32/float64
+    C-contiguous, normalised and scaled over the last axis alone, weight and bias of its
+    dtype."""
+    if data.dtype.char not in "fd" or not data.flags.c_contiguous or not data.size \
+            or begin_norm_axis != data.ndim - 1 or begin_params_axis != begin_norm_axis:
+        return False
+    for t in (weight, bias):
+        if not isinstance(t, TensorBuffer) or t._data.dtype != data.dtype:
+            return False
+    return True
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
