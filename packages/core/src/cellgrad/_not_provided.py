@@ -136,7 +136,7 @@ NOT_PROVIDED = {
         "GroupTopk", "lightning_indexer", "multi_scale_deformable_attn_function",
         "ring_attention_update", "ApplyRotaryPosEmb", "rotary_position_embedding",
         "PagedAttention", "PagedAttentionMask", "ReshapeAndCache",
-        "flash_attention_score", "fused_infer_attention_score", "incre_flash_attention",
+        "fused_infer_attention_score", "incre_flash_attention",
         "prompt_flash_attention", "sparse_flash_attention", "speed_fusion_attention",
         "moe_distribute_combine", "moe_distribute_dispatch", "moe_init_routing_v2",
         "moe_token_permute", "moe_token_unpermute", "nsa_compress", "nsa_compress_attention",
