@@ -21,6 +21,23 @@ import timing
 
 WORKLOADS = ("mlp_step", "inference b1", "inference b256", "deep_chain")
 PER_ROUND = {"mlp_step": 10, "inference b1": 100, "inference b256": 10, "deep_chain": 3}
+# Each workload's matrix-product FLOPs (timing.dense_flops), for its ratio to the FLOP limit,
+# and issue 23's target for that ratio where it states one.
+FLOPS = {"mlp_step": timing.dense_flops(mlp_step.SIZES, mlp_step.BATCH, True),
+         "inference b1": timing.dense_flops(mlp_step.SIZES, 1, False),
+         "inference b256": timing.dense_flops(mlp_step.SIZES, 256, False),
+         "deep_chain": timing.dense_flops((deep_chain.WIDTH,) * (deep_chain.DEPTH + 1),
+                                          deep_chain.BATCH, True)}
+LIMIT_TARGETS = {"mlp_step": 1.6, "deep_chain": 2.5}
+
+
+def limit_line(name, medians):
+    """`name`'s FLOP limit and each contender's time as a multiple of it."""
+    limit = timing.limit_ms(FLOPS[name])
+    rel = "  ".join(f"{c} {ms / limit:.2f}x" for c, ms in medians.items())
+    target = f" (target <= {LIMIT_TARGETS[name]:g}x)" if name in LIMIT_TARGETS else ""
+    return (f"  {'':<15} FLOP limit {limit:.3f} ms ({FLOPS[name] / 1e6:.1f} MFLOP at "
+            f"{timing.peak_gflops():.0f} GFLOP/s): {rel}{target}")
 
 
 def _torch_mlp_eval(torch, ws):
@@ -102,6 +119,7 @@ def print_table(got):
         r = s["ratio"]
         ratio = f"  ratio {r[1]:.2f}x [{r[0]:.2f}, {r[2]:.2f}]" if r else ""
         print(f"  {name:<15} {cells}{ratio}")
+        print(limit_line(name, s["median"]))
 
 
 def main():
@@ -115,6 +133,7 @@ def main():
     timing.configure(args.threads, args.cpu_time)
     for line in timing.blas_lines():
         print(line)
+    print(f"peak float32 GEMM (2048^3, best of 5): {timing.peak_gflops():.1f} GFLOP/s")
     print_table(measure(args.rounds, [w.strip() for w in args.only.split(",")], args.scale))
 
 

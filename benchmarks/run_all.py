@@ -111,6 +111,19 @@ def cpu_time_rows(table, only, args):
                            fmt(med["pytorch"], "ms"), fmt(med.get("numpy"), "ms"),
                            f"{r[1]:.2f}x [{r[0]:.2f}-{r[2]:.2f}] of PyTorch",
                            f"<= {targets[name]:g}x", met))
+        limit_row(table, name + " vs FLOP limit", med, interleaved.FLOPS[name],
+                  interleaved.LIMIT_TARGETS.get(name))
+
+
+def limit_row(table, name, medians, flops, target=None):
+    """A row of each contender's time against the FLOP limit: `flops` at this CPU's measured
+    peak GEMM rate (timing.peak_gflops)."""
+    limit = timing.limit_ms(flops)
+    cells = [fmt(medians.get(c), "ms") for c in ("cellgrad", "pytorch", "numpy")]
+    ratio = medians["cellgrad"] / limit
+    table.rows.append((name, *cells, f"{ratio:.2f}x of {limit:.3f} ms limit",
+                       "-" if target is None else f"<= {target:g}x",
+                       "-" if target is None else "yes" if ratio <= target else "NO"))
 
 
 def main():
@@ -132,13 +145,17 @@ def main():
           f"{timing.THREADS} thread(s), {clock}")
     for line in timing.blas_lines():
         print("  " + line)
+    print(f"  peak float32 GEMM (2048^3, best of 5, {timing.THREADS} thread(s)): "
+          f"{timing.peak_gflops():.1f} GFLOP/s (the FLOP limit rows' rate)")
     table = Table()
     if args.cpu_time:
         cpu_time_rows(table, only, args)
         only -= {"mlp_step", "inference"}
     if "mlp_step" in only:
-        table.timed("mlp_step", rounds_median(
-            lambda: mlp_step.measure(n(200, args.scale)), args.rounds), 1.0)
+        got = rounds_median(lambda: mlp_step.measure(n(200, args.scale)), args.rounds)
+        table.timed("mlp_step", got, 1.0)
+        limit_row(table, "mlp_step vs FLOP limit", got, interleaved.FLOPS["mlp_step"],
+                  interleaved.LIMIT_TARGETS["mlp_step"])
     if "cnn_step" in only:
         got = rounds_median(lambda: cnn_step.measure(n(50, args.scale)), args.rounds)
         table.timed("cnn_step LeNet-5", got[False], 1.0)
@@ -150,7 +167,10 @@ def main():
     if "deep_chain" in only:
         got = deep_chain.measure_all(n(50, args.scale), args.steps)
         if not args.cpu_time:  # in that mode the row comes from the interleaved rounds
-            table.timed("deep_chain step", {k: v["ms"] for k, v in got.items()}, 1.0)
+            ms = {k: v["ms"] for k, v in got.items()}
+            table.timed("deep_chain step", ms, 1.0)
+            limit_row(table, "deep_chain vs FLOP limit", ms, interleaved.FLOPS["deep_chain"],
+                      interleaved.LIMIT_TARGETS["deep_chain"])
         peaks = {k: v["peak_mb"] for k, v in got.items()}
         table.add("deep_chain peak RSS", "MB", peaks["cellgrad"], peaks.get("pytorch"),
                   peaks["numpy"], peaks["cellgrad"] / peaks["numpy"], "of numpy", 1.5)

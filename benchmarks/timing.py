@@ -151,6 +151,47 @@ def blas_lines():
     return lines
 
 
+_peak = {}  # (threads, clock) -> GFLOP/s measured in this process
+
+
+def peak_gflops(n=2048, repeat=5):
+    """This CPU's float32 GEMM rate in GFLOP/s at the run's thread count and clock: the best of
+    `repeat` n x n x n products through numpy's BLAS into a preallocated output, measured once
+    per process (what "the FLOP limit" of a workload is taken against)."""
+    import numpy as np
+
+    key = (THREADS, CPU_TIME, n)
+    if key not in _peak:
+        rng = np.random.default_rng(0)
+        a, b = (rng.standard_normal((n, n)).astype(np.float32) for _ in range(2))
+        out = np.empty((n, n), np.float32)
+        np.dot(a, b, out)  # warm-up: pages, packing buffers, threads
+        now = time.thread_time if CPU_TIME else time.perf_counter
+        best = float("inf")
+        for _ in range(repeat):
+            t = now()
+            np.dot(a, b, out)
+            best = min(best, now() - t)
+        _peak[key] = 2 * n ** 3 / best / 1e9
+    return _peak[key]
+
+
+def limit_ms(flops):
+    """The time in ms `flops` floating-point operations take at `peak_gflops()`."""
+    return flops / peak_gflops() / 1e6
+
+
+def dense_flops(sizes, batch, train, first_dx=False):
+    """FLOPs of a Dense chain `sizes` (in, hidden..., out) at `batch`: 2*M*N*K per product;
+    a training step adds dW for every layer and dX for every layer but the first (whose input
+    needs no gradient) unless `first_dx`. Elementwise work is not counted."""
+    mnk = [batch * i * o for i, o in zip(sizes[:-1], sizes[1:])]
+    flops = 2 * sum(mnk)
+    if train:
+        flops += 2 * sum(mnk) + 2 * sum(mnk[0 if first_dx else 1:])
+    return flops
+
+
 def report(title, results):
     """Print `results` {name: ms}, with each one's ratio to cellgrad's."""
     print(title)

@@ -14,6 +14,7 @@ from cellgrad._errors import ShapeError
 from cellgrad.common.tensor import Tensor
 from cellgrad.nn import Cell
 from cellgrad_nn._kernels.update import group_update
+from cellgrad_nn.optim.in_backward import InBackward
 from cellgrad_nn.optim.lr_schedule import LearningRateSchedule
 
 # The kernel rounds as numpy 2 computes the per-parameter path (NEP 50 scalar promotion); under
@@ -168,6 +169,11 @@ class Optimizer(Cell):
             raise ShapeError(f"For '{type(self).__name__}', the gradients must be a tuple of "
                              f"{len(params)} Tensors (one per parameter), but got {got}.")
         step_array = self.global_step.asnumpy()
+        early = self.__dict__.get("_in_backward")
+        if early is not None and early.pending:  # part of this step ran in the backward
+            early.finish(gradients)
+            step_array += 1
+            return True
         step = int(step_array[0])
         lrs = [lr.value(step) for lr in self._lr_kinds]
         done = self._update_group(params, gradients, lrs)
@@ -178,6 +184,22 @@ class Optimizer(Cell):
             self._update(i, data, grad, lrs[slots[i]])
         step_array += 1
         return True
+
+    def updates_in_backward(self, network, keep_grads=True):
+        """A context manager under which the next backward of `network` also updates each
+        parameter once its gradient is complete (`optim.in_backward`); the next call of this
+        optimizer then completes the step. Unless `keep_grads`, the gradients of parameters
+        updated early are not kept (the caller reads none of them). None when this optimizer
+        or step cannot."""
+        cls = type(self)
+        if cls.construct is not Optimizer.construct or self._group is None or \
+                cls._update is not cls._group_owner or \
+                cls._gradient is not Optimizer._gradient or _NUMPY_1:
+            return None
+        early = self.__dict__.get("_in_backward")
+        if early is None:
+            early = self.__dict__["_in_backward"] = InBackward(self)
+        return early.scope(network, keep_grads)
 
     # ---- MindSpore's optimizer internals, which optimizers written for MindSpore use ----
 

@@ -1,6 +1,8 @@
 """`nn.WithLossCell`, `nn.WithEvalCell`, `nn.TrainOneStepCell`: a network joined to its loss
 and one optimizer step per call."""
 
+import contextlib
+
 import numpy as np
 
 import cellgrad
@@ -80,7 +82,11 @@ class TrainOneStepCell(Cell):
                                                             sens_param=True)
 
     def construct(self, *inputs):
-        with self._backward_scope():
+        # the optimizer may update each parameter as its gradient completes (bit for bit the
+        # same step, while it is in cache): not when a reducer changes the gradients first
+        early = None if self.grad_reducer is not _identity else getattr(
+            self.optimizer, "updates_in_backward", _no_early)(self.network, self.return_grad)
+        with self._backward_scope(), early or contextlib.nullcontext():
             if isinstance(self.sens, (int, float)) and self.sens == 1.0:
                 loss, grads = self._value_and_grad(*inputs)
             else:
@@ -92,6 +98,10 @@ class TrainOneStepCell(Cell):
 
 def _identity(grads):
     return grads
+
+
+def _no_early(network, keep_grads):
+    return None
 
 
 def _sens_tensor(sens):

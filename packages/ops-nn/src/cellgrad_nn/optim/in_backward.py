@@ -1,0 +1,151 @@
+"""A training step's optimizer update run inside its backward pass, parameter by parameter.
+
+`TrainOneStepCell` computes every gradient, then the optimizer reads every parameter and
+gradient once more: for a network larger than the cache that second pass comes from memory
+(the 64-layer deep chain: 8.5% of a step). Here each parameter is updated as soon as its
+gradient is complete -- a hook on its leaf node, where cellgrad-distributed starts an
+all-reduce -- while the gradient just written and the weight the dX product just read are
+still in cache.
+
+The numbers are the usual step's bit for bit: the same kernel (`update.group_update`, one
+parameter at a time, which is elementwise) on the same gradient, with the learning rate and
+options read before the backward (nothing advances `global_step` in between). The optimizer
+call that follows updates only what was not done early and advances `global_step` as always.
+
+A parameter is updated early only when nothing recorded can still read it:
+- no op of the tape still holds its array (its reference count is back to what it was before
+  the forward: saved inputs are released as each rule runs);
+- no cell of the network re-runs or replaces code in the backward (custom `bprop`,
+  `recompute`, cell hooks, `to_float`: every cell on its plain call path) and no jit trace
+  records the step;
+- its leaf node has no other hook or gradient buffer (Tensor hooks, data-parallel buckets).
+Anything else is updated after the backward, as before. If the backward raises, parameters
+already updated stay updated (the step is lost either way).
+"""
+
+import sys
+
+import numpy as np
+
+from cellgrad import _jit_hook
+from cellgrad_nn._kernels.update import group_update
+
+
+def _plain_cells(network):
+    """Whether every cell of `network` runs only its construct (no bprop, recompute, hooks or
+    casts; a cell not yet called counts as not plain)."""
+    stack = [network]
+    while stack:
+        cell = stack.pop()
+        d = cell.__dict__
+        if not d.get("_fast", False):
+            return False
+        stack.extend(c for c in d["_cells"].values() if c is not None)
+    return True
+
+
+class InBackward:
+    """The early updates of one optimizer: `scope(network)` for each step (a context manager
+    around the backward, or None when this step cannot run them), `finish(gradients)` in the
+    optimizer's call after it."""
+
+    def __init__(self, opt):
+        self.opt = opt
+        kind, states, _ = opt._group
+        params = opt.parameters
+        n = len(params)
+        # group_update's arguments for parameter i alone, made once
+        self.args = [((p,), [(s[i],) for s in states], (opt._lr_slots[i],), (opt._wds[i],))
+                     for i, p in enumerate(params)]
+        self.kind = kind
+        self.base = [0] * n
+        self.done = [False] * n
+        self.hooks = [self._make_hook(i, p) for i, p in enumerate(params)]
+        self.nodes = []
+        self.lrs = self.options = None
+        self.scratch = {}  # (shape, dtype) -> the weight-gradient array layers of it share
+        self.keep_grads = True
+        self.active = False  # hooks installed (inside the backward)
+        self.pending = False  # a step ran early updates; `finish` completes it
+
+    def scope(self, network, keep_grads=True):
+        if _jit_hook.tracer is not None or not _plain_cells(network):
+            return None
+        self.keep_grads = keep_grads
+        return self
+
+    def __enter__(self):
+        opt = self.opt
+        step = int(opt.global_step.asnumpy()[0])
+        self.lrs = [lr.value(step) for lr in opt._lr_kinds]
+        _, _, options = opt._group
+        self.options = {**options, **opt._group_options()}
+        done, base, nodes, scratch = self.done, self.base, self.nodes, self.scratch
+        share = not self.keep_grads
+        for i, p in enumerate(opt.parameters):
+            done[i] = False
+            node = p._node
+            if node is None or node.hooks or node.grad_buffer is not None:
+                continue
+            data = p._data
+            base[i] = sys.getrefcount(p._data)
+            nodes.append((node, node.hooks))
+            node.hooks = [self.hooks[i]]
+            if share and type(data) is np.ndarray:
+                # nobody reads a gradient once its parameter is updated: rules may write it
+                # (Dense's dW, `Node.grad_into`) into one array per shape, which stays in cache
+                key = (data.shape, data.dtype)
+                buf = scratch.get(key)
+                if buf is None:
+                    buf = scratch[key] = np.empty(data.shape, data.dtype)
+                node.grad_buffer = buf
+        self.active = self.pending = True
+        return self
+
+    def __exit__(self, kind, value, tb):
+        self.active = False
+        for node, hooks in self.nodes:
+            node.hooks = hooks
+            node.grad_buffer = None
+        self.nodes.clear()
+        if kind is not None:
+            self.pending = False
+        return False
+
+    def _make_hook(self, i, p):
+        done, base, args = self.done, self.base, self.args[i]
+        getrefcount, ndarray = sys.getrefcount, np.ndarray
+
+        def hook(node, gs):
+            if gs is None or not self.active:
+                return None
+            g = gs[0]
+            data = p._data
+            # early only when nothing recorded still holds the array (see the module's doc)
+            if getrefcount(p._data) == base[i] and type(g) is ndarray and \
+                    g.dtype == data.dtype and g.shape == data.shape:
+                done[i] = self._one(args, g) == 1
+                if done[i]:
+                    return None
+            if g is node.grad_buffer:  # shared: the update after the backward needs its own
+                return (g.copy(),)
+            return None
+
+        return hook
+
+    def _one(self, args, grad):
+        """One parameter's update by the group kernel; 1 when done, 0 when it cannot take it."""
+        param, states, slot, wd = args
+        return group_update(self.kind, param, (grad,), states, self.lrs, slot, wd,
+                            self.opt.loss_scale, **self.options)
+
+    def finish(self, gradients):
+        """The rest of the step: every parameter not updated early, as `construct` would."""
+        self.pending = False
+        opt, done, lrs, slots = self.opt, self.done, self.lrs, self.opt._lr_slots
+        for i, p in enumerate(opt.parameters):
+            if done[i]:
+                continue
+            if self._one(self.args[i], gradients[i]) != 1:
+                data = p.asnumpy()
+                opt._update(i, data, opt._gradient(i, data, gradients[i]), lrs[slots[i]])
