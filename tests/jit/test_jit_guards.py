@@ -248,3 +248,37 @@ def test_mutable_refuses_what_mindspore_refuses():
         ms.mutable(np.ones(2))
     with pytest.raises(TypeError, match="the second input should be bool, but got: int"):
         ms.mutable(1, 3)
+
+
+def test_generated_guards_agree_with_the_interpreted_ones():
+    global FACTOR
+    net = ScaledNet()
+    net.gain = 2.0
+    w = ms.Parameter(ms.Tensor(np.ones(3, np.float32)), name="w")
+    f = ms.jit(lambda x: net(x) * net.gain * w)
+    x = ms.Tensor(np.ones(3, np.float32))
+    f(x)
+    (plan,) = f.jit_plans.values()
+
+    def both():
+        a, b = plan.guards_hold(), plan.guards_hold_interpreted()
+        assert a == b
+        return a
+
+    try:
+        assert both() is True
+        assert "now = (" in plan.guard_fn.source
+        for change, undo in [
+                (lambda: setattr(net, "gain", 3.0), lambda: setattr(net, "gain", 2.0)),
+                (lambda: setattr(net, "gain", 2), lambda: setattr(net, "gain", 2.0)),
+                (lambda: net.set_train(not net.training), lambda: net.set_train(False)),
+                (lambda: globals().__setitem__("FACTOR", 7.0),
+                 lambda: globals().__setitem__("FACTOR", 2.0)),
+                (lambda: setattr(w, "_data", np.ones(4, np.float32)),
+                 lambda: setattr(w, "_data", np.ones(3, np.float32)))]:
+            change()
+            assert both() is False
+            undo()
+            assert both() is True
+    finally:
+        FACTOR = 2.0

@@ -5,6 +5,7 @@ the same way. It calls exactly what the interpreter (`Plan.run`) calls, in the s
 
 import numpy as np
 
+from cellgrad import _jit_hook
 from cellgrad_jit import plan as P
 from cellgrad_jit.mutables import ScalarArg
 from cellgrad_jit.optim_step import OptimizerStep
@@ -239,5 +240,48 @@ def generate(plan):
     code = "\n".join(src.lines)
     exec(compile(code, f"<jit replay of {plan.name}>", "exec"), namespace)  # noqa: S102
     fn = namespace["replay"]
+    fn.source = code
+    return fn
+
+
+def generate_guards(plan):
+    """`Plan.guards_hold` as one generated function: the Cells' phases and hooks, the
+    Parameters' hooks, shapes and dtypes, the attribute arrays, then every guarded Python
+    value read at once into a tuple compared with the traced values and their types."""
+    src = _Source()
+    src.lines.append("def guards_hold():")
+    for cell, training in plan.cells:
+        c = src.name("C", cell)
+        src.emit(f"if {c}.training != {bool(training)!r} or hooked({c}): return False")
+    for p, shape, dtype in plan.param_meta:
+        q = src.name("P", p)
+        src.emit(f"if grad_hooks({q}) or {q}._data.shape != {shape!r} or "
+                 f"{q}._data.dtype != {src.name('D', dtype)}: return False")
+    for p, arr in plan.attr_params:
+        src.emit(f"if {src.name('P', p)}._data is not {src.name('A', arr)}: return False")
+    values = [(w, k, v) for w, k, v in plan.scalars]
+    identities = []
+    if plan.guards is not None:
+        values += plan.guards.values
+        identities = plan.guards.identities
+    reads = []
+    for where, key, _ in values + identities:
+        reads.append(f"{src.name('Z', key)}.cell_contents" if where is None else
+                     f"{src.name('G', where)}.get({src.name('K', key)}, missing)")
+    if reads:
+        n = len(values)
+        src.emit(f"now = ({', '.join(reads)},)")
+        src.emit(f"if now[:{n}] != {src.name('V', tuple(v for _, _, v in values))}: "
+                 f"return False")
+        src.emit(f"if tuple(map(type, now[:{n}])) != "
+                 f"{src.name('T', tuple(type(v) for _, _, v in values))}: return False")
+        for i, (_, _, obj) in enumerate(identities):
+            src.emit(f"if now[{n + i}] is not {src.name('O', obj)}: return False")
+    src.emit("return True")
+    namespace = dict(src.names, hooked=_jit_hook.cell_hooked,
+                     grad_hooks=_jit_hook.has_grad_hooks, missing=P._MISSING)
+    code = "\n".join(src.lines)
+    exec(compile(code, f"<jit guards of {plan.name}>", "exec"), namespace)  # noqa: S102
+    fn = namespace["guards_hold"]
     fn.source = code
     return fn

@@ -441,6 +441,7 @@ class Plan:
     def __init__(self, name, kinds, refs, steps, template, cells, refreshes=()):
         self.name, self.steps, self.template = name, steps, template
         self.generated = None
+        self.guard_fn = None
         self.scalars = []  # Python values the trace read from closures, globals, Cells
         self.guards = None  # `guards.Guards`: what the user functions the call ran read
         starts = {start: RefreshStep(cell, args, kwargs, steps[start:end])
@@ -533,7 +534,17 @@ class Plan:
                 raise Unsafe("the result holds a Tensor made inside an eagerly called Cell")
 
     def guards_hold(self):
-        """The guards not in the cache key: phases, hooks, Parameters' arrays."""
+        """The guards not in the cache key: phases, hooks, Parameters' arrays, Python values
+        (one generated function, `codegen.generate_guards`, made on the first check)."""
+        fn = self.guard_fn
+        if fn is None:
+            from cellgrad_jit.codegen import generate_guards
+
+            fn = self.guard_fn = generate_guards(self)
+        return fn()
+
+    def guards_hold_interpreted(self):
+        """The reference for the generated guards."""
         for cell, training in self.cells:
             if cell.training != training or _jit_hook.cell_hooked(cell):
                 return False
