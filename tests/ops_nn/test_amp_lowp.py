@@ -112,3 +112,35 @@ def test_float16_pool_and_relu_cells():
     g = ms.grad(lambda a: net(a).sum())(Tensor(x))
     assert g.dtype == ms.float16
     assert g.asnumpy().sum() == np.count_nonzero(ref > 0)  # one 1 per positive window max
+
+
+@pytest.mark.parametrize("shape", [(2, 3, 8, 8), (1, 2, 7, 9)])
+def test_float16_2x2_max_pool_matches_the_float32_kernel_bit_for_bit(shape):
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal(shape).astype(np.float16)
+    x.reshape(-1)[::5] = 0  # ties, +0 and -0 among the maxima
+    x.reshape(-1)[::7] = -0.0
+    x.reshape(-1)[3] = -np.inf
+    got = lowp.max_pool_2x2(x)
+    out32 = ms.ops.max_pool2d(Tensor(x.astype(np.float32)), 2, 2, return_indices=True)
+    assert got is not None
+    np.testing.assert_array_equal(got[0], out32[0].asnumpy().astype(np.float16))
+    np.testing.assert_array_equal(got[1], out32[1].asnumpy())
+    x[0, 0, 0, 0] = np.nan
+    assert lowp.max_pool_2x2(x) is None  # a nan: the float32 kernel decides
+
+
+def test_float16_max_pool_cells_forward_and_backward():
+    x = np.random.default_rng(9).standard_normal((2, 3, 6, 6)).astype(np.float16)
+    for pool in (nn.MaxPool2d(2, 2), nn.MaxPool2d(3, 2), nn.MaxPool2d(2, 2, pad_mode="same")):
+        f16 = ms.grad(lambda a: (pool(a) * 3).sum())(Tensor(x))
+        f32 = ms.grad(lambda a: (pool(a) * 3).sum())(Tensor(x.astype(np.float32)))
+        assert pool(Tensor(x)).dtype == ms.float16 and f16.dtype == ms.float16
+        np.testing.assert_array_equal(pool(Tensor(x)).asnumpy(),
+                                      pool(Tensor(x.astype(np.float32))).asnumpy()
+                                      .astype(np.float16))
+        np.testing.assert_array_equal(f16.asnumpy(), f32.asnumpy().astype(np.float16))
+    nan = x.copy()
+    nan[0, 0, 1, 1] = np.nan
+    out = nn.MaxPool2d(2, 2)(Tensor(nan)).asnumpy()
+    assert np.isnan(out[0, 0, 0, 0]) and not np.isnan(out[0, 0, 0, 1])

@@ -10,7 +10,7 @@ arithmetic: they are selects on the 16-bit patterns.
 
 import numpy as np
 
-from libc.stdint cimport int16_t, uint16_t
+from libc.stdint cimport int16_t, int64_t, uint16_t
 
 cdef extern from *:
     """
@@ -115,7 +115,53 @@ cdef extern from *:
         for (Py_ssize_t i = 0; i < n; i++)
             res[i] = g[i] & (uint16_t)(0u - (uint16_t)((o[i] > 0) & (o[i] <= 0x7c00)));
     }
+
+    /* an order key of a float16 pattern with -0 == +0 (nan excluded by the caller) */
+    #define CG_KEY(s) ((s) >= 0 ? (int)(s) : -(int)((s) & 0x7fff))
+    #define CG_NAN(s) (((s) & 0x7fff) > 0x7c00)
+
+    /* 2x2 windows, stride 2, no padding over planes of H x W: the maximum and the flat
+       position of the first tap equal to it (taps in order top-left, top-right, bottom-left,
+       bottom-right), as pool.pyx's float32 loop; 1 when a nan was seen (nothing usable) */
+    static int cg_max2x2_16(const int16_t *x, int16_t *out, int64_t *arg, Py_ssize_t planes,
+                            Py_ssize_t H, Py_ssize_t W, Py_ssize_t OH, Py_ssize_t OW) {
+        int nan = 0;
+        for (Py_ssize_t p = 0; p < planes; p++)
+            for (Py_ssize_t oy = 0; oy < OH; oy++) {
+                const int16_t *top = x + p * H * W + 2 * oy * W, *bottom = top + W;
+                int16_t *best = out + (p * OH + oy) * OW;
+                int64_t *where = arg + (p * OH + oy) * OW;
+                for (Py_ssize_t ox = 0; ox < OW; ox++) {
+                    int16_t sa = top[2 * ox], sb = top[2 * ox + 1];
+                    int16_t sd = bottom[2 * ox], se = bottom[2 * ox + 1];
+                    int ka = CG_KEY(sa), kb = CG_KEY(sb), kd = CG_KEY(sd), ke = CG_KEY(se);
+                    int m = ka > kb ? ka : kb;
+                    int16_t mb = ka > kb ? sa : sb;
+                    if (!(m > kd)) { m = kd; mb = sd; }
+                    if (!(m > ke)) { m = ke; mb = se; }
+                    int k = (ka != m) * (1 + (kb != m) * (1 + (kd != m)));
+                    nan |= CG_NAN(sa) | CG_NAN(sb) | CG_NAN(sd) | CG_NAN(se);
+                    best[ox] = mb;
+                    where[ox] = (2 * oy + (k >> 1)) * W + 2 * ox + (k & 1);
+                }
+            }
+        return nan;
+    }
+
+    /* dx[p, arg] = g[p, i]: windows that tile the plane reach each input at most once */
+    static void cg_scatter16(const uint16_t *g, const int64_t *arg, uint16_t *dx,
+                             Py_ssize_t planes, Py_ssize_t npos, Py_ssize_t plane) {
+        for (Py_ssize_t p = 0; p < planes; p++)
+            for (Py_ssize_t i = 0; i < npos; i++) {
+                int64_t a = arg[p * npos + i];
+                if (a >= 0 && a < plane) dx[p * plane + a] = g[p * npos + i];
+            }
+    }
     """
+    int cg_max2x2_16(const int16_t*, int16_t*, int64_t*, Py_ssize_t, Py_ssize_t, Py_ssize_t,
+                     Py_ssize_t, Py_ssize_t) nogil
+    void cg_scatter16(const uint16_t*, const int64_t*, uint16_t*, Py_ssize_t, Py_ssize_t,
+                      Py_ssize_t) nogil
     int cg_has_f16c() nogil
     void cg_h2f_any(const uint16_t*, float*, Py_ssize_t) nogil
     void cg_f2h_any(const float*, uint16_t*, Py_ssize_t) nogil
@@ -200,3 +246,48 @@ def relu_grad16(out, g):
         with nogil:
             cg_relu_grad16(&o[0], &gv[0], &r[0], n)
     return res
+
+
+def max_pool_2x2(x):
+    """Max pooling of a float16 (N, C, H, W) array over 2x2 windows, stride 2, no padding:
+    (out, argmax) as pool.pyx's `max_pool_forward` gives them, or None when `x` holds a nan
+    (the caller then takes the float32 kernel, which treats nans)."""
+    if x.dtype != np.float16 or x.ndim != 4:
+        raise TypeError(f"lowp.max_pool_2x2: 'x' must be a 4-D float16 array, got {x.dtype} "
+                        f"{x.shape}.")
+    x = np.ascontiguousarray(x)
+    cdef Py_ssize_t n = x.shape[0], c = x.shape[1], h = x.shape[2], w = x.shape[3]
+    cdef Py_ssize_t oh = h // 2, ow = w // 2
+    out = np.empty((n, c, oh, ow), np.float16)
+    argmax = np.empty((n, c, oh, ow), np.int64)
+    if out.size == 0:
+        return out, argmax
+    cdef const int16_t[::1] src = x.reshape(-1).view(np.int16)
+    cdef int16_t[::1] dst = out.reshape(-1).view(np.int16)
+    cdef int64_t[::1] arg = argmax.reshape(-1)
+    cdef int nan
+    with nogil:
+        nan = cg_max2x2_16(&src[0], &dst[0], &arg[0], n * c, h, w, oh, ow)
+    return None if nan else (out, argmax)
+
+
+def scatter_2x2(g, argmax, tuple x_shape):
+    """The float16 gradient of `max_pool_2x2`: zeros of `x_shape` with `g` (N, C, OH, OW) at
+    the flat positions `argmax` of each plane (windows that tile it: no position twice)."""
+    if g.dtype != np.float16 or argmax.dtype != np.int64 or g.shape != argmax.shape or \
+            len(x_shape) != 4 or g.ndim != 4 or tuple(g.shape[:2]) != tuple(x_shape[:2]):
+        raise ValueError(f"lowp.scatter_2x2: 'g' (float16) and 'argmax' (int64) must be "
+                         f"(N, C, OH, OW) of one shape over x {x_shape}, got {g.dtype} "
+                         f"{g.shape} and {argmax.dtype} {argmax.shape}.")
+    g, argmax = np.ascontiguousarray(g), np.ascontiguousarray(argmax)
+    dx = np.zeros(x_shape, np.float16)
+    cdef Py_ssize_t planes = x_shape[0] * x_shape[1]
+    cdef Py_ssize_t npos = g.shape[2] * g.shape[3], plane = x_shape[2] * x_shape[3]
+    if planes == 0 or npos == 0:
+        return dx
+    cdef const uint16_t[::1] gv = g.reshape(-1).view(np.uint16)
+    cdef const int64_t[::1] arg = argmax.reshape(-1)
+    cdef uint16_t[::1] d = dx.reshape(-1).view(np.uint16)
+    with nogil:
+        cg_scatter16(&gv[0], &arg[0], &d[0], planes, npos, plane)
+    return dx

@@ -65,3 +65,15 @@ def dense_grads(grads, dtype):
 # the cast op and the tape's gradient casts take these loops too (cellgrad._astype)
 _astype.register(np.float16, np.float32, lowp.to_float32)
 _astype.register(np.float32, np.float16, lowp.to_float16)
+
+
+def max_pool_2x2(x, kernel, stride, pads, dilation, out_size):
+    """float16 max pooling over windows that tile the plane (2x2, stride 2, no padding) without
+    converting: (out, argmax), or None for any other geometry or a nan in `x`."""
+    if kernel != (2, 2) or stride != (2, 2) or dilation != (1, 1) or any(pads) or \
+            x.ndim != 4 or tuple(out_size) != (x.shape[2] // 2, x.shape[3] // 2):
+        return None
+    return lowp.max_pool_2x2(x)
+
+
+scatter_2x2 = lowp.scatter_2x2
