@@ -133,8 +133,8 @@ def test_float16_2x2_max_pool_matches_the_float32_kernel_bit_for_bit(shape):
 def test_float16_max_pool_cells_forward_and_backward():
     x = np.random.default_rng(9).standard_normal((2, 3, 6, 6)).astype(np.float16)
     for pool in (nn.MaxPool2d(2, 2), nn.MaxPool2d(3, 2), nn.MaxPool2d(2, 2, pad_mode="same")):
-        f16 = ms.grad(lambda a: (pool(a) * 3).sum())(Tensor(x))
-        f32 = ms.grad(lambda a: (pool(a) * 3).sum())(Tensor(x.astype(np.float32)))
+        f16 = ms.grad(lambda a, p=pool: (p(a) * 3).sum())(Tensor(x))
+        f32 = ms.grad(lambda a, p=pool: (p(a) * 3).sum())(Tensor(x.astype(np.float32)))
         assert pool(Tensor(x)).dtype == ms.float16 and f16.dtype == ms.float16
         np.testing.assert_array_equal(pool(Tensor(x)).asnumpy(),
                                       pool(Tensor(x.astype(np.float32))).asnumpy()
