@@ -79,3 +79,33 @@ def test_a_buffer_does_not_leak_into_the_result_of_a_view_op():
         assert same(a, c) and same(b, d)
         outs.append((a, a.asnumpy().copy()))
     assert all(o.asnumpy().tobytes() == c.tobytes() for o, c in outs)
+
+
+def test_gradients_nobody_reads_are_not_computed():
+    w1 = ms.Parameter(ms.Tensor(RNG.standard_normal((4, 4)).astype(np.float32)), name="w1")
+    w2 = ms.Parameter(ms.Tensor(RNG.standard_normal((4, 4)).astype(np.float32)), name="w2")
+
+    def loss(x):
+        h = ops.tanh(ops.matmul(x, w1))
+        return (ops.matmul(h, w2) ** 2).sum()
+
+    grad_fn = ms.value_and_grad(loss, 0, [w1, w2])
+
+    def only_w2(x):
+        value, (gx, (g1, g2)) = grad_fn(x)
+        return value, g2  # gx and g1 are never read
+
+    f = ms.jit(only_w2)
+    for _ in range(3):
+        x = ms.Tensor(RNG.standard_normal((3, 4)).astype(np.float32))
+        (ve, ge), (vj, gj) = only_w2(x), f(x)
+        assert same(ve, vj) and same(ge, gj)
+    assert f.jit_stats.replays == 2
+    (plan,) = f.jit_plans.values()
+    (grad,) = [s for s in plan.steps if type(s) is P.GradStep]
+    assert len(grad.outputs) == 1
+    # the walk stops at the second matmul: tanh and the first matmul are not differentiated
+    walked = [w[1].name for _, w in grad.walk]
+    assert "tanh" not in walked and walked.count("matmul") <= 1
+    kept = [s.op.name for s in plan.steps if type(s) is P.OpStep and s.keep]
+    assert "tanh" not in kept

@@ -30,7 +30,7 @@ from cellgrad import _jit_hook, observe
 from cellgrad.nn import Cell
 from cellgrad_jit.mutables import ScalarArg, plain
 from cellgrad_jit.optim_step import OptimizerStep, fusable
-from cellgrad_jit.plan import GradStep, IslandStep, OpStep, ParamRef, Plan, Ref
+from cellgrad_jit.plan import GradStep, IslandStep, OpStep, ParamRef, Plan, Ref, _refs
 
 __all__ = ["Recorder", "Unsafe"]
 
@@ -315,6 +315,7 @@ class Recorder(observe.Observer):
         ids = {id(n): i for n, i in targets.items()}
         step = GradStep.build(self, [(id(n), s) for n, s in roots],
                               [(a.shape, a.dtype) for a in sens], ids, self.fail)
+        step.built = ([(id(n), s) for n, s in roots], [(a.shape, a.dtype) for a in sens], ids)
         for index, t in results:
             s = self.new_slot("result", None, t._data)
             self.by_tensor[id(t)] = s
@@ -559,6 +560,33 @@ class Recorder(observe.Observer):
                           f"(Python writing into its array)")
                 return
 
+    def prune_gradients(self, template):
+        """Drop the gradients nothing reads (not returned, not used by a later step): their
+        targets leave the walk, so the backward of the nodes only they needed is not run
+        and those nodes' forward values are not kept."""
+        read = set(_refs(template, []))
+        for st in self.steps:
+            read.update(st.slots())
+        for _, _, _, args, kwargs in self.refreshes:
+            read.update(_refs((args, kwargs), []))
+        for k, st in enumerate(self.steps):
+            if type(st) is not GradStep:
+                continue
+            kept = [o for o in st.outputs if o[1] in read]
+            live = {o[0] for o in kept}
+            dead = {o[0] for o in st.outputs} - live - {None}
+            if not dead and len(kept) == len(st.outputs):
+                continue
+            roots, sens, ids = st.built
+            new = GradStep.build(self, roots, sens,
+                                 {n: i for n, i in ids.items() if i not in dead}, self.fail)
+            new.ntargets, new.outputs, new.built = st.ntargets, kept, st.built
+            walked = {w[0] for _, w in new.walk}
+            for _, w in st.walk:
+                if w[0] not in walked:
+                    self.steps[w[0]].keep = False
+            self.steps[k] = new
+
     def finish(self, out):
         template = self.out_template(out)
         for t in self.keep:
@@ -571,6 +599,7 @@ class Recorder(observe.Observer):
             self.check_writes()
         if self.unsafe:
             raise Unsafe(self.unsafe)
+        self.prune_gradients(template)
         plan = Plan(self.name, self.kinds, self.refs, self.steps, template,
                     list(self.cells.values()), self.refreshes)
         plan.scalars = self.scalars
