@@ -47,10 +47,45 @@ def test_dir_lists_mindsporess_names():
 
 
 def test_ops_has_the_same_functions():
-    for name in ("all_reduce", "broadcast", "send", "P2POp", "init_process_group", "reduce"):
+    for name in ("P2POp", "TCPStore", "init_process_group", "get_rank", "new_group"):
         assert getattr(ops, name) is getattr(dist, name)
+    for name in ("all_reduce", "broadcast", "send", "reduce", "all_gather_object"):
+        assert getattr(ops, name).__wrapped__ is getattr(dist, name)  # + the mode switch
     assert ops.gather is not dist.gather  # ops.gather indexes a Tensor
     assert ms.mint.distributed is dist
+
+
+@pytest.fixture
+def other_mode():
+    ops.set_comm_ops_inplace(False)
+    yield
+    ops.set_comm_ops_inplace(True)
+
+
+def test_ops_other_mode_returns_new_tensors(pg, other_mode):
+    x = arange(4)
+    out, handle = ops.all_reduce(x, "max")
+    assert handle is None and out is not x
+    np.testing.assert_array_equal(out.asnumpy(), np.arange(4))
+    out, handle = ops.all_reduce(x, async_op=True)
+    handle.wait()
+    np.testing.assert_array_equal(out.asnumpy(), np.arange(4))
+    gathered, _ = ops.all_gather_into_tensor(None, arange(2, 3))
+    scattered, _ = ops.reduce_scatter_tensor(None, arange(2, 3))
+    single, _ = ops.all_to_all_single(None, arange(2, 3))
+    (piece,), _ = ops.all_to_all([(2, 3)], [arange(2, 3)])
+    for t in (gathered, scattered, single, piece):
+        np.testing.assert_array_equal(t.asnumpy(), np.arange(6).reshape(2, 3))
+    assert ops.barrier() is None  # not switched by MindSpore
+    w = Tensor(np.array([1.0, 2.0, 3.0, 4.0], np.float32))
+    g = ms.grad(lambda a: (ops.all_reduce(a * 2)[0] * w).sum())(x)
+    np.testing.assert_array_equal(g.asnumpy(), 2 * w.asnumpy())
+    for call in (lambda: ops.broadcast(x, 0), lambda: ops.all_gather([x], x),
+                 lambda: ops.gather_object(1, [None])):
+        with pytest.raises(ValueError, match="Non-inplace mode is currently not supported."):
+            call()
+    ops.set_comm_ops_inplace(True, ["broadcast"])
+    assert ops.broadcast(x, 0) is None
 
 
 # ---- process groups ----
@@ -328,7 +363,7 @@ def test_async_under_a_gradient_transform_runs_at_once(pg):
     (lambda: dist.send_object_list((1,), 0), TypeError, "must be a list"),
     (lambda: ops.set_comm_ops_inplace(1), TypeError, "'is_enable' must be type of bool"),
     (lambda: ops.set_comm_ops_inplace(True, ["all_sum"]), ValueError, "must be correct"),
-    (lambda: ops.set_comm_ops_inplace(False), ValueError, "comm_func"),
+    (lambda: ops.set_comm_ops_inplace(True, "all_reduce"), TypeError, "Expected list or tuple"),
 ])
 def test_argument_errors(pg, call, error, message):
     with pytest.raises(error, match=message):

@@ -271,7 +271,16 @@ if RANK < 2:
 dist.barrier()
 h = dist.barrier(async_op=True)
 h.wait()
-assert ops.all_reduce is dist.all_reduce
+ops.set_comm_ops_inplace(False, ["all_reduce", "recv"])  # MindSpore's other mode of ops
+t = Tensor(np.array([RANK + 1.0], np.float32))
+out, handle = ops.all_reduce(t)
+assert handle is None and t.asnumpy()[0] == RANK + 1
+close(out.asnumpy(), [SIZE * (SIZE + 1) / 2], "ops.all_reduce other mode")
+if RANK == 0:
+    ops.send(Tensor(np.full(2, 5.0, np.float32)), 1)
+elif RANK == 1:
+    close(ops.recv(Tensor(np.zeros(2, np.float32)), 0).asnumpy(), [5, 5], "ops.recv other mode")
+ops.set_comm_ops_inplace(True)
 ok("groups")
 dist.destroy_process_group(pair)
 dist.destroy_process_group()

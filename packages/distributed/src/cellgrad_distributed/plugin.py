@@ -32,6 +32,12 @@ _MINT_DISTRIBUTED = {
     "dist_objects": """all_gather_object broadcast_object_list gather_object recv_object_list
         scatter_object_list send_object_list""",
 }
+# MindSpore's list of the ops functions `ops.set_comm_ops_inplace` switches (ops_comm.py)
+COMM_FUNCS = """all_reduce all_gather_into_tensor all_gather_into_tensor_uneven all_to_all
+    all_to_all_single reduce_scatter_tensor reduce_scatter_tensor_uneven isend irecv send recv
+    gather scatter all_gather reduce_scatter barrier broadcast reduce batch_isend_irecv
+    all_gather_object broadcast_object_list gather_object scatter_object_list send_object_list
+    recv_object_list gather_into_tensor scatter_tensor all_to_all_v_c""".split()
 _OPS_ONLY = {"dist_exchange": "gather_into_tensor scatter_tensor all_to_all_v_c",
              "ops_comm": "set_comm_ops_inplace",
              "comm_primitives": "AlltoAll Barrier CollectiveGather CollectiveScatter Receive "
@@ -45,7 +51,8 @@ _NOT_IN_OPS = ("gather", "scatter")  # ops' gather and scatter index Tensors
 EXPORTS = {
     **{f"mint.distributed.{n}": f"{m}:{n}" for m, ns in _MINT_DISTRIBUTED.items()
        for n in ns.split()},
-    **{f"ops.{n}": f"{m}:{n}" for m, ns in (*_MINT_DISTRIBUTED.items(), *_OPS_ONLY.items())
+    **{f"ops.{n}": f"{'ops_comm' if n in COMM_FUNCS else m}:{n}"
+       for m, ns in (*_MINT_DISTRIBUTED.items(), *_OPS_ONLY.items())
        for n in ns.split() if n not in _NOT_IN_OPS},
     "mint.nn.SyncBatchNorm": "mint_sync_batchnorm:SyncBatchNorm",
     **{f"communication.{n}": f"management:{n}" for n in _MANAGEMENT.split()},
