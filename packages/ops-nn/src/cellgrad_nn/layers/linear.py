@@ -14,6 +14,7 @@ from cellgrad.nn import Cell
 from cellgrad.observe import watching
 from cellgrad.plugins import apply
 from cellgrad_nn.amp import auto as _auto
+from cellgrad_nn.functional import _dense_blas
 from cellgrad_nn.functional._dense_blas import splits
 from cellgrad_nn.functional.linear import DENSE, _gemm, dense
 from cellgrad_nn.layers import _checks
@@ -70,13 +71,14 @@ class Dense(Cell):
         # The usual (out, in) weight and (out,) bias: the check above covers the input, so the
         # op is applied without dense()'s checks (a per-call cost); anything else gets them.
         if len(ws) == 2 and ws[1] == self.in_channels and (b is None or b.shape == ws[:1]):
-            dt = w.dtype
-            if b is not None and x.dtype is dt and b.dtype is dt and dt in _DIRECT_DTYPES \
+            dt = w.dtype  # x's too (checked above)
+            if b is not None and b.dtype is dt and dt in _DIRECT_DTYPES \
                     and not recording_depth() and not watching():
                 # Nothing to record, promote or observe: the op's forward on the arrays,
                 # without the dispatch (inference at batch 1 is mostly this overhead).
                 xa, wa = x._data, w._data
-                if xa.ndim == 2 and xa.shape[0] == 1 and splits(xa, wa):  # over two cores
+                if wa.size >= _dense_blas.GEMV_SPLIT_MIN and xa.ndim == 2 and \
+                        xa.shape[0] == 1 and splits(xa, wa):  # over two cores
                     out = _gemm(xa, wa)
                 else:  # np.dot: the same BLAS call for 1-D/2-D inputs without matmul's set-up
                     out = np.dot(xa, wa.T) if xa.ndim <= 2 else np.matmul(xa, wa.T)
