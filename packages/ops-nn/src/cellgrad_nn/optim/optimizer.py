@@ -192,7 +192,9 @@ class Optimizer(Cell):
         updated early are not kept (the caller reads none of them). None when this optimizer
         or step cannot."""
         cls = type(self)
-        if cls.construct is not Optimizer.construct or self._group is None or \
+        # (a hook on this optimizer's own call could change the gradients it is given)
+        if not self.__dict__.get("_fast", False) or cls.construct is not Optimizer.construct \
+                or self._group is None or \
                 cls._update is not cls._group_owner or \
                 cls._gradient is not Optimizer._gradient or _NUMPY_1:
             return None
