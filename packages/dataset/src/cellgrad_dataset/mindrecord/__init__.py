@@ -58,4 +58,13 @@ class MSRStatus(enum.IntEnum):
 SUCCESS = MSRStatus.SUCCESS
 FAILED = MSRStatus.FAILED
 
-__all__ = ["FileWriter", "FileReader", "SUCCESS", "FAILED"]
+__all__ = ["FileWriter", "FileReader", "SUCCESS", "FAILED", "Cifar10ToMR", "Cifar100ToMR",
+           "MnistToMR", "CsvToMR", "ImageNetToMR"]
+
+
+def __getattr__(name):  # the converters import after SUCCESS exists (they return it)
+    if name in ("Cifar10ToMR", "Cifar100ToMR", "MnistToMR", "CsvToMR", "ImageNetToMR"):
+        from cellgrad_dataset.mindrecord import tools
+
+        return getattr(tools, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
