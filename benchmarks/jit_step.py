@@ -6,10 +6,25 @@ trace) against one eager step. Thread CPU time, one thread, contenders interleav
 round, medians.
 
     python benchmarks/jit_step.py [--rounds 15] [--per-round 10]
+    python benchmarks/jit_step.py --breakdown     # where a jitted step's time goes
+    python benchmarks/jit_step.py --allocations   # arrays of >= 4 KiB malloc'd per step
+
+`--breakdown` wraps every kernel the generated replay calls (each op's forward and backward,
+the optimizer's one-call update) in a CPU-time counter; the rest is the plan's own Python
+(guards, the generated glue, Tensors of the result). `--allocations` counts, through a small
+malloc shim it compiles (cc) and preloads into a child process, the allocations of >= 4 KiB
+(numpy's array data; smaller ones come from its caches) per step: eager cellgrad, the plan
+without its buffers and optimizer fusion (`plan.BUFFERS`, `trace.fusable` off), and the plan.
 """
 
 import argparse
+import collections
+import os
+import pathlib
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 
 import numpy as np
@@ -152,11 +167,107 @@ def add_rows(table, rounds):
                   got["trace"][kind], "of one eager step", TARGETS["trace"][1])
 
 
+def breakdown(kind, steps=30):
+    """{label: ms per step} of one jitted step: the kernels the replay calls, and the rest."""
+    timing.configure(threads=1, cpu_time=True)
+    train, x, y = cellgrad_train(kind, True)
+    for _ in range(3):
+        train(x, y)
+    (plan,) = train.construct.jit_plans.values()
+    names = plan.generated.__globals__
+    spent = collections.Counter()
+
+    def timed(label, fn):
+        def run(*a, **k):
+            t = time.thread_time()
+            try:
+                return fn(*a, **k)
+            finally:
+                spent[label] += time.thread_time() - t
+        return run
+
+    for k, v in list(names.items()):
+        if k[0] in "FUW" and callable(v):  # op forwards, ufuncs, backward rules
+            names[k] = timed(getattr(v, "__name__", k), v)
+        elif k[0] == "O":  # the optimizer: its construct runs the one-call update
+            names[k] = type("Timed", (), {"construct": staticmethod(
+                timed(f"{type(v).__name__} update (group kernel)", v.construct))})()
+    total = 0.0
+    for _ in range(steps):
+        t = time.thread_time()
+        train(x, y)
+        total += time.thread_time() - t
+    got = {k: v * 1e3 / steps for k, v in spent.most_common()}
+    got["plan's Python (guards, glue, result)"] = (total - sum(spent.values())) * 1e3 / steps
+    return total * 1e3 / steps, got
+
+
+_SHIM = r"""
+#include <stddef.h>
+extern void *__libc_malloc(size_t); extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+static unsigned long n = 0;
+void *malloc(size_t s) { if (s >= 4096) n++; return __libc_malloc(s); }
+void *calloc(size_t a, size_t b) { if (a * b >= 4096) n++; return __libc_calloc(a, b); }
+void *realloc(void *p, size_t s) { if (s >= 4096) n++; return __libc_realloc(p, s); }
+unsigned long big_allocations(void) { return n; }
+"""
+
+
+def allocations_child(steps=20):
+    import ctypes
+
+    import cellgrad_jit.plan as plan
+    import cellgrad_jit.trace as trace
+
+    count = ctypes.CDLL(None).big_allocations
+    fusable = trace.fusable
+    for kind in ("mlp", "deep"):
+        row = []
+        for label, jit, bare in (("eager", False, False), ("plan, no buffers/fusion", True, True),
+                                 ("plan", True, False)):
+            plan.BUFFERS = not bare
+            trace.fusable = (lambda *a: False) if bare else fusable
+            train, x, y = cellgrad_train(kind, jit)
+            for _ in range(3):
+                train(x, y)
+            before = count()
+            for _ in range(steps):
+                train(x, y)
+            row.append(f"{label} {(count() - before) / steps:.0f}")
+        print(f"jit_step {kind}: allocations >= 4 KiB per step: " + ", ".join(row))
+
+
+def allocations():
+    """Run `allocations_child` under the malloc shim (compiled here with cc)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        lib = pathlib.Path(tmp) / "count.so"
+        (pathlib.Path(tmp) / "count.c").write_text(_SHIM)
+        subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", str(lib),
+                        str(pathlib.Path(tmp) / "count.c")], check=True)
+        env = dict(os.environ, LD_PRELOAD=str(lib))
+        subprocess.run([sys.executable, __file__, "--allocations-child"], check=True, env=env)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--rounds", type=int, default=15)
     p.add_argument("--per-round", type=int, default=10)
+    p.add_argument("--breakdown", action="store_true")
+    p.add_argument("--allocations", action="store_true")
+    p.add_argument("--allocations-child", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
+    if args.allocations_child:
+        return allocations_child()
+    if args.allocations:
+        return allocations()
+    if args.breakdown:
+        for kind in ("mlp", "deep"):
+            total, parts = breakdown(kind)
+            print(f"jit_step {kind}: {total:.2f} ms per jitted step (thread CPU time, 1 thread)")
+            for label, ms in parts.items():
+                print(f"  {label:40s} {ms:7.2f} ms  {100 * ms / total:5.1f}%")
+        return
     got = measure(args.rounds, args.per_round)
     for kind, title in (("mlp", "MLP 784-512-512-10, batch 64, SGD"),
                         ("deep", "deep chain 64 x Dense(256) + ReLU, batch 32, SGD")):
