@@ -122,3 +122,41 @@ def test_left_out_names_say_why(qualname, says):
         getattr(module, name)
     with pytest.raises(NotProvidedImportError, match=says):
         exec(f"from {module_name} import {name}", {})
+
+
+def test_recompute_runs_the_cell_again_in_the_backward_walk():
+    class Block(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.calls = 0
+            self.w = ms.Parameter(ms.Tensor(np.array([[1.0, 2.0], [3.0, 4.0]])), "w")
+
+        def construct(self, a):
+            self.calls += 1
+            return ops.tanh(ops.matmul(a, self.w))
+
+    block, plain = Block(), Block()
+    x = ms.Tensor(np.array([[0.1, 0.2], [-0.3, 0.4]]))
+    g = ms.grad(lambda a: ms.recompute(block, a).sum(), 0, block.trainable_params())(x)
+    want = ms.grad(lambda a: plain(a).sum(), 0, plain.trainable_params())(x)
+    assert (block.calls, plain.calls) == (2, 1)
+    np.testing.assert_allclose(g[0].asnumpy(), want[0].asnumpy())
+    np.testing.assert_allclose(g[1][0].asnumpy(), want[1][0].asnumpy())
+    assert gradcheck(lambda a: ms.recompute(block, a), x)
+    with pytest.raises(TypeError, match="cellgrad recomputes Cells only"):
+        ms.recompute(np.tanh, x, use_reentrant=False)
+
+
+def test_load_segmented_checkpoints_merges_a_directory(tmp_path):
+    pytest.importorskip("cellgrad_checkpoint")
+    ms.save_checkpoint([{"name": "b", "data": ms.Tensor(np.zeros(3, np.float32))}],
+                       str(tmp_path / "rank_1.ckpt"))
+    ms.save_checkpoint([{"name": "a", "data": ms.Tensor(np.ones(2, np.float32))}],
+                       str(tmp_path / "rank_0.ckpt"))
+    (tmp_path / "notes.txt").write_text("not a checkpoint")
+    params = ms.load_segmented_checkpoints(str(tmp_path))
+    assert list(params) == ["a", "b"] and params["b"].shape == (3,)
+    with pytest.raises(ValueError, match="doesn't exist. Or it's not a directory"):
+        ms.load_segmented_checkpoints(str(tmp_path / "missing"))
+    with pytest.raises(TypeError, match="should be a str"):
+        ms.load_segmented_checkpoints(tmp_path)

@@ -88,3 +88,25 @@ try:
     ms.runtime.set_memory()
 except RuntimeError as e:
     print("RuntimeError", e)
+
+
+class Block(ms.nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = ms.Parameter(ms.Tensor(np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)), "w")
+
+    def construct(self, a):
+        return ops.tanh(ops.matmul(a, self.w))
+
+
+block = Block()
+inp = ms.Tensor(np.array([[0.1, 0.2]], np.float32))
+print(ms.recompute(block, inp))
+print(ms.grad(lambda a: ms.recompute(block, a).sum(), grad_position=0,
+              weights=block.trainable_params())(inp))
+for bad in [lambda: ms.recompute(lambda a: a, inp),
+            lambda: ms.recompute(block, inp, context_fn=lambda: None)]:
+    try:
+        bad()
+    except (TypeError, ValueError) as e:
+        print(type(e).__name__, e)

@@ -63,11 +63,13 @@ from cellgrad.tensor_interop import __all__ as _interop_names
 from cellgrad.ops.primitive import constexpr  # MindSpore's top level has it too
 from cellgrad.parallel import (
     get_algo_parameters,
+    load_segmented_checkpoints,
     merge_sliced_parameter,
     reset_algo_parameters,
     set_algo_parameters,
 )
 from cellgrad.runtime import dispatch_threads_num, launch_blocking, set_cpu_affinity
+from cellgrad.common.recompute import recompute
 
 _heap.tune()
 _plugin_modules.install()
@@ -97,7 +99,7 @@ globals().update(dtype.TOP_LEVEL)  # complex64, dtype_to_nptype, Type, ...
 __all__ += list(dtype.TOP_LEVEL)
 __all__ += [*_interop_names, "constexpr", "get_algo_parameters", "merge_sliced_parameter",
             "reset_algo_parameters", "set_algo_parameters", "dispatch_threads_num",
-            "launch_blocking", "set_cpu_affinity"]
+            "launch_blocking", "set_cpu_affinity", "recompute", "load_segmented_checkpoints"]
 
 # PEP 562: names that plugins provide (cellgrad.plugins); nothing loads until the first miss.
 __getattr__, __dir__ = _plugin_names(__name__)

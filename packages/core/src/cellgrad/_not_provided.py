@@ -171,8 +171,15 @@ NOT_PROVIDED = {
         "parallel.transform_checkpoint_by_rank", "parallel.rank_list_for_transform",
         "parallel.restore_group_info_list", "parallel.sync_pipeline_shared_parameters",
         "parallel.unified_safetensors", "parallel.auto_parallel", "parallel.nn",
-        "parallel.load_segmented_checkpoints", "parallel.convert_checkpoints",
+"parallel.convert_checkpoints",
         "parallel.convert_checkpoint_by_rank", "ops.Reshard", "ops.reshard", "ops.distribute")},
+    "export_split_mindir": (
+        "splits a MindIR across devices for MindSpore's parallel inference on Ascend; cellgrad "
+        "runs a model whole on one CPU: export it whole (cellgrad.export)"),
+    "TFRecordToMR": (
+        "takes TensorFlow's tf.io feature specs (it needs TensorFlow installed); cellgrad-dataset "
+        "reads TFRecord files itself: dataset.TFRecordDataset(...).save(file_name) writes "
+        "them as MindRecord"),
     **{name: _FAULT_TOLERANCE for name in (
         "TrainFaultTolerance", "ExitByRequest", "TFTCommValue", "RSCPluginHandle",
         "mindio_preload", "set_mindio_server_info", "train.TrainFaultTolerance")},

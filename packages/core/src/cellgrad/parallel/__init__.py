@@ -8,10 +8,13 @@ from cellgrad.parallel.algo_parameters import (
     reset_algo_parameters,
     set_algo_parameters,
 )
-from cellgrad.parallel.checkpoint_transform import merge_sliced_parameter
+from cellgrad.parallel.checkpoint_transform import (
+    load_segmented_checkpoints,
+    merge_sliced_parameter,
+)
 
 __all__ = ["get_algo_parameters", "reset_algo_parameters", "set_algo_parameters",
-           "merge_sliced_parameter"]
+           "merge_sliced_parameter", "load_segmented_checkpoints"]
 
 from cellgrad._namespace import plugin_names as _plugin_names
 

@@ -1,11 +1,15 @@
 """`mindspore.parallel`'s checkpoint helpers that mean something on one device.
 
 `merge_sliced_parameter` joins a Parameter's slices along axis 0 (the layout MindSpore's data
-and pipeline parallel runs save without a strategy). The strategy-file transforms
+and pipeline parallel runs save without a strategy); `load_segmented_checkpoints` loads every
+`.ckpt` file of a directory into one dict. The strategy-file transforms
 (`transform_checkpoints`, `build_searched_strategy`, ...) read the protobuf layouts MindSpore's
 auto-parallel compiler writes for model-parallel runs, which cellgrad never produces; they say
 so (`cellgrad._not_provided`).
 """
+
+import glob
+import os
 
 import numpy as np
 
@@ -53,3 +57,22 @@ def merge_sliced_parameter(sliced_parameters, strategy=None):
     data = np.concatenate([p.asnumpy() for p in sliced_parameters])
     return Parameter(Tensor(data, dtype=first.dtype), first.name, first.requires_grad,
                      first.layerwise_parallel)
+
+
+def load_segmented_checkpoints(ckpt_file_dir, net=None, strict_load=False, filter_prefix=None,
+                               dec_key=None, dec_mode="AES-GCM", specify_prefix=None,
+                               choice_func=None):
+    """Mirrors `mindspore.load_segmented_checkpoints`: `load_checkpoint` of every `*.ckpt` file
+    in `ckpt_file_dir` (in name order), their dicts merged (loaded into `net` when given)."""
+    from cellgrad import load_checkpoint
+
+    if not isinstance(ckpt_file_dir, str):
+        raise TypeError("The ckpt_file_dir should be a str.")
+    if not os.path.isdir(ckpt_file_dir):
+        raise ValueError("The dst_strategy_file: {} doesn't exist. Or it's not a directory"
+                         .format(ckpt_file_dir))
+    parameter_dict = {}
+    for checkpoint_file in sorted(glob.glob(os.path.join(ckpt_file_dir, "*.ckpt"))):
+        parameter_dict.update(load_checkpoint(checkpoint_file, net, strict_load, filter_prefix,
+                                              dec_key, dec_mode, specify_prefix, choice_func))
+    return parameter_dict
