@@ -69,8 +69,8 @@ def load_segmented_checkpoints(ckpt_file_dir, net=None, strict_load=False, filte
     if not isinstance(ckpt_file_dir, str):
         raise TypeError("The ckpt_file_dir should be a str.")
     if not os.path.isdir(ckpt_file_dir):
-        raise ValueError("The dst_strategy_file: {} doesn't exist. Or it's not a directory"
-                         .format(ckpt_file_dir))
+        raise ValueError(f"The dst_strategy_file: {ckpt_file_dir} doesn't exist. Or it's not a "
+                         f"directory")
     parameter_dict = {}
     for checkpoint_file in sorted(glob.glob(os.path.join(ckpt_file_dir, "*.ckpt"))):
         parameter_dict.update(load_checkpoint(checkpoint_file, net, strict_load, filter_prefix,
