@@ -103,6 +103,11 @@ def test_before_and_after_init(pg):
     assert dist.is_initialized()
 
 
+def test_new_group_before_init_warns_and_gives_an_empty_name():
+    with pytest.warns(UserWarning, match="has not been inited"):
+        assert dist.new_group([0]) == ""  # as MindSpore's CPU build answers
+
+
 def test_new_group_names_as_mindspore(pg):
     assert dist.new_group() == "mccl_world_group"
     name = dist.new_group([0])

@@ -154,10 +154,11 @@ def new_group(ranks=None, timeout=None, backend=None, pg_options=None,
             f"{hashlib.sha1('_'.join(map(str, ranks)).encode('utf-8')).hexdigest()}")
     if name in world._groups:
         return name
+    if not GlobalComm.INITED:  # MindSpore: create_group's RuntimeError, a warning and ""
+        warnings.warn("Distributed Communication has not been inited.You can't invoke this "
+                      "interface yet. Please call `init()` method first.", stacklevel=2)
+        return ""
     if len(ranks) == 1:
-        if not GlobalComm.INITED:
-            raise RuntimeError("Distributed Communication has not been inited.You can't invoke "
-                               "this interface yet. Please call `init()` method first.")
         w = world.world()
         management._check_rank("new_group", "ranks", ranks[0], w.size, "the world", ranks)
         world.add(Group(name, tuple(ranks), 0 if ranks[0] == w.rank else -1))
