@@ -282,3 +282,43 @@ def test_generated_guards_agree_with_the_interpreted_ones():
             assert both() is True
     finally:
         FACTOR = 2.0
+
+
+step = 0  # a training loop's counter, named like an attribute the traced code reads
+
+
+class Counter(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.step = 2.0
+
+    def construct(self, x):
+        return x * self.step
+
+
+def test_an_attribute_named_like_a_changing_global_does_not_retrace():
+    global step
+    net = Counter()
+    f = ms.jit(lambda x: net(x))
+    x = ms.Tensor(np.ones(2, np.float32))
+    try:
+        for step in range(4):  # noqa: B007 (the global changes between calls)
+            assert same(f(x), x * 2.0)
+        assert f.jit_stats.traces == 1 and f.jit_stats.replays == 3
+    finally:
+        step = 0
+
+
+def test_numbers_in_a_mutable_tuple_are_inputs_by_position():
+    def g(x, pair, c):
+        a, b = pair
+        return x * a + b - c
+
+    f = ms.jit(g)
+    x = ms.Tensor(np.array([1.0, 2.0], np.float32))
+    # the same small int object at two positions, and as a plain (baked) argument
+    for pair in [(1, 1), (1, 2), (3, 1), (2.5, -4)]:
+        got = f(x, ms.mutable(pair), 1)
+        assert same(got, g(x, pair, 1)), pair
+    assert f.jit_stats.traces == 2  # (int, int) and (float, int): kinds, not values
+    assert f.jit_stats.replays == 2

@@ -80,7 +80,10 @@ def plain(w):
 def watched(v, rec):
     """A copy of mutable scalar `v` that tells `rec` (a `trace.Recorder`) when Python uses it
     outside an op."""
-    w = _watched_class(type(v))(v.value if hasattr(v, "value") else v)
+    base = type(v)
+    if base is bool:  # an element of a mutable tuple: bool cannot be subclassed
+        from cellgrad.graph_knobs import _Bool as base
+    w = _watched_class(base)(v.value if hasattr(v, "value") else v)
     for k in ("__ms_mutable__", "__ms_dynamic_len__", "__ms_origin_object__"):
         if hasattr(v, k):
             object.__setattr__(w, k, getattr(v, k))

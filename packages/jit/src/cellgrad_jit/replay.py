@@ -83,11 +83,12 @@ class _ByValue:
         self.reason = reason
 
 
-def _key(v, tensors, by_value=False):
+def _key(v, tensors, by_value=False, marked=False):
     """The cache key of an argument; appends its Tensors and mutable scalars to `tensors`
-    (their order: the plan's inputs). A mutable scalar keys by its kind (its value is an
-    input), or by its value too when `by_value`."""
-    if is_mutable_scalar(v):
+    (their order: the plan's inputs). A mutable scalar (`ms.mutable(0.5)`, or a number in
+    `ms.mutable((a, b))`: MindSpore makes every element mutable) keys by its kind (its value
+    is an input), or by its value too when `by_value`."""
+    if is_mutable_scalar(v) or (marked and type(v) in (bool, int, float)):
         tensors.append(v)
         kind = kind_of(v)
         return ("M", kind, (float if kind == "float" else int)(v)) if by_value else ("M", kind)
@@ -102,35 +103,43 @@ def _key(v, tensors, by_value=False):
         return ("T", v._data.shape, v._data.dtype.str, v.dtype.name)
     if isinstance(v, _SCALARS):
         return (type(v), v)
-    if isinstance(v, (tuple, list)):
-        return (type(v), tuple(_key(x, tensors, by_value) for x in v))
-    if isinstance(v, dict):
-        return (dict, tuple((k, _key(x, tensors, by_value)) for k, x in v.items()))
+    if isinstance(v, (tuple, list, dict)):
+        marked = marked or getattr(v, "__ms_mutable__", False) is True
+        if isinstance(v, dict):
+            return (dict, tuple((k, _key(x, tensors, by_value, marked)) for k, x in v.items()))
+        return (type(v), tuple(_key(x, tensors, by_value, marked) for x in v))
     return ("O", id(v))
 
 
-def _swap(v, table):
-    """`v` with the objects whose ids `table` maps replaced (inside tuples, lists, dicts)."""
-    if id(v) in table:
-        return table[id(v)]
-    if isinstance(v, (tuple, list, dict)):
-        items = v.items() if isinstance(v, dict) else enumerate(v)
-        if not any(id(x) in table or isinstance(x, (tuple, list, dict)) for _, x in items):
-            return v
-        if isinstance(v, dict):
-            new = {k: _swap(x, table) for k, x in v.items()}
-        else:
-            new = [_swap(x, table) for x in v]
-        if type(v) in (tuple, list, dict):
-            return type(v)(new)
-        if isinstance(v, tuple) and hasattr(v, "_fields"):  # a namedtuple
-            return type(v)(*new)
-        made = type(v)(new)  # ms.mutable's _Tuple/_List/_Dict: keep its marks
-        for k in ("__ms_mutable__", "__ms_dynamic_len__", "__ms_origin_object__"):
-            if hasattr(v, k):
-                setattr(made, k, getattr(v, k))
-        return made
-    return v
+def _swap(v, replace, marked=False):
+    """`v` with its leaves replaced, in `_key`'s order: `replace` yields, per leaf `_key`
+    appended to its list, the object to put there (None: keep the leaf)."""
+    if is_mutable_scalar(v) or (marked and type(v) in (bool, int, float)):
+        new = next(replace)
+        return v if new is None else new
+    if isinstance(v, TensorBuffer):
+        next(replace)
+        return v
+    if isinstance(v, _SCALARS) or not isinstance(v, (tuple, list, dict)):
+        return v
+    marked = marked or getattr(v, "__ms_mutable__", False) is True
+    if isinstance(v, dict):
+        new = {k: _swap(x, replace, marked) for k, x in v.items()}
+        same = all(new[k] is x for k, x in v.items())
+    else:
+        new = [_swap(x, replace, marked) for x in v]
+        same = all(a is b for a, b in zip(new, v))
+    if same:
+        return v
+    if type(v) in (tuple, list, dict):
+        return type(v)(new)
+    if isinstance(v, tuple) and hasattr(v, "_fields"):  # a namedtuple
+        return type(v)(*new)
+    made = type(v)(new)  # ms.mutable's _Tuple/_List/_Dict: keep its marks
+    for k in ("__ms_mutable__", "__ms_dynamic_len__", "__ms_origin_object__"):
+        if hasattr(v, k):
+            setattr(made, k, getattr(v, k))
+    return made
 
 
 def compile_function(function, settings):
@@ -147,15 +156,17 @@ def compile_function(function, settings):
 
     def trace(key, args, kwargs, tensors, by_value=False):
         rec = Recorder(name)
-        swap, given = {}, (args, kwargs)
+        swap, given = [], (args, kwargs)
         for i, t in enumerate(tensors):
             if isinstance(t, TensorBuffer):
                 rec.bind_input(t, i)
+                swap.append(None)
             else:  # a mutable scalar: the function gets a watched copy
-                w = swap[id(t)] = watched(t, rec)
-                rec.bind_scalar(w, i)
-        if swap:
-            args, kwargs = _swap(args, swap), _swap(kwargs, swap)
+                swap.append(watched(t, rec))
+                rec.bind_scalar(swap[-1], i)
+        if any(w is not None for w in swap):
+            replace = iter(swap)
+            args, kwargs = _swap(args, replace), _swap(kwargs, replace)
         rec.see_reachable(function, args, kwargs)
         for c in [owner, *args]:
             if isinstance(c, Cell):
@@ -203,8 +214,9 @@ def compile_function(function, settings):
             values = []
             key = (_key(given[0], values, True), _key(given[1], values, True))
         cache[key] = plan
-        for w in swap.values():
-            w._jit_rec = None  # the result may hold a watched copy: it stops reporting
+        for w in swap:
+            if w is not None:
+                w._jit_rec = None  # the result may hold a watched copy: it stops reporting
         return out
 
     @functools.wraps(function)

@@ -28,6 +28,7 @@ from cellgrad._core._buffer import TensorBuffer, promote_types
 import cellgrad as ms
 from cellgrad import _jit_hook, observe
 from cellgrad.nn import Cell
+from cellgrad_jit.guards import _names as global_names
 from cellgrad_jit.mutables import ScalarArg, plain
 from cellgrad_jit.optim_step import OptimizerStep, fusable
 from cellgrad_jit.plan import GradStep, IslandStep, OpStep, ParamRef, Plan, Ref, _refs
@@ -179,7 +180,7 @@ class Recorder(observe.Observer):
                 self.scalars.append((None, cell, v))
         code, names = getattr(fn, "__code__", None), getattr(fn, "__globals__", {})
         if code is not None:
-            for n in code.co_names:
+            for n in global_names(code, set()):
                 if n in names:
                     found.append(names[n])
                     if isinstance(names[n], _SCALARS):
