@@ -160,3 +160,23 @@ def test_load_segmented_checkpoints_merges_a_directory(tmp_path):
         ms.load_segmented_checkpoints(str(tmp_path / "missing"))
     with pytest.raises(TypeError, match="should be a str"):
         ms.load_segmented_checkpoints(tmp_path)
+
+
+def test_device_ctx_sets_and_restores_the_device():
+    ms.set_device("CPU", 0)
+    with ms.DeviceCtx("CPU", 1) as ctx:
+        assert isinstance(ctx, ms.DeviceCtx) and tuple(ms.get_current_device()) == ("CPU", 1)
+    assert tuple(ms.get_current_device()) == ("CPU", 0)
+    with pytest.raises(RuntimeError, match="Unsupported device target GPU"):
+        with ms.DeviceCtx("GPU"):
+            pass
+    assert tuple(ms.get_current_device()) == ("CPU", 0)
+    with pytest.raises(ValueError, match=r"must be one of \['CPU', 'GPU', 'Ascend', 'meta'\]"):
+        with ms.DeviceCtx("xpu"):
+            pass
+    with pytest.raises(ValueError, match="device_id must be greater than or equal to 0"):
+        with ms.DeviceCtx("CPU", -1):
+            pass
+    with pytest.raises(RuntimeError, match="no 'meta' device"):
+        with ms.DeviceCtx("meta"):
+            pass

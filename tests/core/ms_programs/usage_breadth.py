@@ -110,3 +110,13 @@ for bad in [lambda: ms.recompute(lambda a: a, inp),
         bad()
     except (TypeError, ValueError) as e:
         print(type(e).__name__, e)
+
+with ms.DeviceCtx("CPU"):
+    print(ms.get_current_device())
+print(ms.get_current_device())
+for name, device_id in [("xpu", None), ("CPU", -1)]:
+    try:
+        with ms.DeviceCtx(name, device_id):
+            pass
+    except ValueError as e:
+        print("ValueError", e)

@@ -70,6 +70,7 @@ from cellgrad.parallel import (
 )
 from cellgrad.runtime import dispatch_threads_num, launch_blocking, set_cpu_affinity
 from cellgrad.common.recompute import recompute
+from cellgrad.common.device import DeviceCtx
 
 _heap.tune()
 _plugin_modules.install()
@@ -99,7 +100,8 @@ globals().update(dtype.TOP_LEVEL)  # complex64, dtype_to_nptype, Type, ...
 __all__ += list(dtype.TOP_LEVEL)
 __all__ += [*_interop_names, "constexpr", "get_algo_parameters", "merge_sliced_parameter",
             "reset_algo_parameters", "set_algo_parameters", "dispatch_threads_num",
-            "launch_blocking", "set_cpu_affinity", "recompute", "load_segmented_checkpoints"]
+            "launch_blocking", "set_cpu_affinity", "recompute", "load_segmented_checkpoints",
+            "DeviceCtx"]
 
 # PEP 562: names that plugins provide (cellgrad.plugins); nothing loads until the first miss.
 __getattr__, __dir__ = _plugin_names(__name__)
