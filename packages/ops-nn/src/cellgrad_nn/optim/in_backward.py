@@ -35,12 +35,15 @@ def _plain_cells(network):
     """Whether every cell of `network` runs only its construct (no bprop, recompute, hooks or
     casts; a cell not yet called counts as not plain)."""
     stack = [network]
+    pop, extend = stack.pop, stack.extend
     while stack:
-        cell = stack.pop()
+        cell = pop()
+        if cell is None:
+            continue
         d = cell.__dict__
         if not d.get("_fast", False):
             return False
-        stack.extend(c for c in d["_cells"].values() if c is not None)
+        extend(d["_cells"].values())
     return True
 
 
