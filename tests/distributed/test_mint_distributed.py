@@ -103,6 +103,15 @@ def test_before_and_after_init(pg):
     assert dist.is_initialized()
 
 
+def test_before_init_as_mindspores_cpu_build():
+    assert (dist.get_rank("any"), dist.get_world_size("any")) == (0, 1)
+    assert dist.get_global_rank(None, 0) == 0
+    for call in (lambda: dist.get_group_rank(None, 0), dist.get_process_group_ranks,
+                 lambda: dist.get_global_rank("g", 0)):
+        with pytest.raises(RuntimeError, match="has not been inited"):
+            call()
+
+
 def test_new_group_before_init_warns_and_gives_an_empty_name():
     with pytest.warns(UserWarning, match="has not been inited"):
         assert dist.new_group([0]) == ""  # as MindSpore's CPU build answers

@@ -22,6 +22,15 @@ __all__ = ["destroy_process_group", "get_backend", "get_global_rank",
 _BACKENDS = ("hccl", "mccl", "mpi")
 
 
+_NOT_INITED = ("Distributed Communication has not been inited.You can't invoke this interface "
+               "yet. Please call `init()` method first.")
+
+
+def _inited():
+    if not GlobalComm.INITED:
+        raise RuntimeError(_NOT_INITED)
+
+
 def group_name(group):
     """`group` as a group name: None is the world."""
     if group is None:
@@ -111,6 +120,8 @@ def get_rank(group=None):
     if not isinstance(group, str):
         raise TypeError(f"For 'get_rank', the argument 'group' must be type of string, but got "
                         f"'group' type : {type(group)}.")
+    if not GlobalComm.INITED:
+        return 0  # MindSpore answers a process before init() so, whatever the group
     try:
         return management.get_rank(group)
     except ValueError as exc:
@@ -126,6 +137,8 @@ def get_world_size(group=None):
     if not isinstance(group, str):
         raise TypeError(f"For 'get_world_size', the argument 'group' must be type of string, "
                         f"but got 'group' type : {type(group)}.")
+    if not GlobalComm.INITED:
+        return 1
     try:
         return management.get_group_size(group)
     except ValueError as exc:
@@ -155,8 +168,7 @@ def new_group(ranks=None, timeout=None, backend=None, pg_options=None,
     if name in world._groups:
         return name
     if not GlobalComm.INITED:  # MindSpore: create_group's RuntimeError, a warning and ""
-        warnings.warn("Distributed Communication has not been inited.You can't invoke this "
-                      "interface yet. Please call `init()` method first.", stacklevel=2)
+        warnings.warn(_NOT_INITED, stacklevel=2)
         return ""
     if len(ranks) == 1:
         w = world.world()
@@ -189,6 +201,7 @@ def get_global_rank(group, group_rank):
     if not isinstance(group, str):
         raise TypeError(f"For 'get_global_rank', the argument 'group' must be type of string or "
                         f"None, but got 'group' type : {type(group)}.")
+    _inited()
     return management.get_world_rank_from_group_rank(group, group_rank)
 
 
@@ -203,6 +216,7 @@ def get_group_rank(group, global_rank):
     if not isinstance(group, str):
         raise TypeError(f"For 'get_group_rank_from_world_rank', the argument 'group' must be "
                         f"type of string, but got 'group' type : {type(group)}.")
+    _inited()
     return management.get_group_rank_from_world_rank(global_rank, group)
 
 
@@ -214,4 +228,5 @@ def get_process_group_ranks(group=None):
     if not isinstance(group, str):
         raise TypeError(f"For 'get_process_group_ranks', the argument 'group' must be type of "
                         f"string or None, but got 'group' type : {type(group)}.")
+    _inited()
     return management.get_process_group_ranks(group)
