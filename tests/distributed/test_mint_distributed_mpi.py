@@ -31,7 +31,8 @@ def test_comm_primitives_and_their_gradients(n):
         assert out.count(f"ok {what}") == n, out
 
 
-def test_sync_batchnorm_equals_batchnorm_on_the_whole_batch():
-    out = run_ok("mint_sync_batchnorm.py", timeout=180)
-    for what in ("2d", "1d", "2-D input", "3d"):  # distinct: no one is a prefix
-        assert out.count(f"ok {what}") == 2, out
+@pytest.mark.parametrize("n", [2, 3])
+def test_sync_batchnorm_equals_batchnorm_on_the_whole_batch(n):
+    out = run_ok("mint_sync_batchnorm.py", n=n, timeout=180)
+    for what in ("2d", "1d", "2-D input", "3d", "data parallel"):  # none is another's prefix
+        assert out.count(f"ok {what}") == n, out

@@ -60,3 +60,37 @@ check((3, 4, 5, 2), mint.nn.BatchNorm2d, "2d")
 check((5, 3, 4), mint.nn.BatchNorm1d, "1d")
 check((4, 3), mint.nn.BatchNorm1d, "2-D input", momentum=0.3)
 check((2, 3, 2, 2, 3), mint.nn.BatchNorm3d, "3d", process_group=dist.new_group(list(range(SIZE))))
+
+
+# A PyTorch-style data-parallel loop: gradients averaged with mint.distributed.all_reduce('avg')
+# after each backward; three SGD steps equal one process's on the whole batch.
+def net(norm):
+    ms.set_seed(3)
+    return ms.nn.SequentialCell([mint.nn.Linear(4, 6), norm(6), mint.nn.ReLU(),
+                                 mint.nn.Linear(6, 2)])
+
+
+mine_net, whole_net = net(mint.nn.SyncBatchNorm), net(mint.nn.BatchNorm1d)
+for model in (mine_net, whole_net):
+    model.set_train(True)
+opts = [ms.nn.SGD(m.trainable_params(), 0.1) for m in (mine_net, whole_net)]
+rng = np.random.default_rng(11)
+for _step in range(3):
+    x = rng.standard_normal((SIZE * 4, 4)).astype(np.float32)
+    y = rng.standard_normal((SIZE * 4, 2)).astype(np.float32)
+    part = slice(RANK * 4, RANK * 4 + 4)
+
+    def mse(model):
+        return lambda a, b: ((model(a) - b) ** 2).mean()
+
+    _, grads = ms.value_and_grad(mse(mine_net), None, mine_net.trainable_params())(
+        Tensor(x[part]), Tensor(y[part]))
+    for g in grads:
+        dist.all_reduce(g, "avg")
+    opts[0](grads)
+    _, whole = ms.value_and_grad(mse(whole_net), None, whole_net.trainable_params())(
+        Tensor(x), Tensor(y))
+    opts[1](whole)
+for a, b in zip(mine_net.trainable_params(), whole_net.trainable_params()):
+    close(a.asnumpy(), b.asnumpy(), f"data-parallel {a.name}", 1e-5)
+print("ok data parallel", flush=True)
