@@ -158,8 +158,31 @@ def test_every_converter_is_checked_against_onnxruntime():
         seen |= {n.op for n in capture(net, *[_x(*s) for s in shapes]).nodes}
     elsewhere = {  # ops of the tests below
         "embedding", "lstm_layer", "gru_layer", "rnn_relu_layer", "rnn_tanh_layer",
-        "scaled_dot_product_attention"}
+        "scaled_dot_product_attention", "packed_self_attention"}
     assert set(CONVERTERS) - seen <= elsewhere, sorted(set(CONVERTERS) - seen - elsewhere)
+
+
+class SelfAttention(nn.Cell):
+    def __init__(self, batch_first, masked):
+        super().__init__()
+        self.attn = nn.MultiheadAttention(8, 2, batch_first=batch_first)
+        self.mask = ms.Tensor(np.triu(np.full((5, 5), -1e4, np.float32), 1)) if masked else None
+
+    def construct(self, x):
+        out, weights = self.attn(x, x, x, attn_mask=self.mask, average_attn_weights=False)
+        return out, weights
+
+
+@pytest.mark.parametrize("batch_first", [True, False], ids=["batch_first", "seq_first"])
+@pytest.mark.parametrize("masked", [False, True], ids=["no_mask", "causal_mask"])
+def test_packed_self_attention_with_weights(batch_first, masked, tmp_path):
+    net = SelfAttention(batch_first, masked)
+    net.set_train(False)
+    x = _x(*((3, 5, 8) if batch_first else (5, 3, 8)), seed=2)
+    from cellgrad_jit import capture
+
+    assert "packed_self_attention" in {n.op for n in capture(net, x).nodes}
+    _check(net, x, tmp_path=tmp_path)
 
 
 def test_file_name_gets_the_suffix_and_is_read_only_then_overwritable(tmp_path):

@@ -458,6 +458,49 @@ def _attention(b, node):
     return b.emit("MatMul", [weights, b.value(v)], [b.out(0)])
 
 
+def _layer_norm(b, node):
+    """cellgrad-ops-nn's one-op layer norm over the last axis: ONNX's LayerNormalization
+    (opset 17) with its scale and bias."""
+    x, w, bias = (node.inputs + [None] * 3)[:3]
+    c = x.shape[-1]
+    dt = x.dtype.np_dtype
+    w = b.value(w) if w is not None else b.const(np.ones(c, dt))
+    bias = b.value(bias) if bias is not None else b.const(np.zeros(c, dt))
+    return b.emit("LayerNormalization", [b.value(x), w, bias], [b.out()], axis=-1,
+                  epsilon=float(node.attrs["eps"]))
+
+
+def _packed_attention(b, node):
+    """Self-attention on one projection (N, L, 3E) or (L, N, 3E), q, k, v side by side and
+    `heads` heads each: split into heads, softmax(q @ k^T * scale + mask) @ v, heads merged
+    back to (N, L, E) or (L, N, E); with `need_weights` the probabilities too."""
+    a = node.attrs
+    if a.get("keep_prob", 1.0) < 1.0:
+        b.fail("attention dropout")
+    qkv, mask = (node.inputs + [None] * 2)[:2]
+    heads, e3 = int(a["heads"]), qkv.shape[-1]
+    e = e3 // 3
+    x = b.value(qkv)
+    if not a["batch_first"]:
+        x = b.emit("Transpose", [x], perm=[1, 0, 2])
+    x = b.emit("Reshape", [x, b.ints([0, 0, 3, heads, e // heads])])
+    x = b.emit("Transpose", [x], perm=[2, 0, 3, 1, 4])  # (3, N, H, L, D)
+    q, k, v = (b.emit("Gather", [x, b.const(np.asarray(i, np.int64))], axis=0)
+               for i in range(3))
+    scores = b.emit("MatMul", [q, b.emit("Transpose", [k], perm=[0, 1, 3, 2])])
+    scores = b.emit("Mul", [scores, _scalar(b, node, float(a["scale"]))])
+    if mask is not None:
+        scores = b.emit("Add", [scores, b.value(mask, node.outputs[0])])
+    weights = b.emit("Softmax", [scores], axis=-1)
+    out = b.emit("Transpose", [b.emit("MatMul", [weights, v])], perm=[0, 2, 1, 3])
+    out = b.emit("Reshape", [out, b.ints([0, 0, e])])  # (N, L, E)
+    if a.get("need_weights"):
+        b.emit("Identity", [weights], [b.out(1)])
+    if not a["batch_first"]:
+        return b.emit("Transpose", [out], [b.out(0)], perm=[1, 0, 2])
+    return b.emit("Identity", [out], [b.out(0)])
+
+
 def _recurrent(op_type, order, **extra):
     """One recurrent layer (cellgrad's x (T, B, in), h0[, c0], w_ih, w_hh[, b_ih, b_hh]) as
     ONNX's `op_type`, its gate blocks reordered from cellgrad's to ONNX's by `order`."""
@@ -593,6 +636,7 @@ CONVERTERS = {
     "matmul": _matmul, "dense": _dense, "bias_add": _bias_add,
     "conv2d": _conv2d, "max_pool2d": _max_pool, "avg_pool2d": _avg_pool,
     "adaptive_pool2d": _adaptive_pool, "nn_normalize": _normalize,
+    "layer_norm": _layer_norm, "packed_self_attention": _packed_attention,
     "softmax": _softmax("Softmax"), "log_softmax": _softmax("LogSoftmax"),
     "reshape": _reshape, "squeeze": _squeeze, "expand_dims": _expand_dims,
     "transpose": _transpose, "concat": _concat, "stack": _stack, "split": _split,
