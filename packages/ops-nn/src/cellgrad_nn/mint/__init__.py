@@ -23,6 +23,8 @@ EXPORTS: dict = {
     **{f"mint.nn.functional.{name}": f"functional:{name}" for name in (*FUNCTIONAL, *WRITTEN)},
     **{f"mint.nn.{name}": f"layers:{name}" for name in _SAME_AS_NN},
     **{f"mint.nn.{name}": f"cells:{name}" for name in _CELLS},
+    "mint.nn.LayerNorm": "losses:LayerNorm",
+    "mint.nn.CrossEntropyLoss": "losses:CrossEntropyLoss",
     "mint.conv2d": "functional:conv2d",
     "mint.conv_tbc": "functional:conv_tbc",
     "mint.erf": "special:erf",
