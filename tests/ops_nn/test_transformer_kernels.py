@@ -5,7 +5,7 @@ formulas and gradchecked in float64; higher orders through LayerNorm still work.
 import numpy as np
 import pytest
 from cellgrad_nn._kernels.layer_norm import layer_norm_backward, layer_norm_forward
-from cellgrad_nn._kernels.softmax import softmax_grad, softmax_normalize, softmax_shift
+from cellgrad_nn._kernels.softmax import softmax_grad, softmax_rows
 
 import cellgrad as ms
 from cellgrad import nn, ops
@@ -94,27 +94,37 @@ def test_self_attention_module_matches_the_separate_projection_path():
 @pytest.mark.parametrize("n", [1, 7, 64, 200])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_softmax_row_kernels_are_the_formulas(n, dtype):
-    s = RNG.normal(size=(3, 4, n)).astype(dtype) * 3
+    s = RNG.normal(size=(3, 4, n)).astype(dtype) * 30
     s[0, 0, : n // 2] = -np.inf
-    want = s * 0.7 - (s * 0.7).max(-1, keepdims=True)
+    s[0, 1, 0] = -200.0  # exp underflows to 0
+    scaled = s * dtype(0.7)  # rounded as the kernel rounds it; the rest in float64
+    e = np.exp((scaled - scaled.max(-1, keepdims=True)).astype(np.float64))
+    want = e / e.sum(-1, keepdims=True)
     got = s.copy()
-    softmax_shift(got, 0.7)
-    np.testing.assert_array_equal(got, want)
-    np.exp(got, out=got)
-    softmax_normalize(got)
-    e = np.exp(want)
-    np.testing.assert_allclose(got, e / e.sum(-1, keepdims=True), rtol=1e-6)
+    softmax_rows(got, 0.7)
+    # float32: Cephes' expf is within 1 ulp, the sum and division round once more; below
+    # float32's smallest normal (1.2e-38) it gives 0 where numpy gives a subnormal
+    f32 = dtype == np.float32
+    np.testing.assert_allclose(got, want, rtol=1e-6 if f32 else 1e-14, atol=2e-38 if f32 else 0)
+    assert got.dtype == dtype
     d = RNG.normal(size=s.shape).astype(dtype)
     want_d = (d - (d * got).sum(-1, keepdims=True)) * got * 0.5
     softmax_grad(d, got, 0.5)
     np.testing.assert_allclose(d, want_d, rtol=1e-5, atol=1e-6)
 
 
+def test_softmax_rows_keeps_nan_and_all_masked_rows_as_numpy():
+    s = np.array([[0.0, np.nan, 1.0], [-np.inf, -np.inf, -np.inf], [1.0, 2.0, 3.0]], np.float32)
+    softmax_rows(s, 1.0)
+    assert np.isnan(s[0]).any() and np.isnan(s[1]).all()
+    np.testing.assert_allclose(s[2], np.exp([1, 2, 3]) / np.exp([1, 2, 3]).sum(), rtol=1e-6)
+
+
 def test_softmax_kernels_refuse_bad_arrays():
-    with pytest.raises(TypeError, match="softmax_shift: arrays must be float32 or float64"):
-        softmax_shift(np.zeros((2, 3), np.int64), 1.0)
-    with pytest.raises(ValueError, match="softmax_normalize: arrays must be C-contiguous"):
-        softmax_normalize(np.zeros((3, 2)).T)
+    with pytest.raises(TypeError, match="softmax_rows: arrays must be float32 or float64"):
+        softmax_rows(np.zeros((2, 3), np.int64), 1.0)
+    with pytest.raises(ValueError, match="softmax_rows: arrays must be C-contiguous"):
+        softmax_rows(np.zeros((3, 2)).T, 1.0)
     with pytest.raises(ValueError, match="softmax_grad: 'array' must have shape \\(2, 3\\)"):
         softmax_grad(np.zeros((2, 3)), np.zeros((2, 4)), 1.0)
 

@@ -7,14 +7,14 @@ self-attention's one projection (N, L, 3E) or (L, N, 3E) as it comes out of its 
 returns (N, L, E) or (L, N, E) for the output projection: the heads are strided views (the
 batched products take them as they are), so no transpose is copied and the backward writes
 dq, dk, dv straight into one gradient of the projection. Rows of float32/float64 scores go
-through `_kernels.softmax` (one sweep each side of numpy's exp). The ops are first order only:
+through `_kernels.softmax` (one call each way). The ops are first order only:
 grad of grad through attention is refused clearly.
 """
 
 import numpy as np
 
 from cellgrad.plugins import PROMOTE_NONE, Op, apply
-from cellgrad_nn._kernels.softmax import softmax_grad, softmax_normalize, softmax_shift
+from cellgrad_nn._kernels.softmax import softmax_grad, softmax_rows
 from cellgrad_nn.functional.dropout import keep_mask
 
 
@@ -25,9 +25,7 @@ def _softmax(p, scale, mask):
             p *= scale
             p += mask
             scale = 1.0
-        softmax_shift(p, scale)
-        np.exp(p, out=p)
-        softmax_normalize(p)
+        softmax_rows(p, scale)
         return
     p *= scale
     if mask is not None:
