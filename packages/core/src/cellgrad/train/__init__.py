@@ -5,5 +5,6 @@ here (and at the top level); without it they raise an error naming the package t
 """
 
 from cellgrad._namespace import plugin_names as _plugin_names  # PEP 562: plugin names
+from cellgrad.parallel.checkpoint_transform import merge_sliced_parameter  # noqa: F401
 
 __getattr__, __dir__ = _plugin_names(__name__)
