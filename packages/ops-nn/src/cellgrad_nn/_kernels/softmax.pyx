@@ -16,8 +16,9 @@ cdef extern from *:
     #include <string.h>
     #include <stdint.h>
     /* The row functions are cloned for AVX2 (chosen when the module loads, by the CPU; no FMA,
-       so both clones round alike) and plain x86-64, where 8-lane vectors are ~5x slower. */
-    #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+       so both clones round alike) and plain x86-64, where 8-lane vectors are ~5x slower;
+       ifuncs need glibc. */
+    #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__GLIBC__)
     #define CG_CLONES __attribute__((noinline, target_clones("avx2", "default")))
     #else
     #define CG_CLONES __attribute__((noinline))
