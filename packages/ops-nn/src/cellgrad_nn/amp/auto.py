@@ -9,9 +9,13 @@ as MindSpore's does. MindSpore's convolution and Dense cells add their bias with
 the white-listed product, so with a float32 bias their output is float32; `ops.dense` is one
 white-listed primitive (bias included), its output low.
 
-Operators are matched by the name of cellgrad's op, which is one per MindSpore primitive except
-where cellgrad composes a MindSpore primitive from others (`ops.ReduceSum` and `ops.sum` share
-cellgrad's `sum`: both float32 here, where MindSpore's ReduceSum keeps float16).
+Operators are matched by the name of cellgrad's op, one per MindSpore primitive except where
+cellgrad shares or composes one, which differs from MindSpore: `ops.ReduceSum` and `ops.sum`
+share cellgrad's `sum` (float32 here, ReduceSum keeps float16 in MindSpore); `ops.cross_entropy`
+and `nn.SoftmaxCrossEntropyWithLogits` share `cross_entropy` (low here; MindSpore's
+cross_entropy is float32 through LogSoftmax); `ops.prelu` is composed (float32 here). `concat`
+and `addn` check their inputs' dtypes before the dispatch, so mixed float inputs raise
+TypeError where MindSpore promotes them.
 """
 
 import functools
