@@ -92,7 +92,15 @@ def cases():
                            x(24, 2, 3, 4), None),
         "matmul_concat": (Lambda(lambda s, a: ops.concat((ops.bias_add(ops.matmul(a, s.w), s.b),
                                                           ops.gelu(a)), 1)), x(21, 2, 3), None),
+        "cross_attention": (seeded(Lambda(lambda s, a: s.parts[0](a, a * 0.5, a * 0.5)[0],
+                                          nn.MultiheadAttention(8, 2)), 7),
+                            x(25, 5, 2, 8), None),
+        "causal_self_attention": (seeded(Lambda(
+            lambda s, a: s.parts[0](a, a, a, attn_mask=s.mask)[0],
+            nn.MultiheadAttention(8, 2)), 8), x(26, 5, 2, 8), None),
     }
+    out["causal_self_attention"][0].mask = ms.Tensor(
+        np.triu(np.full((5, 5), -1e4, np.float32), 1))
     net = out["matmul_concat"][0]
     net.w = ms.Tensor(x(22, 3, 4))
     net.b = ms.Tensor(x(23, 4))

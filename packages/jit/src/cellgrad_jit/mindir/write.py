@@ -267,13 +267,14 @@ def _avg_pool(w, node):
     return _set(w, node, w.emit("AvgPool", args, *_out(w, node)))
 
 
-def _layer_norm(w, node):
+def _layer_norm(w, node, axes=None):
     """Normalisation over the trailing axes with a (trailing-shaped) weight and bias:
-    MindSpore's LayerNorm(x, gamma, beta, begin_norm_axis, begin_params_axis, epsilon)."""
+    MindSpore's LayerNorm(x, gamma, beta, begin_norm_axis, begin_params_axis, epsilon).
+    `axes` None: the node's own (nn_normalize); ops-nn's one-op layer_norm passes the last."""
     a = node.attrs
     x, gamma, beta = node.inputs[:3]
     ndim = len(x.shape)
-    axes = sorted(int(i) % ndim for i in a["axes"])
+    axes = sorted(int(i) % ndim for i in (a["axes"] if axes is None else axes))
     k = axes[0]
     if axes != list(range(k, ndim)) or not all(
             isinstance(v, Value) and tuple(v.shape) == tuple(x.shape[k:]) for v in (gamma, beta)):
@@ -420,6 +421,54 @@ def _attention(w, node):
     return _set(w, node, w.emit("BatchMatMul", [weights, w.value(v), f, f], *_out(w, node)))
 
 
+def _packed_attention(w, node):
+    """Self-attention on one projection (N, L, 3E) or (L, N, 3E): q, k, v sliced from its
+    last axis (StridedSlice), split into heads (Reshape, Transpose), the attention of
+    `_attention`, the heads merged back."""
+    a = node.attrs
+    if a.get("keep_prob", 1.0) < 1.0:
+        w.fail("attention dropout")
+    qkv, mask = (node.inputs + [None] * 2)[:2]
+    if w.graph.dynamic.get(id(qkv)):
+        w.fail("a dynamic batch")
+    first = bool(a["batch_first"])
+    dt = node.outputs[0].dtype.np_dtype
+    heads = int(a["heads"])
+    n, length, e3 = qkv.shape if first else (qkv.shape[1], qkv.shape[0], qkv.shape[2])
+    e = e3 // 3
+    d = e // heads
+    x = w.value(qkv)
+    if not first:
+        x = w.emit("Transpose", [x, w.const((1, 0, 2))], (n, length, e3), dt)
+    parts = []
+    for i in range(3):
+        args = [x, w.const((0, 0, i * e)), w.const((n, length, (i + 1) * e)),
+                w.const((1, 1, 1)), w.const(0), w.const(0), w.const(0), w.const(0),
+                w.const(0)]
+        part = w.emit("StridedSlice", args, (n, length, e), dt)
+        part = w.emit("Reshape", [part, w.const((n, length, heads, d))], (n, length, heads, d),
+                      dt)
+        parts.append(w.emit("Transpose", [part, w.const((0, 2, 1, 3))], (n, heads, length, d),
+                            dt))
+    q, k, v = parts
+    f, t = w.const(False), w.const(True)
+    scores_shape = (n, heads, length, length)
+    scores = w.emit("BatchMatMul", [q, k, f, t], scores_shape, dt)
+    scores = w.emit("Mul", [scores, w.tensor_const(float(a["scale"]), dt)], scores_shape, dt)
+    if mask is not None:
+        scores = w.emit("Add", [scores, _operand(w, node, mask, node.outputs[0])],
+                        scores_shape, dt)
+    weights = w.emit("Softmax", [scores, w.const((-1,))], scores_shape, dt)
+    if len(node.outputs) > 1:
+        _set(w, node, weights, 1)
+    out = w.emit("BatchMatMul", [weights, v, f, f], (n, heads, length, d), dt)
+    out = w.emit("Transpose", [out, w.const((0, 2, 1, 3))], (n, length, heads, d), dt)
+    out = w.emit("Reshape", [out, w.const((n, length, e))], (n, length, e), dt)
+    if not first:
+        out = w.emit("Transpose", [out, w.const((1, 0, 2))], (length, n, e), dt)
+    return _set(w, node, out)
+
+
 def _expand_dims(w, node):
     axis = int(node.attrs["axis"]) % (len(node.inputs[0].shape) + 1)
     return _set(w, node, w.emit("ExpandDims", [w.value(node.inputs[0]), w.const(axis)],
@@ -540,6 +589,8 @@ RULES = {
     "softmax": _softmax, "log_softmax": _log_softmax, "reshape": _reshape,
     "transpose": _transpose, "concat": _concat, "gelu": _gelu, "getitem": _getitem,
     "scaled_dot_product_attention": _attention, "expand_dims": _expand_dims,
+    "packed_self_attention": _packed_attention,
+    "layer_norm": lambda w, node: _layer_norm(w, node, [len(node.inputs[0].shape) - 1]),
     "squeeze": _squeeze, "cast": _cast, "pow": _binary("Pow"), "silu": _silu,
     "leaky_relu": _leaky_relu, "split": _split, "stack": _stack, "tile": _tile,
     "hardsigmoid": _unary("HSigmoid"),
