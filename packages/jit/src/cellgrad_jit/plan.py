@@ -435,6 +435,13 @@ def _store(template, result, env):
             _store(t, result[k], env)
 
 
+def _plain_ufunc(step):
+    """An op run as one numpy ufunc call (no attributes): what it keeps for the backward is
+    its inputs or its output (`op.save`), nothing else."""
+    return type(step) is OpStep and isinstance(step.op.ufunc, np.ufunc) and not (
+        step.multi or step.refreshed or step.dyn or step.attrs)
+
+
 class Plan:
     """The steps of one traced call and the guards it was traced under."""
 
@@ -488,13 +495,11 @@ class Plan:
         for pos, step in enumerate(self.sequence):
             for key, arr in release.pop(pos, ()):
                 pools[key].append(arr)
-            if type(step) is not OpStep or not isinstance(step.op.ufunc, np.ufunc) or \
-                    step.multi or step.refreshed or step.dyn or step.attrs:
+            if not _plain_ufunc(step):
                 continue
             s = step.outs[0][0]
             reads = readers.get(s, ())
-            if s in out or not all(type(r) is OpStep and isinstance(r.op.ufunc, np.ufunc)
-                                   for _, r in reads):
+            if s in out or not all(_plain_ufunc(r) for _, r in reads):
                 continue
             shape, dtype = step.meta[0]
             if not shape:
