@@ -145,6 +145,7 @@ def test_areas():
     assert ms_testsuite.area_of("tests/st/pynative/test_pynative_hook.py") == "grad/cell/hooks"
     assert ms_testsuite.area_of("tests/st/ops/test_ops_grad.py") == "grad/cell/hooks"
     assert ms_testsuite.area_of("tests/ut/python/optimizer/test_optimizer.py") == "optimizers"
+    assert ms_testsuite.area_of("tests/st/ops/cpu/test_apply_adagrad_op.py") == "optimizers"
     assert ms_testsuite.area_of("tests/st/train/test_model.py") == "other"
 
 
