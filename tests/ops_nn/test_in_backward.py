@@ -195,9 +195,9 @@ def test_subclass_with_own_construct_is_not_fused():
         net = mlp()
         net(data(0)[0])  # every cell took its plain call path once
         opt = cls(net.trainable_params(), 0.05)
-        assert opt.updates_in_backward(net) is None  # not called yet: its call path unknown
+        assert opt._updates_in_backward(net) is None  # not called yet: its call path unknown
         opt(tuple(ops.zeros_like(p) for p in opt.parameters))
-        assert (opt.updates_in_backward(net) is not None) == fused
+        assert (opt._updates_in_backward(net) is not None) == fused
 
 
 def test_hook_on_the_optimizer_call_is_not_fused():
@@ -206,4 +206,4 @@ def test_hook_on_the_optimizer_call_is_not_fused():
     opt = nn.SGD(net.trainable_params(), 0.05)
     opt(tuple(ops.zeros_like(p) for p in opt.parameters))
     opt.register_forward_pre_hook(lambda cell, args: None)
-    assert opt.updates_in_backward(net) is None
+    assert opt._updates_in_backward(net) is None

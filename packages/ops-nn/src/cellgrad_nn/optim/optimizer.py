@@ -185,7 +185,7 @@ class Optimizer(Cell):
         step_array += 1
         return True
 
-    def updates_in_backward(self, network, keep_grads=True):
+    def _updates_in_backward(self, network, keep_grads=True):
         """A context manager under which the next backward of `network` also updates each
         parameter once its gradient is complete (`optim.in_backward`); the next call of this
         optimizer then completes the step. Unless `keep_grads`, the gradients of parameters

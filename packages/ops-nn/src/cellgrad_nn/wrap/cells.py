@@ -85,7 +85,7 @@ class TrainOneStepCell(Cell):
         # the optimizer may update each parameter as its gradient completes (bit for bit the
         # same step, while it is in cache): not when a reducer changes the gradients first
         early = None if self.grad_reducer is not _identity else getattr(
-            self.optimizer, "updates_in_backward", _no_early)(self.network, self.return_grad)
+            self.optimizer, "_updates_in_backward", _no_early)(self.network, self.return_grad)
         with self._backward_scope(), early or contextlib.nullcontext():
             if isinstance(self.sens, (int, float)) and self.sens == 1.0:
                 loss, grads = self._value_and_grad(*inputs)
