@@ -10,7 +10,7 @@ from cellgrad._not_provided import NOT_PROVIDED
 
 @pytest.mark.parametrize("name, words", [
     ("PagedAttention", "fused attention"),
-    ("flash_attention_score", "nn.MultiheadAttention"),
+    ("incre_flash_attention", "nn.MultiheadAttention"),
     ("moe_token_permute", "mixture-of-experts"),
     ("env_get", "graph compiler"),
     ("UpdateState", "eagerly"),
