@@ -554,6 +554,11 @@ def main(argv=None):
     print(f"({len(files)} files in {took:.0f} s with {args.jobs} jobs"
           + ("" if baseline else "; no baseline: every collected, unskipped test counts")
           + ")")
+    if baseline is None and file_errors:  # their tests are unknown: counted as files
+        print(f"\n{len(file_errors)} files did not import (their tests are not in the table):")
+        for c, n in collections.Counter(map(cause_of, file_errors.values())).most_common(
+                args.causes or 10):
+            print(f"{n:6}  {c}")
     if args.causes:
         count, example = causes(tests, results, file_errors, args.areas)
         if count:
