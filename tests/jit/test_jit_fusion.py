@@ -90,11 +90,14 @@ def test_optimizer_with_own_construct_stays_an_island():
     assert IslandStep in kinds and OptimizerStep not in kinds
 
 
-def test_fused_update_runs_no_per_parameter_python(monkeypatch):
+@pytest.mark.parametrize("early", [True, False], ids=["in-backward", "after-backward"])
+def test_fused_update_runs_the_kernel_no_per_parameter_python(monkeypatch, early):
+    import cellgrad_jit.plan as plan
     from cellgrad_nn.optim import optimizer as optimizer_module
 
     if _NUMPY_1:
         pytest.skip("the one-call update is off under numpy 1.x (per-parameter path there)")
+    monkeypatch.setattr(plan, "EARLY_UPDATES", early)
     jitted = make(lambda p: nn.Momentum(p, 0.05, 0.9))
     ms.jit(jitted)
     data = batches(3)
@@ -103,10 +106,63 @@ def test_fused_update_runs_no_per_parameter_python(monkeypatch):
     took, kernel = [], optimizer_module.group_update
     monkeypatch.setattr(optimizer_module, "group_update",
                         lambda *a, **k: took.append(kernel(*a, **k)) or took[-1])
+    fallback, gradient = [], optimizer_module.Optimizer._gradient
+    monkeypatch.setattr(optimizer_module.Optimizer, "_gradient",
+                        lambda *a: fallback.append(a) or gradient(*a))
     jitted(*data[2])
-    # one kernel call took all four parameters, on the replay's arrays
-    assert took == [4]
+    (p,) = jitted.construct.jit_plans.values()
+    if early:  # each parameter by the kernel inside the backward, right after its gradient
+        assert took == [] and jitted.optimizer._in_backward.done == [True] * 4
+        assert p.generated.source.count(".hook(") == 4
+    else:  # one kernel call took all four parameters, on the replay's arrays
+        assert took == [4] and p.early is None
+    assert fallback == []  # the per-parameter numpy path never ran
     assert jitted.construct.jit_stats.replays == 2
+
+
+def test_a_declined_early_update_uses_its_own_gradient():
+    # when the in-backward update of a weight is declined, the update after the backward must
+    # get that weight's gradient, not the shared array a later layer overwrote
+    def square(opt):  # fc1 and fc2 weights of one shape: their gradients share an array
+        ms.set_seed(7)
+        net = MLP((8, 8, 8))
+        loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+        return nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt(net.trainable_params()))
+
+    eager, jitted = square(lambda p: nn.SGD(p, 0.1)), square(lambda p: nn.SGD(p, 0.1))
+    ms.jit(jitted)
+    data = batches(5)
+    for x, y in data[:2]:
+        assert eager(x, y).asnumpy().tobytes() == jitted(x, y).asnumpy().tobytes()
+    early = jitted.optimizer._in_backward
+    second = jitted.optimizer.parameters[2]  # fc2.weight: its gradient is made first
+    one = early._one
+    early._one = lambda args, g: 0 if args[0][0] is second else one(args, g)
+    for x, y in data[2:]:
+        assert eager(x, y).asnumpy().tobytes() == jitted(x, y).asnumpy().tobytes()
+        assert state(eager) == state(jitted)
+    assert early.done == [True, True, False, True]
+    (p,) = jitted.construct.jit_plans.values()
+    assert p.early.shared  # the weight gradients did share an array
+
+
+def test_returned_gradients_are_not_shared_arrays():
+    def make_r(opt):
+        ms.set_seed(7)
+        net = MLP()
+        loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+        return nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt(net.trainable_params()),
+                                   return_grad=True)
+
+    eager, jitted = make_r(lambda p: nn.SGD(p, 0.1)), make_r(lambda p: nn.SGD(p, 0.1))
+    ms.jit(jitted)
+    for x, y in batches(3):
+        (le, ge), (lj, gj) = eager(x, y), jitted(x, y)
+        assert le.asnumpy().tobytes() == lj.asnumpy().tobytes()
+        assert [g.asnumpy().tobytes() for g in ge] == [g.asnumpy().tobytes() for g in gj]
+        assert state(eager) == state(jitted)
+    grads = [g.asnumpy() for g in gj]
+    assert len({id(g) for g in grads}) == 4 and not np.shares_memory(grads[0], grads[2])
 
 
 def test_hook_on_the_optimizer_retraces_and_stays_correct():

@@ -83,8 +83,9 @@ def _ufunc_saved(step, args, out):
     return f"({out},)" if save == 2 else "()"
 
 
-def _grad(src, step):
-    """The walk of `GradStep.run`, unrolled: accumulators are locals a<k>."""
+def _grad(src, step, early=None):
+    """The walk of `GradStep.run`, unrolled: accumulators are locals a<k>; with `early`, each
+    parameter's in-backward update right after the walk entry that completes its gradient."""
     nt = step.ntargets
     src.emit(f"r = [None] * {nt}")
     for k, _ in step.walk:
@@ -104,6 +105,7 @@ def _grad(src, step):
             src.emit(f"sv = s{index}; s{index} = None", 2)
             src.emit("res = " + builtin(needs), 2)
             _dests(src, step, op, dests, multi_meta)
+            _early_hooks(src, early, k)
             continue
         ctx = src.name("X", P._Ctx(op, None, needs, into, None))
         if multi_meta is None and op.passthrough:
@@ -116,7 +118,16 @@ def _grad(src, step):
             src.emit(f"res = call({src.name('W', op.backward)}, {ctx}, s{index}, r, "
                      f"{gs}); s{index} = None", 2)
         _dests(src, step, op, dests, multi_meta)
+        _early_hooks(src, early, k)
     _outputs(src, step)
+    if early is not None:
+        src.emit(f"{src.early}.end()")
+
+
+def _early_hooks(src, early, k):
+    if early is not None:
+        for i, t in early.owners.get(k, ()):
+            src.emit(f"r[{t}] = {src.early}.hook({i}, {t}, r[{t}])", 2)
 
 
 def _dests(src, step, op, dests, multi_meta):
@@ -216,12 +227,16 @@ def generate(plan):
         src.emit(f"v{s} = tensors[{i}]")
     for s, t in plan.live:
         src.emit(f"v{s} = {src.name('L', t)}._data")
+    early = plan.early
+    if early is not None:  # the optimizer's in-backward updates (`optim_step.Early`)
+        src.early = src.name("Y", early)
+        src.emit(f"{src.early}.begin()")
     for step in plan.sequence:
         kind = type(step)
         if kind is P.OpStep:
             _op(src, step)
         elif kind is P.GradStep:
-            _grad(src, step)
+            _grad(src, step, early if step is plan.early_grad else None)
         elif kind is OptimizerStep:  # the optimizer's one-call update on the gradient arrays
             grads = "".join(f"v{s}, " for s in step.grads)
             src.emit(f"{src.name('O', step.cell)}.construct(({grads}))")

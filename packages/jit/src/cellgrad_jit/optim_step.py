@@ -56,3 +56,93 @@ class OptimizerStep:
 
     def run(self, env, saved):
         self.cell.construct(tuple(env[s] for s in self.grads))
+
+
+class Early:
+    """The optimizer's updates run inside the plan's backward, each parameter right after its
+    gradient is complete (while the gradient and the weight are in cache), through
+    cellgrad-ops-nn's own mechanism (`Optimizer._updates_in_backward`, what eager
+    `TrainOneStepCell` uses): entered before the forward (the learning rates and options of
+    the step; each parameter's reference count, so an update happens only once no saved value
+    holds its array), a parameter's hook called by the plan, left after the backward; the
+    optimizer call that follows (`OptimizerStep`) completes the step. `owners`: walk position
+    -> [(optimizer parameter index, target index)]."""
+
+    def __init__(self, cell, owners, shared):
+        self.cell, self.owners, self.scope = cell, owners, None
+        self.shared = shared  # targets whose gradient array is shared by shape
+
+    def begin(self):
+        opt = self.cell
+        scope = opt._updates_in_backward(None, True)  # no network: the plan checked its cells
+        if scope is not None:
+            scope.__enter__()
+        self.scope = scope
+
+    def hook(self, i, t, g):
+        """Parameter `i`'s update with gradient `g` (target `t`); the gradient the rest of
+        the plan gets (a copy when it sits in a shared array and was not used here)."""
+        scope = self.scope
+        if scope is not None and g is not None:
+            p = self.cell.parameters[i]
+            if p._node is not None:
+                scope.hooks[i](p._node, (g,))
+                if scope.done[i]:
+                    return g
+        return g.copy() if t in self.shared and g is not None else g
+
+    def end(self, *exc):
+        scope, self.scope = self.scope, None
+        if scope is not None:
+            scope.__exit__(*(exc or (None, None, None)))
+
+
+def plan_early(sequence, kinds, refs, steps, escaping):
+    """An `Early` for a `GradStep` directly followed by an `OptimizerStep` whose gradients it
+    makes, or None. A parameter is updated early when its gradient arrives through one edge
+    of the walk and no other step keeps its array for the backward; its gradient array is
+    shared by shape when nothing but the optimizer reads it (not `escaping`)."""
+    from cellgrad_jit.plan import GradStep, OpStep, ParamRef
+
+    for a, b in zip(sequence, sequence[1:]):
+        if type(a) is GradStep and type(b) is OptimizerStep:
+            break
+    else:
+        return None, None
+    grad, opt = a, b
+    if not hasattr(type(opt.cell), "_updates_in_backward"):
+        return None, None
+    target_of = {s: index for index, s, _, _ in grad.outputs if index is not None}
+    edges, owner = {}, {}
+    for kind, where, _ in grad.roots:
+        if kind == "t":
+            edges[where] = 2
+    for k, w in grad.walk:
+        for dest in w[3]:
+            if dest is not None and dest[2] == "t":
+                edges[dest[3]] = edges.get(dest[3], 0) + 1
+                owner[dest[3]] = k
+    slot_of = {id(r): s for s, (kind, r) in enumerate(zip(kinds, refs)) if kind == "param"}
+    owners = {}
+    for i, (p, gs) in enumerate(zip(opt.cell.parameters, opt.grads)):
+        t = target_of.get(gs)
+        if t is None or edges.get(t) != 1:
+            continue
+        k = owner[t]
+        node_step = dict(grad.walk)[k][0]
+        s = slot_of.get(id(p))
+        holders = [j for j, st in enumerate(steps) if type(st) is OpStep and st.keep and (
+            s in st.slots() or any(type(v) is ParamRef and v.param is p for _, v in st.dyn))]
+        if holders and holders != [node_step]:
+            continue
+        owners.setdefault(k, []).append((i, t))
+    if not owners:
+        return None, None
+    readers = {}
+    for st in sequence:
+        for s in st.slots():
+            readers[s] = readers.get(s, 0) + (st is not opt)
+    slot_of_target = {index: s for index, s, _, _ in grad.outputs if index is not None}
+    shared = {t for pairs in owners.values() for _, t in pairs
+              if slot_of_target[t] not in escaping and not readers.get(slot_of_target[t])}
+    return grad, Early(opt.cell, owners, shared)
