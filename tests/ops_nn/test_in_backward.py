@@ -9,9 +9,16 @@ import pytest
 
 import cellgrad as ms
 from cellgrad import Tensor, nn, ops
+from cellgrad_nn.optim import in_backward
 
 pytestmark = pytest.mark.skipif(int(np.__version__.split(".")[0]) < 2,
                                 reason="the group kernel (and so the early update) needs numpy 2")
+
+
+@pytest.fixture(autouse=True)
+def small_networks_too(monkeypatch):
+    """These networks are far below the size from which the early update pays."""
+    monkeypatch.setattr(in_backward, "MIN_BYTES", 0)
 
 STEPS = 4
 
@@ -206,4 +213,15 @@ def test_hook_on_the_optimizer_call_is_not_fused():
     opt = nn.SGD(net.trainable_params(), 0.05)
     opt(tuple(ops.zeros_like(p) for p in opt.parameters))
     opt.register_forward_pre_hook(lambda cell, args: None)
+    assert opt._updates_in_backward(net) is None
+
+
+def test_small_parameters_update_after_backward(monkeypatch):
+    monkeypatch.setattr(in_backward, "MIN_BYTES", 8 << 20)
+    net = mlp()
+    opt = nn.SGD(net.trainable_params(), 0.05)
+    train = nn.TrainOneStepCell(nn.WithLossCell(net, loss_fn()), opt)
+    for s in range(2):
+        train(*data(s))
+    assert not any(opt._in_backward.done)
     assert opt._updates_in_backward(net) is None
