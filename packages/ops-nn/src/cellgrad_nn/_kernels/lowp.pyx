@@ -117,32 +117,39 @@ cdef extern from *:
     }
 
     /* an order key of a float16 pattern with -0 == +0 (nan excluded by the caller) */
-    #define CG_KEY(s) ((s) >= 0 ? (int)(s) : -(int)((s) & 0x7fff))
+    #define CG_KEY(s) ((s) >= 0 ? (s) : -((s) & 0x7fff))
     #define CG_NAN(s) (((s) & 0x7fff) > 0x7c00)
 
     /* 2x2 windows, stride 2, no padding over planes of H x W: the maximum and the flat
        position of the first tap equal to it (taps in order top-left, top-right, bottom-left,
        bottom-right), as pool.pyx's float32 loop; 1 when a nan was seen (nothing usable) */
-    static int cg_max2x2_16(const int16_t *x, int16_t *out, int64_t *arg, Py_ssize_t planes,
-                            Py_ssize_t H, Py_ssize_t W, Py_ssize_t OH, Py_ssize_t OW) {
+    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+    #define CG_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+    #else
+    #define CG_CLONES
+    #endif
+    CG_CLONES static int cg_max2x2_16(const int16_t *x, int16_t *out, int64_t *arg,
+                                      Py_ssize_t planes, Py_ssize_t H, Py_ssize_t W,
+                                      Py_ssize_t OH, Py_ssize_t OW) {
         int nan = 0;
         for (Py_ssize_t p = 0; p < planes; p++)
             for (Py_ssize_t oy = 0; oy < OH; oy++) {
                 const int16_t *top = x + p * H * W + 2 * oy * W, *bottom = top + W;
                 int16_t *best = out + (p * OH + oy) * OW;
                 int64_t *where = arg + (p * OH + oy) * OW;
+                int64_t base = 2 * oy * W;
                 for (Py_ssize_t ox = 0; ox < OW; ox++) {
-                    int16_t sa = top[2 * ox], sb = top[2 * ox + 1];
-                    int16_t sd = bottom[2 * ox], se = bottom[2 * ox + 1];
+                    /* branch-free (selects), so the loop vectorises */
+                    int sa = top[2 * ox], sb = top[2 * ox + 1];
+                    int sd = bottom[2 * ox], se = bottom[2 * ox + 1];
                     int ka = CG_KEY(sa), kb = CG_KEY(sb), kd = CG_KEY(sd), ke = CG_KEY(se);
-                    int m = ka > kb ? ka : kb;
-                    int16_t mb = ka > kb ? sa : sb;
-                    if (!(m > kd)) { m = kd; mb = sd; }
-                    if (!(m > ke)) { m = ke; mb = se; }
+                    int m1 = ka > kb ? ka : kb, v1 = ka > kb ? sa : sb;
+                    int m2 = m1 > kd ? m1 : kd, v2 = m1 > kd ? v1 : sd;
+                    int m = m2 > ke ? m2 : ke, v = m2 > ke ? v2 : se;
                     int k = (ka != m) * (1 + (kb != m) * (1 + (kd != m)));
                     nan |= CG_NAN(sa) | CG_NAN(sb) | CG_NAN(sd) | CG_NAN(se);
-                    best[ox] = mb;
-                    where[ox] = (2 * oy + (k >> 1)) * W + 2 * ox + (k & 1);
+                    best[ox] = (int16_t)v;
+                    where[ox] = base + (k >> 1) * W + 2 * ox + (k & 1);
                 }
             }
         return nan;
