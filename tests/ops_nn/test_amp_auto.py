@@ -65,6 +65,7 @@ def test_cells_bias_is_promoted_and_to_float_cells_keep_their_precision():
 
 
 def test_bfloat16_and_the_strategy():
+    pytest.importorskip("ml_dtypes")
     net = amp.auto_mixed_precision(nn.Dense(3, 2, has_bias=False), "auto", ms.bfloat16)
     assert net(f32(2, 3)).dtype == ms.bfloat16
     s = net.amp_strategy
