@@ -104,8 +104,9 @@ class Runner:
     """Runs batches of test files in pytest workers under a watchdog."""
 
     def __init__(self, source, python, alias, timeout, workdir, grace=30.0, startup=180.0,
-                 attempts=6, log=None):
+                 attempts=6, log=None, stub_ut_vm=False):
         self.source, self.python, self.alias = source, python, alias
+        self.stub_ut_vm = stub_ut_vm
         self.timeout, self.grace, self.startup, self.attempts = timeout, grace, startup, attempts
         self.workdir = pathlib.Path(workdir)
         self.ini = self.workdir / "pytest.ini"
@@ -124,11 +125,12 @@ class Runner:
         env.update(PYTHONPATH=os.pathsep.join(path), MS_TESTSUITE_OUT=str(out),
                    MS_TESTSUITE_SKIP=str(skip), MS_TESTSUITE_TIMEOUT=str(self.timeout),
                    MS_TESTSUITE_ALIAS="1" if self.alias else "0", GLOG_v="3",
-                   OMP_NUM_THREADS="1", PYTHONDONTWRITEBYTECODE="1")
+                   OMP_NUM_THREADS="1", PYTHONDONTWRITEBYTECODE="1",
+                   MS_TESTSUITE_STUB_UT_VM="1" if self.stub_ut_vm else "0")
         return env
 
     def _worker(self, files, skip):
-        """One pytest process: its records and how it ended ('ok', 'timeout', 'crash')."""
+        """One pytest process: its records and how it ended ('ok', 'timeout', 'crash: ...')."""
         with self.lock:
             self.counter += 1
             n = self.counter
@@ -164,6 +166,11 @@ class Runner:
                     records.append(json.loads(line))
                 except json.JSONDecodeError:  # a line cut short by the kill
                     pass
+        if ended.startswith("crash"):  # pytest's own error (a conftest that does not import)
+            said = [ln[1:].strip() for ln in (self.workdir / f"w{n}.log").read_text(
+                errors="replace").splitlines() if ln.startswith("E ")]
+            if said:
+                ended += f": {said[-1]}"
         return records, ended
 
     def run(self, files):
@@ -195,7 +202,7 @@ class Runner:
                         self.run([f])
                     return
                 why = ("timeout while importing the file" if ended == "timeout"
-                       else f"{ended} while importing the file")
+                       else f"while importing the file, {ended}")
                 self.file_errors[files[0]] = why
                 return
             if started is not None:
@@ -223,7 +230,7 @@ def _exit_text(rc):
 
 
 def run_all(source, files, python, alias, timeout, jobs, batch, workdir, grace, startup,
-            quiet=False, deadline=None):
+            quiet=False, deadline=None, stub_ut_vm=False):
     """Run the files; returns (results, file errors, the files run, seconds). Past `deadline`
     (seconds from now) no new batch starts: the files not run are left out."""
     def log(msg):
@@ -231,7 +238,7 @@ def run_all(source, files, python, alias, timeout, jobs, batch, workdir, grace, 
             print(msg, file=sys.stderr, flush=True)
 
     runner = Runner(source, python, alias, timeout, workdir, grace=grace, startup=startup,
-                    log=log)
+                    log=log, stub_ut_vm=stub_ut_vm)
     todo = batches(files, batch)
     t0 = time.monotonic()
     done = []
@@ -346,6 +353,8 @@ CAUSES = [
      lambda m: f"numpy 2 (cellgrad's venv) has no {m[1]}; the test uses it"),
     (re.compile(r"^timeout|TestTimeout: timeout"), lambda m: "timeout"),
     (re.compile(r"^crash"), lambda m: "crash"),
+    (re.compile(r"^while importing the file, crash: the worker exited with status \d+$"),
+     lambda m: "pytest error while importing the file"),
     (re.compile(r"^not run"), lambda m: "not run (worker kept hanging)"),
 ]
 
@@ -474,6 +483,9 @@ def main(argv=None):
                    help="keep the workers' logs and records here (default: a temp dir)")
     p.add_argument("--deadline", type=float,
                    help="seconds after which no new batch starts (the rest is left out)")
+    p.add_argument("--stub-ut-vm", action="store_true",
+                   help="replace tests.vm_impl (which tests/ut/python/__init__.py imports to "
+                        "register kernels for MindSpore's VM back end) by an empty module")
     p.add_argument("--load-results", type=pathlib.Path,
                    help="print the tables of an earlier run's --results instead of running")
     p.add_argument("--list", action="store_true", help="print the selected files and exit")
@@ -521,7 +533,7 @@ def main(argv=None):
         results, file_errors, files, took = run_all(
             source, files, args.python, not args.record_baseline, args.timeout, args.jobs,
             args.batch, workdir, args.grace, args.startup, quiet=args.quiet,
-            deadline=args.deadline)
+            deadline=args.deadline, stub_ut_vm=args.stub_ut_vm)
 
     if args.record_baseline:
         data = baseline_from(results, file_errors, files, args.commit, args.python,

@@ -22,6 +22,17 @@ if os.environ.get("MS_TESTSUITE_ALIAS") == "1":
 
     install_alias()
 
+if os.environ.get("MS_TESTSUITE_STUB_UT_VM") == "1":
+    # tests/ut/python/__init__.py imports tests.vm_impl, which registers Python kernels for
+    # MindSpore's own VM back end (through its internals: ops.vm_impl_registry,
+    # _c_expression.typing, ops.auto_generate); no test calls it, cellgrad has no such back end
+    import sys
+    import types
+
+    _vm = types.ModuleType("tests.vm_impl")
+    _vm.vm = types.ModuleType("tests.vm_impl.vm")
+    sys.modules["tests.vm_impl"], sys.modules["tests.vm_impl.vm"] = _vm, _vm.vm
+
 CPU_MARKS = ("cpu_linux", "platform_x86_cpu")
 MODES = {0: "graph", 1: "pynative"}
 
