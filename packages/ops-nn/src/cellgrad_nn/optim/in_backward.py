@@ -11,6 +11,9 @@ The numbers are the usual step's bit for bit: the same kernel (`update.group_upd
 parameter at a time, which is elementwise) on the same gradient, with the learning rate and
 options read before the backward (nothing advances `global_step` in between). The optimizer
 call that follows updates only what was not done early and advances `global_step` as always.
+When the caller reads no gradient afterwards (TrainOneStepCell without `return_grad`), the
+parameters of one shape also share one gradient array (`Node.grad_buffer`, which Dense's dW
+product writes into), so that array stays in cache as well.
 
 A parameter is updated early only when nothing recorded can still read it:
 - no op of the tape still holds its array (its reference count is back to what it was before
@@ -19,7 +22,8 @@ A parameter is updated early only when nothing recorded can still read it:
   `recompute`, cell hooks, `to_float`: every cell on its plain call path) and no jit trace
   records the step;
 - its leaf node has no other hook or gradient buffer (Tensor hooks, data-parallel buckets).
-Anything else is updated after the backward, as before. If the backward raises, parameters
+Anything else is updated after the backward, as before; so is everything when the parameters
+are smaller than MIN_BYTES in all. If the backward raises, parameters
 already updated stay updated (the step is lost either way).
 """
 
