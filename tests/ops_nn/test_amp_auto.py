@@ -137,3 +137,27 @@ def test_train_one_step_with_loss_scale_checks_scale_sense(sense, error, message
     with pytest.raises(error, match=message):
         nn.TrainOneStepWithLossScaleCell(nn.WithLossCell(net, nn.MSELoss()),
                                          nn.SGD(net.trainable_params()), sense)
+
+
+def test_the_policy_belongs_to_the_calling_thread():
+    import threading
+
+    inside, outside = threading.Event(), threading.Event()
+    seen = {}
+
+    def slow(a):
+        inside.set()
+        outside.wait(10)  # another thread computes meanwhile
+        return ops.matmul(a, a)
+
+    def other():
+        inside.wait(10)
+        seen["other"] = (ops.matmul(f32(2, 2), f32(2, 2)).dtype, nn.Dense(2, 2)(f32(1, 2)).dtype)
+        outside.set()
+
+    t = threading.Thread(target=other)
+    t.start()
+    got = amp.auto_mixed_precision(slow, "auto")(f32(2, 2))
+    t.join()
+    assert got.dtype == ms.float16 and seen["other"] == (ms.float32, ms.float32)
+    assert not auto.ACTIVE

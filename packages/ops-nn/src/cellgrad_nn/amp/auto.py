@@ -59,15 +59,26 @@ _KIND = {
     **dict.fromkeys(("bias_add", "concat", "grid_sample"), _PROMOTE),
 }
 
-ACTIVE = False  # an 'auto' network runs on this thread outside any `to_float` cell
+ACTIVE = False  # some thread runs an 'auto' network (a cheap first check for callers)
 _local = threading.local()
+_lock = threading.Lock()
+_users = 0  # threads inside an 'auto' call: the dispatch policy is installed while any is
+_handle = None
 
 
 def _state():
     s = getattr(_local, "s", None)
     if s is None:
-        s = _local.s = {"dtypes": [], "mixed": [], "handle": None, "previous": None}
+        s = _local.s = {"dtypes": [], "mixed": []}
     return s
+
+
+def _low():
+    """This thread's low dtype, or None outside an 'auto' call or inside a `to_float` cell."""
+    s = _state()
+    if not s["dtypes"] or any(s["mixed"]):
+        return None
+    return s["dtypes"][-1]
 
 
 def _is_float(v):
@@ -93,10 +104,12 @@ def _widest(values, found=None):
 
 def _policy(op, inputs):
     kind = _KIND.get(op.name)
-    if kind is None or not ACTIVE:
+    if kind is None:
+        return inputs
+    low = _low()
+    if low is None:
         return inputs
     if kind == _WHITE:
-        low = _state()["dtypes"][-1]
         return tuple(_cast(v, low) for v in inputs[:2]) + inputs[2:]
     if kind == _BLACK:
         return tuple(_cast(v, float32) for v in inputs)
@@ -106,24 +119,21 @@ def _policy(op, inputs):
 
 def white_pair(x, w):
     """`x` and `w` in the low dtype (for the dtype checks a white-listed op makes first)."""
-    low = _state()["dtypes"][-1]
-    return _cast(x, low), _cast(w, low)
+    low = _low()
+    return (x, w) if low is None else (_cast(x, low), _cast(w, low))
 
 
 def white(*args):
     """Every float Tensor of `args` in the low dtype (`ops.dense`: one white primitive)."""
-    low = _state()["dtypes"][-1]
-    return tuple(_cast(v, low) for v in args)
+    low = _low()
+    return args if low is None else tuple(_cast(v, low) for v in args)
 
 
 class _Cells(observe.Observer):
-    """Suspends the policy inside cells whose precision `to_float` set."""
+    """Tracks the `to_float` cells each thread is inside (the policy pauses there)."""
 
     def cell_begin(self, cell, args, kwargs):
-        global ACTIVE
-        mixed = _state()["mixed"]
-        mixed.append(cell._mixed is not None)
-        ACTIVE = not any(mixed)
+        _state()["mixed"].append(cell._mixed is not None)
 
     def cell_end(self, cell, result):
         self._leave()
@@ -132,33 +142,39 @@ class _Cells(observe.Observer):
         self._leave()
 
     def _leave(self):
-        global ACTIVE
         mixed = _state()["mixed"]
         if mixed:
             mixed.pop()
-        ACTIVE = not any(mixed)
 
 
 def _enter(dtype):
-    global ACTIVE
+    global ACTIVE, _users, _handle
     s = _state()
     s["dtypes"].append(dtype)
-    if len(s["dtypes"]) == 1:
-        s["mixed"] = []
-        s["previous"] = _buffer.set_amp_policy(_policy)
-        s["handle"] = observe.add_observer(_Cells())
-    ACTIVE = not any(s["mixed"])
+    if len(s["dtypes"]) > 1:
+        return
+    s["mixed"] = []
+    with _lock:
+        _users += 1
+        if _users == 1:
+            _buffer.set_amp_policy(_policy)
+            _handle = observe.add_observer(_Cells())
+            ACTIVE = True
 
 
 def _exit():
-    global ACTIVE
+    global ACTIVE, _users, _handle
     s = _state()
     s["dtypes"].pop()
-    if not s["dtypes"]:
-        s["handle"].remove()
-        _buffer.set_amp_policy(s["previous"])
-        s["handle"] = s["previous"] = None
-        ACTIVE = False
+    if s["dtypes"]:
+        return
+    with _lock:
+        _users -= 1
+        if _users == 0:
+            _handle.remove()
+            _handle = None
+            _buffer.set_amp_policy(None)
+            ACTIVE = False
 
 
 class AmpLevel:
