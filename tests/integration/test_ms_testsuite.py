@@ -12,6 +12,8 @@ import pathlib
 import sys
 import textwrap
 
+import pytest
+
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
 import ms_testsuite  # noqa: E402
 
@@ -93,6 +95,7 @@ def make_checkout(root, method):
     return root
 
 
+@pytest.mark.slow  # ~40 s: two runs of worker processes, a watchdog kill and an abort
 def test_baseline_then_run(tmp_path, capsys, monkeypatch):
     source = make_checkout(tmp_path / "ms", method="asnumpy")  # passes while recording
     monkeypatch.setenv("PYTHONPATH", str(source / "shim"))
