@@ -22,8 +22,8 @@ A parameter is updated early only when nothing recorded can still read it:
   `recompute`, cell hooks, `to_float`: every cell on its plain call path) and no jit trace
   records the step;
 - its leaf node has no other hook or gradient buffer (Tensor hooks, data-parallel buckets).
-Anything else is updated after the backward, as before; so is everything when the parameters
-are smaller than MIN_BYTES in all. If the backward raises, parameters
+Anything else is updated after the backward, as before; so is everything in an eager step when
+the parameters are smaller than MIN_BYTES in all. If the backward raises, parameters
 already updated stay updated (the step is lost either way).
 """
 
@@ -84,8 +84,10 @@ class InBackward:
         self.pending = False  # a step ran early updates; `finish` completes it
 
     def scope(self, network, keep_grads=True):
-        if self.nbytes < MIN_BYTES or _jit_hook.tracer is not None or \
-                not _plain_cells(network):
+        # MIN_BYTES is the eager step's measurement (`network` given: its cells are walked
+        # each step); a jit plan (no network: it checked its cells once) decides for itself
+        if (network is not None and self.nbytes < MIN_BYTES) or \
+                _jit_hook.tracer is not None or not _plain_cells(network):
             return None
         self.keep_grads = keep_grads
         return self
