@@ -10,7 +10,7 @@ round, medians.
     python benchmarks/jit_step.py --allocations   # arrays of >= 4 KiB malloc'd per step
 
 `--breakdown` wraps every kernel the generated replay calls (each op's forward and backward,
-the optimizer's one-call update) in a CPU-time counter; the rest is the plan's own Python
+the optimizer's updates inside and after the backward) in a CPU-time counter; the rest is the plan's own Python
 (guards, the generated glue, Tensors of the result). `--allocations` counts, through a small
 malloc shim it compiles (cc) and preloads into a child process, the allocations of >= 4 KiB
 (numpy's array data; smaller ones come from its caches) per step: eager cellgrad, the plan
@@ -191,7 +191,9 @@ def breakdown(kind, steps=30):
             names[k] = timed(getattr(v, "__name__", k), v)
         elif k[0] == "O":  # the optimizer: its construct runs the one-call update
             names[k] = type("Timed", (), {"construct": staticmethod(
-                timed(f"{type(v).__name__} update (group kernel)", v.construct))})()
+                timed(f"{type(v).__name__} update after the backward", v.construct))})()
+        elif k[0] == "Y":  # the optimizer's updates inside the backward, one per weight
+            v.hook = timed(f"{type(v.cell).__name__} update inside the backward", v.hook)
     total = 0.0
     for _ in range(steps):
         t = time.thread_time()

@@ -123,17 +123,23 @@ def plan_early(sequence, kinds, refs, steps, escaping):
                 edges[dest[3]] = edges.get(dest[3], 0) + 1
                 owner[dest[3]] = k
     slot_of = {id(r): s for s, (kind, r) in enumerate(zip(kinds, refs)) if kind == "param"}
+    holders = {}  # slot or id(Parameter) -> the kept steps reading it (their saved may hold it)
+    for j, st in enumerate(steps):
+        if type(st) is OpStep and st.keep:
+            for s in set(st.slots()):
+                holders.setdefault(s, []).append(j)
+            for _, v in st.dyn:
+                if type(v) is ParamRef:
+                    holders.setdefault(id(v.param), []).append(j)
+    walk = dict(grad.walk)
     owners = {}
     for i, (p, gs) in enumerate(zip(opt.cell.parameters, opt.grads)):
         t = target_of.get(gs)
         if t is None or edges.get(t) != 1:
             continue
         k = owner[t]
-        node_step = dict(grad.walk)[k][0]
-        s = slot_of.get(id(p))
-        holders = [j for j, st in enumerate(steps) if type(st) is OpStep and st.keep and (
-            s in st.slots() or any(type(v) is ParamRef and v.param is p for _, v in st.dyn))]
-        if holders and holders != [node_step]:
+        held = set(holders.get(slot_of.get(id(p)), ())) | set(holders.get(id(p), ()))
+        if held - {walk[k][0]}:
             continue
         owners.setdefault(k, []).append((i, t))
     if not owners:
