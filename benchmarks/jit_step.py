@@ -11,10 +11,11 @@ round, medians.
 
 `--breakdown` wraps every kernel the generated replay calls (each op's forward and backward,
 the optimizer's updates inside and after the backward) in a CPU-time counter; the rest is the
-plan's own Python (guards, the generated glue, Tensors of the result). `--allocations` counts, through a small
-malloc shim it compiles (cc) and preloads into a child process, the allocations of >= 4 KiB
-(numpy's array data; smaller ones come from its caches) per step: eager cellgrad, the plan
-without its buffers and optimizer fusion (`plan.BUFFERS`, `trace.fusable` off), and the plan.
+plan's own Python (guards, the generated glue, Tensors of the result). `--allocations` counts,
+through a small malloc shim it compiles (cc) and preloads into a child process, the
+allocations of >= 4 KiB (numpy's array data; smaller ones come from its caches) per step:
+eager cellgrad, the plan without its buffers and optimizer fusion (`plan.BUFFERS`,
+`trace.fusable` off), and the plan.
 """
 
 import argparse
