@@ -15,7 +15,7 @@ plan's own Python (guards, the generated glue, Tensors of the result). `--alloca
 through a small malloc shim it compiles (cc) and preloads into a child process, the
 allocations of >= 4 KiB (numpy's array data; smaller ones come from its caches) per step:
 eager cellgrad, the plan without its buffers and optimizer fusion (`plan.BUFFERS`,
-`trace.fusable` off), and the plan.
+`plan.EARLY_UPDATES`, `trace.fusable` off), and the plan.
 """
 
 import argparse
@@ -229,7 +229,7 @@ def allocations_child(steps=20):
         row = []
         for label, jit, bare in (("eager", False, False), ("plan, no buffers/fusion", True, True),
                                  ("plan", True, False)):
-            plan.BUFFERS = not bare
+            plan.BUFFERS = plan.EARLY_UPDATES = not bare
             trace.fusable = (lambda *a: False) if bare else fusable
             train, x, y = cellgrad_train(kind, jit)
             for _ in range(3):
