@@ -11,6 +11,7 @@ load, which hits both contenders of a round alike, cancels out).
 """
 
 import argparse
+import statistics
 
 import numpy as np
 
@@ -31,13 +32,16 @@ FLOPS = {"mlp_step": timing.dense_flops(mlp_step.SIZES, mlp_step.BATCH, True),
 LIMIT_TARGETS = {"mlp_step": 1.6, "deep_chain": 2.5}
 
 
-def limit_line(name, medians):
-    """`name`'s FLOP limit and each contender's time as a multiple of it."""
-    limit = timing.limit_ms(FLOPS[name])
-    rel = "  ".join(f"{c} {ms / limit:.2f}x" for c, ms in medians.items())
+def limit_line(name, s):
+    """`name`'s FLOP limit (at the rounds' median GEMM rate) and each contender's time as a
+    multiple of it; cellgrad's per round (each round's own rate): median [q1, q3]."""
+    limit = FLOPS[name] / s["peak_gflops"] / 1e6
+    rel = "  ".join(f"{c} {ms / limit:.2f}x" for c, ms in s["median"].items())
+    q1, q2, q3 = s["limit"]
     target = f" (target <= {LIMIT_TARGETS[name]:g}x)" if name in LIMIT_TARGETS else ""
     return (f"  {'':<15} FLOP limit {limit:.3f} ms ({FLOPS[name] / 1e6:.1f} MFLOP at "
-            f"{timing.peak_gflops():.0f} GFLOP/s): {rel}{target}")
+            f"{s['peak_gflops']:.0f} GFLOP/s): {rel}; cellgrad per round {q2:.2f}x "
+            f"[{q1:.2f}, {q3:.2f}]{target}")
 
 
 def _torch_mlp_eval(torch, ws):
@@ -104,9 +108,19 @@ def steps(name):
 
 
 def measure(rounds, only=WORKLOADS, scale=1.0):
-    """{workload: timing.summary(...)} with every workload's contenders interleaved."""
-    return {name: timing.summary(timing.interleaved(
-        steps(name), rounds, max(1, round(PER_ROUND[name] * scale)))) for name in only}
+    """{workload: timing.summary(...)} with every workload's contenders interleaved, plus
+    "limit" (cellgrad's time against the FLOP limit per round: q1, median, q3) and
+    "peak_gflops" (the median rate of a 1024^3 GEMM timed once in each round)."""
+    got = {}
+    for name in only:
+        contenders = steps(name)
+        per = {c: max(1, round(PER_ROUND[name] * scale)) for c in contenders}
+        contenders["gemm peak"], per["gemm peak"] = timing.gemm_step(), 1
+        rounds_ms = timing.interleaved(contenders, rounds, per)
+        s = got[name] = timing.summary({c: v for c, v in rounds_ms.items() if c != "gemm peak"})
+        s["limit"] = timing.limit_ratios(rounds_ms, FLOPS[name])
+        s["peak_gflops"] = 2 * timing.PEAK_N ** 3 / statistics.median(rounds_ms["gemm peak"]) / 1e6
+    return got
 
 
 def print_table(got):
@@ -119,7 +133,7 @@ def print_table(got):
         r = s["ratio"]
         ratio = f"  ratio {r[1]:.2f}x [{r[0]:.2f}, {r[2]:.2f}]" if r else ""
         print(f"  {name:<15} {cells}{ratio}")
-        print(limit_line(name, s["median"]))
+        print(limit_line(name, s))
 
 
 def main():
@@ -133,7 +147,6 @@ def main():
     timing.configure(args.threads, args.cpu_time)
     for line in timing.blas_lines():
         print(line)
-    print(f"peak float32 GEMM (2048^3, best of 5): {timing.peak_gflops():.1f} GFLOP/s")
     print_table(measure(args.rounds, [w.strip() for w in args.only.split(",")], args.scale))
 
 

@@ -111,8 +111,13 @@ def cpu_time_rows(table, only, args):
                            fmt(med["pytorch"], "ms"), fmt(med.get("numpy"), "ms"),
                            f"{r[1]:.2f}x [{r[0]:.2f}-{r[2]:.2f}] of PyTorch",
                            f"<= {targets[name]:g}x", met))
-        limit_row(table, name + " vs FLOP limit", med, interleaved.FLOPS[name],
-                  interleaved.LIMIT_TARGETS.get(name))
+        q1, q2, q3 = s["limit"]
+        target = interleaved.LIMIT_TARGETS.get(name)
+        limit = interleaved.FLOPS[name] / s["peak_gflops"] / 1e6
+        table.rows.append((name + " vs FLOP limit", *(fmt(med.get(c), "ms") for c in (
+            "cellgrad", "pytorch", "numpy")), f"{q2:.2f}x [{q1:.2f}-{q3:.2f}] of {limit:.3f} ms "
+            f"limit ({s['peak_gflops']:.0f} GFLOP/s)", "-" if target is None else f"<= {target:g}x",
+            "-" if target is None else "yes" if q2 <= target else "NO"))
 
 
 def limit_row(table, name, medians, flops, target=None):

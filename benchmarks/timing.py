@@ -87,7 +87,8 @@ def quartiles(values):
 def interleaved(steps, rounds, per_round, warmup=3):
     """Time each of `steps` {name: callable} `per_round` times per round, contenders taking
     turns round by round (the first one rotates), so a neighbour's burst of load falls on all of
-    them alike. Returns {name: [round medians in ms]}: each round's median step time."""
+    them alike (`per_round`: a count, or {name: count}). Returns {name: [round medians in ms]}:
+    each round's median step time."""
     for step in steps.values():
         for _ in range(warmup):
             step()
@@ -97,7 +98,7 @@ def interleaved(steps, rounds, per_round, warmup=3):
     for r in range(rounds):
         for name in names[r % len(names):] + names[:r % len(names)]:
             step, times = steps[name], []
-            for _ in range(per_round):
+            for _ in range(per_round[name] if isinstance(per_round, dict) else per_round):
                 t = now()
                 step()
                 times.append((now() - t) * 1e3)
@@ -174,6 +175,28 @@ def peak_gflops(n=2048, repeat=5):
             best = min(best, now() - t)
         _peak[key] = 2 * n ** 3 / best / 1e9
     return _peak[key]
+
+
+PEAK_N = 1024  # the per-round GEMM of `gemm_step` (2 * 1024^3 FLOP, ~25 ms on one Zen 3 core)
+
+
+def gemm_step(n=PEAK_N):
+    """A float32 n x n x n product through numpy's BLAS into a preallocated output: a
+    contender of interleaved rounds whose time gives each round's GEMM rate."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    a, b = (rng.standard_normal((n, n)).astype(np.float32) for _ in range(2))
+    out = np.empty((n, n), np.float32)
+    return lambda: np.dot(a, b, out)
+
+
+def limit_ratios(per_round, flops, base="cellgrad", peak="gemm peak", n=PEAK_N):
+    """(q1, median, q3) over rounds of `base`'s time against the FLOP limit, each round's
+    limit taken at that round's GEMM rate (`peak`'s time for 2 n^3 FLOP): a neighbour's load
+    slows both alike, as with the ratio to PyTorch."""
+    rates = [2 * n ** 3 / t for t in per_round[peak]]  # FLOP per ms
+    return quartiles([t * rate / flops for t, rate in zip(per_round[base], rates)])
 
 
 def limit_ms(flops):
