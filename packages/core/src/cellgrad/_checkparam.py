@@ -257,3 +257,30 @@ def args_type_check(*type_args, **type_kwargs):
 
 
 __getattr__, __dir__ = _plugin_names(__name__)  # MindSpore 1.x's Validator and Rel (MOVED)
+
+
+def _expand_tuple(n_dimensions):
+    """Mirrors `mindspore._checkparam._expand_tuple`: an int -> an `n_dimensions`-tuple of it;
+    a tuple of `n_dimensions` ints passes."""
+
+    def convert(m):
+        if not isinstance(m, tuple):
+            if isinstance(m, int) and not isinstance(m, bool):
+                return (m,) * n_dimensions
+            raise TypeError("When expanding an int number to tuple, input type must be integer "
+                            f"or tuple[int], but got {type(m)}")
+        if len(m) != n_dimensions:
+            raise TypeError("When expanding an int number to tuple, input tuple dimension must "
+                            f"be {n_dimensions}, but got {m}")
+        for i in m:
+            if not isinstance(i, int) or isinstance(i, bool):
+                raise TypeError("When expanding an int number to tuple, the type of element in "
+                                f"input tuple must be an integer, but got {type(i)}.")
+        return m
+
+    return convert
+
+
+once = _expand_tuple(1)
+twice = _expand_tuple(2)
+triple = _expand_tuple(3)

@@ -9,8 +9,10 @@ from cellgrad.common.sparse_tensor import (
                                            SparseTensor,
 )
 from cellgrad.common.tensor import Tensor
-from cellgrad.context import get_seed, set_seed
+from cellgrad.context import get_seed, jit, set_seed
+from cellgrad.graph_knobs import mutable
 from cellgrad.parameter import Parameter, ParameterTuple
 
 __all__ = ["Parameter", "ParameterTuple", "Tensor", "dtype", "get_seed", "initializer",
-           "set_seed", "COOTensor", "CSRTensor", "RowTensor", "RowTensorInner", "SparseTensor"]
+           "set_seed", "COOTensor", "CSRTensor", "RowTensor", "RowTensorInner", "SparseTensor",
+           "jit", "mutable"]
