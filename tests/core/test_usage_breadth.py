@@ -180,3 +180,15 @@ def test_device_ctx_sets_and_restores_the_device():
     with pytest.raises(RuntimeError, match="no 'meta' device"):
         with ms.DeviceCtx("meta"):
             pass
+
+
+def test_tensor_copy_and_ops_deepcopy_pass_gradients_as_mindspore():
+    # MindSpore 2.10: grad(lambda x: (x.copy() * 2).sum()) and deepcopy's both give [2., 2.]
+    x = ms.Tensor(np.array([1.0, 2.0], np.float32))
+    for f in (lambda t: t.copy(), ms.ops.deepcopy):
+        g = ms.grad(lambda t, f=f: (f(t) * 2).sum())(x)
+        np.testing.assert_array_equal(g.asnumpy(), [2.0, 2.0])
+        y = f(x)
+        assert y is not x and type(y) is ms.Tensor
+        y[0] = 5.0
+        assert x.asnumpy()[0] == 1.0  # a copy, not a view

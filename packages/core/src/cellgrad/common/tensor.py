@@ -158,7 +158,8 @@ class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
         return from_numpy(np.from_dlpack(ext))
 
     def copy(self):
-        return make_tensor(self._data.copy(), None, 0, self._dtype)
+        """Mirrors `Tensor.copy`: a new Tensor with a copy of the data; gradients flow back."""
+        return self.clone()
 
     def astype(self, dtype, copy=True):
         return F.cast(self, dtype)

@@ -183,8 +183,8 @@ def type_as(input, other):
 
 def deepcopy(input_x):
     """Mirrors `mindspore.ops.deepcopy`: a new Tensor holding a copy of the data."""
-    if isinstance(input_x, TensorBuffer):
-        return make_tensor(input_x._data.copy(), None, 0, input_x.dtype)
+    if isinstance(input_x, TensorBuffer):  # differentiable, as MindSpore's
+        return input_x.clone()
     return copy.deepcopy(input_x)
 
 
