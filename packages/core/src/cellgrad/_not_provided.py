@@ -145,7 +145,7 @@ NOT_PROVIDED = {
         "env_get", "environ_add", "environ_create", "environ_get", "environ_set", "ms_next",
         "ms_hasnext", "iter_converter", "GeSwitch", "geswitch", "Merge", "merge", "UpdateState",
         "J", "is_tensor_bool_cond", "is_dynamic_sequence_element_unknown",
-        "is_sequence_shape_unknown", "is_sequence_value_unknown", "get_vm_impl_fn", "PyExecute",
+        "get_vm_impl_fn", "PyExecute",
         "SliceGetItem", "DtypeToEnum")},
     "ops.GetNext": ("takes the next batch from the device data queue of MindSpore's dataset "
                     "sink mode; cellgrad has no device queue: iterate the dataset "

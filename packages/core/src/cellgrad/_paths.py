@@ -314,7 +314,10 @@ EVERY_PRIMITIVE = ("ops.operations", "ops.operations.nn_ops", "ops.operations.ma
                    "ops.operations.image_ops")
 PATHS.update({path: {"ops": "prim_attr_register"} for path in EVERY_PRIMITIVE[1:]})
 PATHS.update({
-    "ops": {"": "Tensor"},  # MindSpore's ops namespace holds the Tensor class too
+    "ops": {"": "Tensor",  # MindSpore's ops namespace holds the Tensor class too
+            "ops._functional_graph": "is_sequence_shape_unknown is_sequence_value_unknown"},
+    "ops.functional": {
+        "ops._functional_graph": "is_sequence_shape_unknown is_sequence_value_unknown"},
     "ops.operations": {"ops": "ReduceOp"},
     "ops.operations.comm_ops": {"ops": "ReduceOp Tensor prim_attr_register"},
     "ops.operations.array_ops": {"ops": "Tensor prim_attr_register"},
