@@ -90,7 +90,17 @@ _DEFAULTS = {
     "enable_profiling": False,
     "profiling_options": "",
     "enable_auto_mixed_precision": False,
+    # graph-compiler knobs (MindSpore's context parameters): stored; each function and cell
+    # already runs op by op, which is what jit_level "O0" and PyNative mean
+    "jit_level": "",
+    "infer_boost": "off",
+    "exec_order": "bfs",
+    "topo_order": "",
+    "enable_parallel_split": False,
+    "enable_task_opt": False,
 }
+# MindSpore's context parameters whose value must have the default's type (its C++ check)
+_TYPED = ("jit_level", "infer_boost", "topo_order", "enable_parallel_split", "enable_task_opt")
 
 _context = dict(_DEFAULTS)
 _graph_mode_warned = False
@@ -125,7 +135,23 @@ def _check_device_id(device_id):
                          f"{device_id!r}.")
 
 
-_CHECKS = {"mode": _check_mode, "device_target": _check_device, "device_id": _check_device_id}
+def _check_exec_order(order):
+    if order not in ("bfs", "dfs"):
+        raise ValueError(f"For 'context.set_context', the argument 'exec_order' must be one of "
+                         f"['bfs', 'dfs'], but got {order}.")
+
+
+def _typed(key):
+    def check(value):
+        kind = type(_DEFAULTS[key])
+        if type(value) is not kind:
+            raise RuntimeError(f"For 'set_context', '{key}' must be a {kind.__name__}, but got "
+                               f"{value!r} of type {type(value)}.")
+    return check
+
+
+_CHECKS = {"mode": _check_mode, "device_target": _check_device, "device_id": _check_device_id,
+           "exec_order": _check_exec_order, **{key: _typed(key) for key in _TYPED}}
 
 
 def set_context(**kwargs):
