@@ -306,7 +306,8 @@ PATHS = {
 # PATHS adds the other names of `ops` they have.
 # Paths that hold every name of `cellgrad.ops` (MindSpore's `ops.functional` re-exports the
 # functional ops, plugins' included).
-WHOLE_OPS = ("ops.functional",)
+WHOLE_OPS = ("ops.functional", "ops.function", "ops.function.math_func",
+             "ops.function.nn_func", "ops.function.array_func", "ops.function.random_func")
 
 EVERY_PRIMITIVE = ("ops.operations", "ops.operations.nn_ops", "ops.operations.math_ops",
                    "ops.operations.array_ops", "ops.operations.comm_ops",
@@ -316,6 +317,11 @@ PATHS.update({path: {"ops": "prim_attr_register"} for path in EVERY_PRIMITIVE[1:
 PATHS.update({
     "ops": {"": "Tensor",  # MindSpore's ops namespace holds the Tensor class too
             "ops._functional_graph": "is_sequence_shape_unknown is_sequence_value_unknown"},
+    "ops.composite.base": {
+        "ops.composite": "GradOperation HyperMap Map MultitypeFuncGraph add_flags tail "
+                         "zip_operation",
+        "": "Parameter ParameterTuple Tensor jit",
+    },
     "ops.functional": {
         "ops._functional_graph": "is_sequence_shape_unknown is_sequence_value_unknown"},
     "ops.operations": {"ops": "ReduceOp"},

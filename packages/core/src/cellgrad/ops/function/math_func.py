@@ -1,0 +1,6 @@
+"""Mirrors `mindspore.ops.function.math_func`: its functional ops are `cellgrad.ops`'s
+(`cellgrad._paths.WHOLE_OPS`)."""
+
+from cellgrad._namespace import plugin_names as _plugin_names
+
+__getattr__, __dir__ = _plugin_names(__name__)
