@@ -1,0 +1,88 @@
+"""Mirrors the backward Primitives of MindSpore's private `mindspore.ops.operations._grad_ops`
+that its own tests call directly (tests/st/ops/cpu/test_{acos,acosh,asin,asinh,atan}_grad_op.py,
+test_bias_add_grad.py, tests/st/ops/dynamic_shape/grad/test_strided_slice_grad.py).
+
+Each is the backward of a cellgrad op written as a function of the forward's input (or output,
+as MindSpore takes it) and the incoming gradient `dout`, so it differentiates again.
+"""
+
+from cellgrad._namespace import plugin_names as _plugin_names
+from cellgrad.ops import _prim_checks as C
+from cellgrad.ops.primitive import Primitive, prim_attr_register
+
+__all__ = ["ACosGrad", "AcoshGrad", "AsinGrad", "AsinhGrad", "AtanGrad", "BiasAddGrad",
+           "StridedSliceGrad"]
+
+
+def _unary_grad(name, rule, doc):
+    """A Primitive `name()(x, dout)` computing `rule(ops, x, dout)`."""
+
+    def __call__(self, x, dout):
+        from cellgrad import ops
+
+        C.tensor(name, "x", x)
+        C.tensor(name, "dout", dout)
+        return rule(ops, x, dout)
+
+    return type(name, (Primitive,), {"__call__": __call__, "__doc__": doc,
+                                     "__module__": __name__})
+
+
+ACosGrad = _unary_grad("ACosGrad", lambda ops, x, d: -d / ops.sqrt(1 - x * x),
+                       "Mirrors `_grad_ops.ACosGrad()(x, dout)`: `-dout / sqrt(1 - x^2)`.")
+AsinGrad = _unary_grad("AsinGrad", lambda ops, x, d: d / ops.sqrt(1 - x * x),
+                       "Mirrors `_grad_ops.AsinGrad()(x, dout)`: `dout / sqrt(1 - x^2)`.")
+AtanGrad = _unary_grad("AtanGrad", lambda ops, x, d: d / (1 + x * x),
+                       "Mirrors `_grad_ops.AtanGrad()(x, dout)`: `dout / (1 + x^2)`.")
+AcoshGrad = _unary_grad("AcoshGrad", lambda ops, y, d: d / ops.sinh(y),
+                        "Mirrors `_grad_ops.AcoshGrad()(y, dout)`, `y = acosh(x)`: "
+                        "`dout / sinh(y)`.")
+AsinhGrad = _unary_grad("AsinhGrad", lambda ops, y, d: d / ops.cosh(y),
+                        "Mirrors `_grad_ops.AsinhGrad()(y, dout)`, `y = asinh(x)`: "
+                        "`dout / cosh(y)`.")
+
+
+class BiasAddGrad(Primitive):
+    """Mirrors `_grad_ops.BiasAddGrad(data_format='NCHW')(dout)`: the bias gradient, `dout`
+    summed over every axis but the channel's (axis 1, or the last with 'NHWC')."""
+
+    @prim_attr_register
+    def __init__(self, data_format="NCHW"):
+        if data_format not in ("NCHW", "NHWC", "NCDHW"):
+            raise ValueError("For 'BiasAddGrad', the 'data_format' must be one of ['NCHW', "
+                             f"'NHWC', 'NCDHW'], but got {data_format!r}.")
+        self.data_format = data_format
+
+    def __call__(self, dout):
+        C.tensor("BiasAddGrad", "dout", dout)
+        if dout.ndim < 2:
+            raise ValueError(f"For 'BiasAddGrad', the dimension of 'dout' must be at least 2, "
+                             f"but got {dout.ndim}.")
+        channel = dout.ndim - 1 if self.data_format == "NHWC" else 1
+        return dout.sum(tuple(a for a in range(dout.ndim) if a != channel))
+
+
+class StridedSliceGrad(Primitive):
+    """Mirrors `_grad_ops.StridedSliceGrad(masks...)(dy, shapex, begin, end, strides)`: a
+    tensor of shape `shapex`, `dy` where `StridedSlice` (same masks) reads, zeros elsewhere."""
+
+    @prim_attr_register
+    def __init__(self, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
+                 shrink_axis_mask=0):
+        from cellgrad.ops import StridedSlice
+
+        self._slice = StridedSlice(begin_mask, end_mask, ellipsis_mask, new_axis_mask,
+                                   shrink_axis_mask)
+
+    def __call__(self, dy, shapex, begin, end, strides):
+        from cellgrad import ops
+        from cellgrad.func_transforms import vjp
+
+        C.tensor("StridedSliceGrad", "dy", dy)
+        shape = C.int_tuple("StridedSliceGrad", "shapex", shapex)
+        _, back = vjp(lambda x: self._slice(x, begin, end, strides),
+                      ops.zeros(shape, dy.dtype))
+        return back(dy)[0]
+
+
+__getattr__, __dir__ = _plugin_names(__name__)
