@@ -176,3 +176,30 @@ def test_set_context_graph_knobs():
             ms.set_context(exec_order="x")
     finally:
         ms.set_context(jit_level="", infer_boost="off", exec_order="bfs")
+
+
+def test_sequence_ops_match_mindspore():
+    from mindspore.ops.operations import _sequence_ops as S
+
+    out = S.TupleToTensor()((1, 2.5), ms.int32)
+    assert out.dtype == ms.int32 and out.asnumpy().tolist() == [1, 2]
+    assert S.ListToTensor()([1, 2], ms.int64).dtype == ms.int64
+    assert S.TensorToTuple()(ms.Tensor([1, 2])) == (1, 2)
+    assert S.TensorToList()(t([1.5, 2.0])) == [1.5, 2.0]
+    assert S.TensorToScalar()(ms.Tensor(3)) == 3
+    with pytest.raises(ValueError, match="0-D Tensor"):
+        S.TensorToScalar()(t([1.0]))
+    with pytest.raises(TypeError, match="must be a tuple"):
+        S.TupleToTensor()([1], ms.float32)
+    x = ms.Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    parts = S.SequenceUnstack(axis=1)(x)
+    assert isinstance(parts, tuple) and [p.asnumpy().tolist() for p in parts] == [
+        [0, 3], [1, 4], [2, 5]]
+    np.testing.assert_array_equal(S.SequenceAddN()((x, x)).asnumpy(), 2 * x.asnumpy())
+
+
+def test_sparse_ops_path():
+    from mindspore.ops.operations.sparse_ops import SparseTensorDenseAdd, SparseTensorDenseMatmul
+
+    assert SparseTensorDenseAdd is ops.SparseTensorDenseAdd
+    assert SparseTensorDenseMatmul is ops.SparseTensorDenseMatmul

@@ -322,6 +322,9 @@ PATHS.update({
                          "zip_operation",
         "": "Parameter ParameterTuple Tensor jit",
     },
+    "ops.operations.sparse_ops": {
+        "ops": "SparseTensorDenseAdd SparseTensorDenseMatmul SparseToDense",
+    },
     "ops.functional": {
         "ops._functional_graph": "is_sequence_shape_unknown is_sequence_value_unknown"},
     "ops.operations": {"ops": "ReduceOp"},
