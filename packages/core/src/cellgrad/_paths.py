@@ -22,6 +22,14 @@ PATHS = {
         "log": "get_level get_log_config",
         "profiler": "Profiler",
     },
+    "common": {  # MindSpore's tests import these from here (`from mindspore.common import ...`)
+        "": "DeviceCtx Generator Int JitConfig QuantDtype TensorType Type bfloat16 bool_ byte "
+            "complex128 complex64 double dtype_to_nptype dtype_to_pytype float16 float32 "
+            "float64 float_ from_numpy get_py_obj_dtype get_rng_state half initial_seed int16 "
+            "int32 int64 int8 int_ intc intp is_tensor jit_class lazy_inline long manual_seed "
+            "pytype_to_dtype seed set_recursion_limit set_rng_state short single swap_tensors "
+            "tensor_type ubyte uint16 uint32 uint64 uint8 uintc uintp ushort",
+    },
     "communication.management": {
         "communication": "GlobalComm HCCL_WORLD_COMM_GROUP MCCL_WORLD_COMM_GROUP "
                          "NCCL_WORLD_COMM_GROUP create_group destroy_group get_comm_name "

@@ -1,5 +1,6 @@
 """`cellgrad.common`, mirroring `mindspore.common`: dtypes, initializers, Tensor, Parameter."""
 
+from cellgrad._namespace import plugin_names as _plugin_names
 from cellgrad.common import dtype, initializer, parameter  # noqa: F401
 from cellgrad.common.sparse_tensor import (
                                            COOTensor,
@@ -16,3 +17,5 @@ from cellgrad.parameter import Parameter, ParameterTuple
 __all__ = ["Parameter", "ParameterTuple", "Tensor", "dtype", "get_seed", "initializer",
            "set_seed", "COOTensor", "CSRTensor", "RowTensor", "RowTensorInner", "SparseTensor",
            "jit", "mutable"]
+
+__getattr__, __dir__ = _plugin_names(__name__)
