@@ -203,3 +203,25 @@ def test_sparse_ops_path():
 
     assert SparseTensorDenseAdd is ops.SparseTensorDenseAdd
     assert SparseTensorDenseMatmul is ops.SparseTensorDenseMatmul
+
+
+def test_custom_function_forward_backward():
+    from mindspore import _Function, _no_grad
+
+    class Square(_Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            ctx.save_for_backward(x)
+            return x * x + y
+
+        @staticmethod
+        def backward(ctx, dz):
+            (x,) = ctx.saved_tensors
+            return 2 * x * dz, dz * 4  # y's gradient deliberately not the true one
+
+    x, y = t([2.0, 3.0]), t([1.0, 1.0])
+    np.testing.assert_allclose(Square.apply(x, y).asnumpy(), [5.0, 10.0])
+    gx, gy = ops.GradOperation(get_all=True)(Square.apply)(x, y)
+    np.testing.assert_allclose(gx.asnumpy(), [4.0, 6.0])
+    np.testing.assert_allclose(gy.asnumpy(), [4.0, 4.0])
+    assert _no_grad is ms.no_grad

@@ -53,6 +53,8 @@ from cellgrad.dtype import (
 )
 from cellgrad.device_manager import get_current_device, set_deterministic, set_device
 from cellgrad.grad_mode import enable_grad, no_grad, set_grad_enabled
+from cellgrad.grad_mode import no_grad as _no_grad  # noqa: F401 (mindspore._no_grad)
+from cellgrad._grad_function import _Function  # noqa: F401 (mindspore._Function)
 from cellgrad.graph_knobs import JitConfig, jit_class, lazy_inline, mutable, set_recursion_limit
 from cellgrad.run_check import run_check
 from cellgrad.parameter import Parameter, ParameterTuple

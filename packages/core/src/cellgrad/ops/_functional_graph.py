@@ -14,7 +14,11 @@ class IsShapeUnKnown(Primitive):
     """Mirrors MindSpore's `IsShapeUnKnown` Primitive: whether a sequence's values (or shape)
     are unknown at compile time; False for every eager sequence."""
 
-    def __call__(self, x):
+    def __call__(self, *args):  # MindSpore's Primitive call signature
+        if len(args) != 1:
+            raise TypeError(f"For '{self.name}', the number of inputs must be 1, but got "
+                            f"{len(args)}.")
+        x = args[0]
         if not isinstance(x, (tuple, list)):
             raise TypeError(f"The input of {self.name} should be tuple or list but got "
                             f"{type(x).__name__}.")

@@ -1,0 +1,88 @@
+"""Mirrors `mindspore.common._grad_function._Function` (`mindspore._Function`): a custom autograd
+function in PyTorch's form, `forward(ctx, *args)` / `backward(ctx, *grad_outputs)` static
+methods called through `apply`. MindSpore's tests/st/pynative/grad/test_custom_function_grad.py
+uses it.
+
+`apply` runs `forward` as a Cell whose `bprop` calls `backward` (`cellgrad.nn.bprop`), so the
+engine records one node and checks the gradients as for any custom bprop. `ctx` is an instance
+of the Function class, as in MindSpore.
+"""
+
+from cellgrad._core._buffer import TensorBuffer
+
+__all__ = ["_Function"]
+
+
+def _cell_class(cls):
+    """The Cell class running `cls` (one per Function class: the bprop node is per class)."""
+    cell_cls = cls.__dict__.get("_cellgrad_cell")
+    if cell_cls is None:
+        from cellgrad.nn.cell import Cell
+
+        def construct(self, *args):
+            if self.function._has_setup_context:
+                out = self.function.forward(*args)
+                self.function.setup_context(self.ctx, args, out)
+                return out
+            return self.function.forward(self.ctx, *args)
+
+        def bprop(self, *args):
+            dout = args[-1]
+            grads = self.function.backward(self.ctx, *(dout if isinstance(dout, tuple)
+                                                       else (dout,)))
+            return grads
+
+        cell_cls = type(f"{cls.__name__}Cell", (Cell,), {"construct": construct, "bprop": bprop})
+        cls._cellgrad_cell = cell_cls
+    return cell_cls
+
+
+class _Function:
+    """Mirrors `mindspore._Function`: subclass it with static `forward(ctx, *args)` and
+    `backward(ctx, *grad_outputs)` (or `forward(*args)` plus `setup_context(ctx, inputs,
+    output)`), then call `YourFunction.apply(*args)`."""
+
+    _has_setup_context = False
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        raise NotImplementedError("forward function should be customized.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("backward function should be customized.")
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        """Save context information needed for the backward pass."""
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        """Run `forward` on `args`; gradients flow back through `backward`."""
+        import inspect
+
+        cls._has_setup_context = cls.setup_context is not _Function.setup_context
+        if cls._has_setup_context:
+            bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args, kwargs = bound.args, bound.kwargs
+        ctx = cls.__new__(cls)
+        ctx.needs_input_grad = tuple(isinstance(a, TensorBuffer) for a in args)
+        ctx.saved_tensors = ()
+        ctx.materialize_grads = True
+        cell = _cell_class(cls)()
+        cell.function, cell.ctx = cls, ctx
+        return cell(*args, **kwargs)
+
+    def save_for_backward(self, *tensors):
+        self.saved_tensors = tensors
+
+    def mark_dirty(self, *args):
+        self.dirty_tensors = args
+
+    def mark_non_differentiable(self, *args):
+        self.non_differentiable = args
+
+    def set_materialize_grads(self, value):
+        self.materialize_grads = value
