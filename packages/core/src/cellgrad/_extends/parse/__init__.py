@@ -1,0 +1,1 @@
+"""Mirrors `mindspore._extends.parse`: its `compile_config` module."""
