@@ -166,6 +166,11 @@ PATHS = {
         "": "jit",
         "nn.optim.optimizer": "opt_init_args_register",
     },
+    "nn.optim.adafactor": {
+        "nn": "AdaFactor Optimizer",
+        "": "Parameter ParameterTuple Tensor jit",
+        "nn.optim.optimizer": "opt_init_args_register",
+    },
     "nn.optim.adadelta": {
         "nn": "Adadelta Optimizer",
         "": "Tensor",
