@@ -11,7 +11,7 @@ from cellgrad.ops import _prim_checks as C
 from cellgrad.ops.primitive import Primitive, prim_attr_register
 
 __all__ = ["ACosGrad", "AcoshGrad", "AsinGrad", "AsinhGrad", "AtanGrad", "BiasAddGrad",
-           "StridedSliceGrad"]
+           "Conv2DBackpropFilter", "StridedSliceGrad"]
 
 
 def _unary_grad(name, rule, doc):
@@ -83,6 +83,34 @@ class StridedSliceGrad(Primitive):
         _, back = vjp(lambda x: self._slice(x, begin, end, strides),
                       ops.zeros(shape, dy.dtype))
         return back(dy)[0]
+
+
+class Conv2DBackpropFilter(Primitive):
+    """Mirrors `_grad_ops.Conv2DBackpropFilter(out_channel, kernel_size, ...)(dout, x, w_size)`:
+    the gradient of `ops.Conv2D` (same settings) for its weight of shape `w_size`, given `dout`
+    (Conv2D comes from cellgrad-ops-nn)."""
+
+    @prim_attr_register
+    def __init__(self, out_channel, kernel_size, pad_mode="valid", pad=0, pad_list=(0, 0, 0, 0),
+                 mode=1, stride=(1, 1), dilation=(1, 1, 1, 1), group=1, data_format="NCHW"):
+        from cellgrad.ops import Conv2D
+
+        stride = tuple(stride)[-2:] if isinstance(stride, (tuple, list)) else stride
+        dilation = tuple(dilation)[-2:] if isinstance(dilation, (tuple, list)) else dilation
+        if pad_mode == "pad" and tuple(pad_list) != (0, 0, 0, 0):
+            pad = tuple(pad_list)
+        self._conv = Conv2D(out_channel, kernel_size, mode, pad_mode, pad, stride, dilation,
+                            group, data_format)
+
+    def __call__(self, dout, x, w_size):
+        from cellgrad import ops
+        from cellgrad.func_transforms import vjp
+
+        C.tensor("Conv2DBackpropFilter", "dout", dout)
+        C.tensor("Conv2DBackpropFilter", "x", x)
+        shape = C.int_tuple("Conv2DBackpropFilter", "w_size", w_size)
+        _, back = vjp(lambda w: self._conv(x, w), ops.zeros(shape, x.dtype))
+        return back(dout)[0]
 
 
 __getattr__, __dir__ = _plugin_names(__name__)
