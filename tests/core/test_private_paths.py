@@ -225,3 +225,10 @@ def test_custom_function_forward_backward():
     np.testing.assert_allclose(gx.asnumpy(), [4.0, 6.0])
     np.testing.assert_allclose(gy.asnumpy(), [4.0, 4.0])
     assert _no_grad is ms.no_grad
+
+
+def test_c_expression_tensorpy_is_the_tensor_base():
+    from mindspore._c_expression import TensorPy
+
+    assert isinstance(t([1.0]), TensorPy) and isinstance(ms.Parameter(t([1.0]), "p"), TensorPy)
+    assert not isinstance(np.ones(1), TensorPy)
