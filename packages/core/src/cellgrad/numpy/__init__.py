@@ -4,7 +4,7 @@ As in MindSpore the functions live in modules by theme (array creation, array ma
 logic, math); the dtypes are the top level's.
 """
 
-from cellgrad.numpy._copy_round import copy, copy_, around, round  # noqa: A004 (not in __all__)
+from cellgrad.numpy._copy_round import around, copy, copy_, round  # noqa: A004, F401 (not in __all__)
 from cellgrad.numpy.array_creations import *  # noqa: F403
 from cellgrad.numpy.array_creations import __all__ as _creations
 from cellgrad.numpy.array_ops import *  # noqa: F403

@@ -37,10 +37,10 @@ from cellgrad.ops._fn_special import *  # noqa: F403
 from cellgrad.ops._fn_special import __all__ as _special_names
 from cellgrad.ops._prim_array2 import *  # noqa: F403
 from cellgrad.ops._prim_array2 import __all__ as _array2_prim_names
-from cellgrad.ops._prim_leftovers import *  # noqa: F403
-from cellgrad.ops._prim_leftovers import __all__ as _leftover_prim_names
 from cellgrad.ops._prim_custom_views import *  # noqa: F403
 from cellgrad.ops._prim_custom_views import __all__ as _custom_view_prim_names
+from cellgrad.ops._prim_leftovers import *  # noqa: F403
+from cellgrad.ops._prim_leftovers import __all__ as _leftover_prim_names
 from cellgrad.ops._prim_linalg import *  # noqa: F403
 from cellgrad.ops._prim_linalg import __all__ as _linalg_prim_names
 from cellgrad.ops._prim_math2 import *  # noqa: F403

@@ -25,7 +25,7 @@ def tensor_to_np_type(tensor_type_str):
     """Mirrors `mindspore.train.serialization.tensor_to_np_type`: the numpy type of a
     checkpoint's element-type name ("Float32" -> numpy.float32), None when unknown."""
     if tensor_type_str == "BFloat16":
-        return _mstype.bfloat16.np_dtype.type  # ml_dtypes' bfloat16 (a clear ImportError without it)
+        return _mstype.bfloat16.np_dtype.type  # ml_dtypes (ImportError without it)
     return _tensor_to_np_type.get(tensor_type_str)
 
 

@@ -23,10 +23,11 @@ cdef extern from *:
     #else
     #define CG_CLONES __attribute__((noinline))
     #endif
+    #define CG_INLINE static inline __attribute__((always_inline))
     typedef float cg_ln8 __attribute__((vector_size(32)));
-    static inline __attribute__((always_inline)) cg_ln8 cg_ln_ld(const float *p) { cg_ln8 v; memcpy(&v, p, sizeof v); return v; }
-    static inline __attribute__((always_inline)) void cg_ln_st(float *p, cg_ln8 v) { memcpy(p, &v, sizeof v); }
-    static inline __attribute__((always_inline)) double cg_ln_hsum(cg_ln8 r) {  /* numpy's pairwise order for 8 partial sums */
+    CG_INLINE cg_ln8 cg_ln_ld(const float *p) { cg_ln8 v; memcpy(&v, p, sizeof v); return v; }
+    CG_INLINE void cg_ln_st(float *p, cg_ln8 v) { memcpy(p, &v, sizeof v); }
+    CG_INLINE double cg_ln_hsum(cg_ln8 r) {  /* numpy's pairwise order for 8 partial sums */
         return (double)(((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7])));
     }
     /* sum(a - m) ** 2 if squared else sum(a): blocks of 128 in 8 float lanes, added in double */
@@ -57,13 +58,15 @@ cdef extern from *:
             float inv = 1.0f / sqrtf(v + (float)eps);
             mean[r] = m; var[r] = v; rstd[r] = inv;
             for (i = 0; i < body; i += 8)
-                cg_ln_st(dst + i, ((cg_ln_ld(src + i) - m) * inv) * cg_ln_ld(w + i) + cg_ln_ld(b + i));
+                cg_ln_st(dst + i,
+                         ((cg_ln_ld(src + i) - m) * inv) * cg_ln_ld(w + i) + cg_ln_ld(b + i));
             for (i = body; i < c; i++) dst[i] = ((src[i] - m) * inv) * w[i] + b[i];
         }
     }
     /* dx; dw += sum over rows of g * xhat, db += sum of g (float partial sums `pw`, `pb` over
        64 rows at a time, added into the doubles) */
-    CG_CLONES static void cg_lnf_backward(const float *g, const float *x, const float *mean, const float *rstd,
+    CG_CLONES static void cg_lnf_backward(const float *g, const float *x, const float *mean,
+                                const float *rstd,
                                 const float *w, float *dx, double *dw, double *db, float *pw,
                                 float *pb, Py_ssize_t rows, Py_ssize_t c) {
         Py_ssize_t body = c - c % 8, i;
@@ -105,7 +108,8 @@ cdef extern from *:
             }
         }
     }
-    CG_CLONES static void cg_lnd_forward(const double *x, const double *w, const double *b, double eps,
+    CG_CLONES static void cg_lnd_forward(const double *x, const double *w, const double *b,
+                               double eps,
                                double *y, double *mean, double *var, double *rstd,
                                Py_ssize_t rows, Py_ssize_t c) {
         for (Py_ssize_t r = 0; r < rows; r++) {

@@ -23,24 +23,25 @@ cdef extern from *:
     #else
     #define CG_CLONES __attribute__((noinline))
     #endif
+    #define CG_INLINE static inline __attribute__((always_inline))
     typedef float cg_v8f __attribute__((vector_size(32)));
     typedef int32_t cg_v8i __attribute__((vector_size(32)));
-    static inline __attribute__((always_inline)) cg_v8f cg_ld8(const float *p) { cg_v8f v; memcpy(&v, p, sizeof v); return v; }
-    static inline __attribute__((always_inline)) void cg_st8(float *p, cg_v8f v) { memcpy(p, &v, sizeof v); }
-    static inline __attribute__((always_inline)) cg_v8f cg_sel8(cg_v8i m, cg_v8f a, cg_v8f b) {  /* m ? a : b, lane by lane */
+    CG_INLINE cg_v8f cg_ld8(const float *p) { cg_v8f v; memcpy(&v, p, sizeof v); return v; }
+    CG_INLINE void cg_st8(float *p, cg_v8f v) { memcpy(p, &v, sizeof v); }
+    CG_INLINE cg_v8f cg_sel8(cg_v8i m, cg_v8f a, cg_v8f b) {  /* m ? a : b, lane by lane */
         return (cg_v8f)(((cg_v8i)a & m) | ((cg_v8i)b & ~m));
     }
-    static inline __attribute__((always_inline)) float cg_hmax8(cg_v8f v) {
+    CG_INLINE float cg_hmax8(cg_v8f v) {
         float m = v[0];
         for (int k = 1; k < 8; k++) m = v[k] > m ? v[k] : m;
         return m;
     }
-    static inline __attribute__((always_inline)) double cg_hsum8(cg_v8f r) {  /* numpy's pairwise order for 8 partial sums */
+    CG_INLINE double cg_hsum8(cg_v8f r) {  /* numpy's pairwise order for 8 partial sums */
         return (double)(((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7])));
     }
     /* exp of 8 floats (Cephes' expf: ln 2 in two parts, a degree-5 polynomial; within 2 ulp),
        for x <= 88; below -87.34 (and -inf) 0, NaN stays NaN */
-    static inline __attribute__((always_inline)) cg_v8f cg_exp8(cg_v8f x) {
+    CG_INLINE cg_v8f cg_exp8(cg_v8f x) {
         const cg_v8f zero = {0, 0, 0, 0, 0, 0, 0, 0};
         cg_v8i tiny = x < -87.336544f;
         x = cg_sel8(tiny, zero - 87.336544f, x);
