@@ -123,6 +123,8 @@ def test_fused_update_runs_the_kernel_no_per_parameter_python(monkeypatch, early
 def test_a_declined_early_update_uses_its_own_gradient():
     # when the in-backward update of a weight is declined, the update after the backward must
     # get that weight's gradient, not the shared array a later layer overwrote
+    if _NUMPY_1:
+        pytest.skip("the early update rides on the one-call update, off under numpy 1.x")
     def square(opt):  # fc1 and fc2 weights of one shape: their gradients share an array
         ms.set_seed(7)
         net = MLP((8, 8, 8))
