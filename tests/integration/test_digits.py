@@ -96,7 +96,10 @@ def test_wrong_checkpoint_for_resume_is_refused(tmp_path):
 # A run that waits, at a chosen checkpoint, inside the save: after the file's bytes are written
 # and before the atomic rename (os.replace), so a signal then lands mid-save.
 PAUSING_RUN = textwrap.dedent("""
-    import os, sys, time
+    import os, signal, sys, time
+    # a terminal's Ctrl-C: a job started in the background of a non-interactive shell (as CI
+    # may start this suite) inherits SIGINT ignored, and Python then leaves it ignored
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     real_replace = os.replace
     saves = 0
 
