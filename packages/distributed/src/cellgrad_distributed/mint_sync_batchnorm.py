@@ -9,11 +9,8 @@ process with the batch of N·b.
 
 from __future__ import annotations
 
-import numpy as np
-
-from cellgrad.plugins import apply
-from cellgrad_distributed import collectives, world
-from cellgrad_distributed.sync_norm import SYNC_NORM, stat_dtype
+from cellgrad_distributed import world
+from cellgrad_distributed.sync_norm import blend_running, group_moments, sync_normalise
 from cellgrad_distributed.world import GlobalComm
 from cellgrad_nn.mint import functional as F
 from cellgrad_nn.mint.cells import _BatchNorm
@@ -66,25 +63,9 @@ class SyncBatchNorm(_BatchNorm):
         return self._synchronised(input, group, factor)
 
     def _synchronised(self, x, group, factor):
-        c = self.num_features
-        axes = (0,) + tuple(range(2, x.ndim))
-        shape = (1, c) + (1,) * (x.ndim - 2)
-        data = x._data.astype(stat_dtype(x._data), copy=False)
-        wide = data.astype(np.float64)
-        local = np.concatenate([wide.sum(axis=axes), (wide * wide).sum(axis=axes),
-                                [data.size // c]])
-        total = collectives.all_reduce(local, "sum", group, "SyncBatchNorm")
-        count = total[-1]
-        mean = total[:c] / count
-        var = np.maximum(total[c:2 * c] / count - mean * mean, 0.0)
+        mean, var, count = group_moments(x, group)
         if self.track_running_stats:
-            for stat, new in ((self.running_mean, mean),
-                              (self.running_var, var * (count / max(count - 1, 1)))):
-                running = stat._data
-                running *= 1.0 - factor
-                running += (new * factor).astype(running.dtype)
-        attrs = {"mean": mean.astype(data.dtype).reshape(shape),
-                 "var": var.astype(data.dtype).reshape(shape), "eps": float(self.eps),
-                 "axes": axes, "group": group.name, "count": float(count)}
-        return apply(SYNC_NORM, (x, self.weight.reshape(shape), self.bias.reshape(shape)),
-                     attrs)
+            blend_running(self.running_mean, mean, 1.0 - factor)
+            blend_running(self.running_var, var * (count / max(count - 1, 1)), 1.0 - factor)
+        return sync_normalise(x, self.weight, self.bias, mean, var, count, self.eps,
+                              group.name)

@@ -7,12 +7,9 @@ normalise exactly like one process with the batch of N·b.
 
 from __future__ import annotations
 
-import numpy as np
-
 from cellgrad.dtype import float32
-from cellgrad.plugins import apply
-from cellgrad_distributed import collectives, management, world
-from cellgrad_distributed.sync_norm import SYNC_NORM, stat_dtype
+from cellgrad_distributed import management, world
+from cellgrad_distributed.sync_norm import blend_running, group_moments, sync_normalise
 from cellgrad_nn.functional.norm import batch_norm_checked
 from cellgrad_nn.layers import _checks
 from cellgrad_nn.layers.norm import _BatchNorm
@@ -50,30 +47,13 @@ class SyncBatchNorm(_BatchNorm):
         return self._synchronised(x)
 
     def _synchronised(self, x):
-        c = self.num_features
-        axes = (0,) + tuple(range(2, x.ndim))
-        shape = (1, c) + (1,) * (x.ndim - 2)
-        data = x._data.astype(stat_dtype(x._data), copy=False)
-        wide = data.astype(np.float64)
-        local = np.concatenate([wide.sum(axis=axes), (wide * wide).sum(axis=axes),
-                                [data.size // c]])
         world.check_started("SyncBatchNorm")
-        group = world.member(self.group, "SyncBatchNorm")
-        total = collectives.all_reduce(local, "sum", group, "SyncBatchNorm")
-        count = total[-1]
-        mean = total[:c] / count
-        var = np.maximum(total[c:2 * c] / count - mean * mean, 0.0)
-        keep = self.momentum  # MindSpore's momentum is the fraction of the moving value kept
-        for stat, new in ((self._params["moving_mean"], mean),
-                          (self._params["moving_variance"], var * (count / max(count - 1, 1)))):
-            moving = stat._data
-            moving *= keep
-            moving += (new * (1.0 - keep)).astype(moving.dtype)
-        attrs = {"mean": mean.astype(data.dtype).reshape(shape),
-                 "var": var.astype(data.dtype).reshape(shape), "eps": float(self.eps),
-                 "axes": axes, "group": self.group, "count": float(count)}
-        return apply(SYNC_NORM, (x, self.gamma.reshape(shape), self.beta.reshape(shape)), attrs)
-
+        mean, var, count = group_moments(x, world.member(self.group, "SyncBatchNorm"))
+        # MindSpore's momentum is the fraction of the moving value kept
+        blend_running(self._params["moving_mean"], mean, self.momentum)
+        blend_running(self._params["moving_variance"], var * (count / max(count - 1, 1)),
+                      self.momentum)
+        return sync_normalise(x, self.gamma, self.beta, mean, var, count, self.eps, self.group)
 
 def _sync_group(process_groups):
     """The group this process synchronises in: the world, one of `process_groups`, or None
