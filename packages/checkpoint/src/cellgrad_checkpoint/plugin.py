@@ -11,6 +11,7 @@ EXPORTS = {
     "safetensors_to_ckpt": "convert:safetensors_to_ckpt",
     "CheckpointError": "errors:CheckpointError",
     "async_ckpt_thread_status": "save:async_ckpt_thread_status",
+    "load_checkpoint_async": "load_async:load_checkpoint_async",
 }
 
 
