@@ -135,9 +135,10 @@ def test_int_input_grad_in_int_dtype():
     assert g.dtype == ms.int32 and val(g) == [2, 2]
 
 
-def test_python_float_position_gives_empty_tuple():
+def test_python_float_position_is_left_out():
+    # MindSpore 2.10: a non-Tensor input has no place in the result (one Tensor left: itself)
     g = ms.grad(lambda x, s: (x * s).sum(), (0, 1))(X, 2.0)
-    assert val(g[0]) == [2.0, 2.0] and g[1] == ()
+    assert isinstance(g, Tensor) and val(g) == [2.0, 2.0]
 
 
 def test_kwargs_take_next_positions():
@@ -145,9 +146,10 @@ def test_kwargs_take_next_positions():
     assert [val(t) for t in g] == [[3.0, 4.0], [1.0, 2.0]]
 
 
-def test_non_tensor_output_is_error():
-    with pytest.raises(TypeError, match="must return a Tensor .* returned float"):
-        ms.grad(lambda x: 1.0)(X)
+def test_non_tensor_output_gives_zero_gradient():
+    # MindSpore 2.10 PyNative: a Python scalar output is a constant (recorded: zeros, Float32)
+    g = ms.grad(lambda x: 1.0)(X)
+    assert val(g) == [0.0, 0.0] and g.dtype == ms.float32
 
 
 def test_value_and_grad():

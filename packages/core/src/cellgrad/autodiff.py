@@ -90,16 +90,41 @@ def _targets(inputs, positions, nested):
     return aliases, nodes
 
 
-def _flatten_outputs(out, fn):
-    outs = out if isinstance(out, (tuple, list)) else (out,)
-    for o in outs:
-        if not isinstance(o, TensorBuffer):
-            name = getattr(fn, "__name__", type(fn).__name__)
-            raise TypeError(
-                f"For 'grad', the function '{name}' must return a Tensor or a tuple of Tensors, "
-                f"but it returned {type(out).__name__}"
-                + ("" if o is out else f" containing a {type(o).__name__}") + ".")
-    return outs
+def _output_pairs(out, sens):
+    """(Tensor output, its sensitivity or None) for every Tensor in `out`.
+
+    As MindSpore's PyNative grad: lists, tuples and dict values are walked; Python scalars,
+    strings and None in the output are constants (no gradient flows from them), so a function
+    returning only constants gives zero gradients. `sens` is the list `_split_sens` makes:
+    one entry per element of a tuple/list output, else one for the whole output.
+    """
+    pairs = []
+    if sens is None:
+        _walk(out, None, pairs)
+    elif isinstance(out, (tuple, list)):
+        for o, s in zip(out, sens):
+            _walk(o, s, pairs)
+    else:
+        _walk(out, sens[0] if sens else None, pairs)
+    return pairs
+
+
+def _walk(o, s, pairs):
+    if isinstance(o, TensorBuffer):
+        pairs.append((o, s))
+    elif isinstance(o, (tuple, list)):
+        ss = s if isinstance(s, (tuple, list)) and len(s) == len(o) else (None,) * len(o)
+        for oi, si in zip(o, ss):
+            _walk(oi, si, pairs)
+    elif isinstance(o, dict):
+        if isinstance(s, dict):
+            ss = [s.get(k) for k in o]
+        elif isinstance(s, (tuple, list)) and len(s) == len(o):
+            ss = s
+        else:
+            ss = (None,) * len(o)
+        for oi, si in zip(o.values(), ss):
+            _walk(oi, si, pairs)
 
 
 def _sens_like(t, nested):
@@ -136,9 +161,9 @@ def _run(fn, args, kwargs, positions, weights, has_aux, sens=None):
             if not isinstance(out, tuple) or len(out) < 2:
                 raise TypeError("For 'grad' with has_aux=True, the function must return a tuple "
                                 f"of at least two elements, got {type(out).__name__}.")
-            diff = _flatten_outputs(out[0], fn)
+            pairs = _output_pairs(out[0], sens)
         else:
-            diff = _flatten_outputs(out, fn)
+            pairs = _output_pairs(out, sens)
         targets = {}
         for node in in_nodes.values():
             targets.setdefault(node, len(targets))
@@ -146,9 +171,7 @@ def _run(fn, args, kwargs, positions, weights, has_aux, sens=None):
             if node is not None:
                 targets.setdefault(node, len(targets))
         roots, slots, grads = [], [], []
-        if sens is None:
-            sens = [None] * len(diff)
-        for o, s in zip(diff, sens):
+        for o, s in pairs:
             if o._node is None:
                 continue
             roots.append(o._node)
@@ -221,11 +244,14 @@ def _detach(out):
 
 def _structure(positions, int_position, weights, single_weight, in_grads, w_grads,
                return_ids):
+    # as MindSpore, an input that is not a Tensor (a Python scalar, a tuple) has no gradient
+    # and no place in the result
+    tensor_positions = [p for p in positions or () if isinstance(in_grads[p], TensorBuffer)]
     if return_ids:
-        ins = tuple((p, in_grads[p]) for p in positions or ())
+        ins = tuple((p, in_grads[p]) for p in tensor_positions)
         ws = tuple((w.name, g) for w, g in zip(weights or (), w_grads))
     else:
-        ins = tuple(in_grads[p] for p in positions or ())
+        ins = tuple(in_grads[p] for p in tensor_positions)
         ws = tuple(w_grads)
     if positions is not None and len(ins) == 1:
         ins = ins[0]
@@ -302,32 +328,44 @@ class GradOperation:
     """Mirrors `mindspore.ops.GradOperation(get_all, get_by_list, sens_param)`."""
 
     def __init__(self, get_all=False, get_by_list=False, sens_param=False):
+        for name, value in (("get_all", get_all), ("get_by_list", get_by_list),
+                            ("sens_param", sens_param)):
+            if not isinstance(value, bool):
+                raise TypeError(f"For 'GradOperation', the '{name}' should be bool, but got "
+                                f"{type(value).__name__}")
         self.get_all = get_all
         self.get_by_list = get_by_list
         self.sens_param = sens_param
 
     def __call__(self, fn, weights=None):
         if self.get_by_list:
-            ws, _ = _check_weights(weights, "GradOperation")
-            if ws is None:
-                raise TypeError("GradOperation(get_by_list=True) needs the weights: "
-                                "call it as grad_op(net, ParameterTuple).")
-        else:
-            ws = None
+            _check_weights(weights, "GradOperation")
 
-        def after_grad(*args):
+        def after_grad(*args, **kwargs):
+            _check_grad_fn(fn)
+            ws = None
+            if self.get_by_list:
+                # no weights: a Cell's trainable Parameters, none for a function (MindSpore)
+                if weights is None:
+                    weights_now = fn.trainable_params() if _is_cell(fn) else ()
+                else:
+                    weights_now = weights
+                ws, _ = _check_weights(weights_now, "GradOperation")
             sens = None
             if self.sens_param:
-                if not args:
+                if "sens" in kwargs:
+                    s = kwargs.pop("sens")
+                elif args:
+                    *args, s = args
+                else:
                     raise TypeError("GradOperation(sens_param=True): the last argument must "
                                     "be the sensitivity, but no arguments were given.")
-                *args, s = args
                 sens = list(s) if isinstance(s, (tuple, list)) else [s]
-            n = len(args)
-            positions = tuple(range(n)) if self.get_all else (0,) if n else ()
-            out, in_grads, w_grads = _run(fn, tuple(args), {}, positions, ws, False, sens)
-            ins = tuple(in_grads[p] for p in positions)
-            if self.get_by_list and (self.get_all or False):
+            n = len(args) + len(kwargs)
+            positions = tuple(range(n)) if self.get_all else (0,) if args else ()
+            out, in_grads, w_grads = _run(fn, tuple(args), kwargs, positions, ws, False, sens)
+            ins = tuple(in_grads[p] for p in positions if isinstance(in_grads[p], TensorBuffer))
+            if self.get_by_list and self.get_all:
                 return ins, tuple(w_grads)
             if self.get_by_list:
                 return tuple(w_grads)
@@ -336,3 +374,22 @@ class GradOperation:
             return ins[0] if ins else ()
 
         return after_grad
+
+
+def _is_cell(fn):
+    from cellgrad.nn.cell import Cell
+
+    return isinstance(fn, Cell)
+
+
+def _check_grad_fn(fn):
+    """MindSpore checks the function when the gradient function runs; its graph compiler says
+    it differently from PyNative."""
+    if callable(fn):
+        return
+    from cellgrad import context
+
+    if context.get_context("mode") == context.GRAPH_MODE:
+        raise RuntimeError("For 'GradOperation', the first argument must be a 'Function' or "
+                           f"'Cell', but got {type(fn).__name__}")
+    raise TypeError(f"The fn should be callable, but got {type(fn).__name__}")
