@@ -82,6 +82,16 @@ def check_dtype(where, t, dtype, what):
         raise TypeError(f"For {where}, the {what} dtype should be {dtype}, but got {t.dtype}.")
 
 
+def check_per_rank(where, tensors, g, like, name):
+    """`tensors` holds one tensor per process of `g`, each of `like`'s shape and dtype."""
+    if len(tensors) != g.size:
+        raise TypeError(f"The argument list tensor len must be equal to group rank size, but "
+                        f"got {len(tensors)}.")
+    for t in tensors:
+        check_shape(where, t, like.shape, f"tensors of '{name}'")
+        check_dtype(where, t, like.dtype, f"tensors of '{name}'")
+
+
 def run(where, g, async_op, now, start):
     """`now()` at once, or with `async_op` (and nothing recording) `start(pending)`, which
     starts MPI requests and returns the function that completes the write after them."""
@@ -162,12 +172,7 @@ def all_gather(tensor_list, tensor, group=None, async_op=False):
     check_tensors(where, tensor_list, "tensor_list")
     check_tensor(where, tensor)
     g = member(where, group, async_op)
-    if len(tensor_list) != g.size:
-        raise TypeError(f"The argument list tensor len must be equal to group rank size, but "
-                        f"got {len(tensor_list)}.")
-    for t in tensor_list:
-        check_shape(where, t, tensor.shape, "tensors of 'tensor_list'")
-        check_dtype(where, t, tensor.dtype, "tensors of 'tensor_list'")
+    check_per_rank(where, tensor_list, g, tensor, "tensor_list")
     x = tensor.reshape((1,) + tuple(tensor.shape))
 
     def now():
@@ -221,12 +226,7 @@ def reduce_scatter(output, input_list, op="sum", group=None, async_op=False):
     check_tensor(where, output, "output tensor")
     check_op(where, op)
     g = member(where, group, async_op)
-    if len(input_list) != g.size:
-        raise TypeError(f"The argument list tensor len must be equal to group rank size, but "
-                        f"got {len(input_list)}.")
-    for t in input_list:
-        check_shape(where, t, output.shape, "tensors of 'input_list'")
-        check_dtype(where, t, output.dtype, "tensors of 'input_list'")
+    check_per_rank(where, input_list, g, output, "input_list")
     check_avg(where, op, output._data)
 
     def now():

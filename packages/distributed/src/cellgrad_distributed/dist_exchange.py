@@ -15,6 +15,7 @@ from cellgrad_distributed import collectives
 from cellgrad_distributed.dist_collectives import (
     check_dtype,
     check_op,
+    check_per_rank,
     check_rank_arg,
     check_shape,
     check_tensor,
@@ -72,12 +73,7 @@ def scatter(tensor, scatter_list, src=0, group=None, async_op=False):
     root = group_rank(where, g, src, "src")
     send = None
     if g.rank == root:
-        if len(scatter_list) != g.size:
-            raise TypeError(f"The argument list tensor len must be equal to group rank size, "
-                            f"but got {len(scatter_list)}.")
-        for t in scatter_list:
-            check_shape(where, t, tensor.shape, "tensors of 'scatter_list'")
-            check_dtype(where, t, tensor.dtype, "tensors of 'scatter_list'")
+        check_per_rank(where, scatter_list, g, tensor, "scatter_list")
         send = collectives._wire(np.stack([t._data for t in scatter_list]), where)
 
     def start(pending):
@@ -100,12 +96,7 @@ def gather(tensor, gather_list, dst=0, group=None, async_op=False):
     g = member(where, group, async_op)
     root = group_rank(where, g, dst, "dst")
     if g.rank == root:
-        if len(gather_list) != g.size:
-            raise TypeError(f"The argument list tensor len must be equal to group rank size, "
-                            f"but got {len(gather_list)}.")
-        for t in gather_list:
-            check_shape(where, t, tensor.shape, "tensors of 'gather_list'")
-            check_dtype(where, t, tensor.dtype, "tensors of 'gather_list'")
+        check_per_rank(where, gather_list, g, tensor, "gather_list")
     send = collectives._wire(tensor._data, where)
 
     def start(pending):

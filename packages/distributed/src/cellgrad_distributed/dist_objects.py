@@ -48,6 +48,17 @@ def _size(group):
     return C.member("object collectives", group).size
 
 
+def _padded(obj, n, group):
+    """Every process's pickled size (all-gathered), `n` receive buffers of the longest and
+    this process's bytes padded to it: objects of different sizes then travel as one shape."""
+    _, size = _to_bytes(obj)
+    sizes = [_sizes(1) for _ in range(n)]
+    C.all_gather(sizes, Tensor(np.array([size], np.int32)), group)
+    longest = max(int(s.asnumpy()[0]) for s in sizes)
+    parts = [Tensor(np.zeros(longest, np.int8)) for _ in range(n)]
+    return sizes, parts, Tensor(_to_bytes(obj, longest)[0])
+
+
 def all_gather_object(object_list, obj, group=None):
     """Mirrors `mindspore.mint.distributed.all_gather_object`: `object_list[r]` becomes
     process r's `obj`."""
@@ -57,12 +68,8 @@ def all_gather_object(object_list, obj, group=None):
         got = len(object_list) if isinstance(object_list, list) else object_list
         raise TypeError(f"The len of argument object_list must be equal to group rank size, but "
                         f"got {got}.")
-    _, size = _to_bytes(obj)
-    sizes = [_sizes(1) for _ in range(n)]
-    C.all_gather(sizes, Tensor(np.array([size], np.int32)), group)
-    longest = max(int(s.asnumpy()[0]) for s in sizes)
-    parts = [Tensor(np.zeros(longest, np.int8)) for _ in range(n)]
-    C.all_gather(parts, Tensor(_to_bytes(obj, longest)[0]), group)
+    sizes, parts, payload = _padded(obj, n, group)
+    C.all_gather(parts, payload, group)
     for i in range(n):
         object_list[i] = _from_bytes(parts[i].asnumpy(), sizes[i].asnumpy()[0])
 
@@ -101,12 +108,8 @@ def gather_object(obj, object_gather_list=None, dst=0, group=None):
     if me == dst and (not isinstance(object_gather_list, list) or len(object_gather_list) != n):
         raise TypeError(f"The len of object_gather_list must be equal to group rank size, but "
                         f"got {len(object_gather_list or ())}.")
-    _, size = _to_bytes(obj)
-    sizes = [_sizes(1) for _ in range(n)]
-    C.all_gather(sizes, Tensor(np.array([size], np.int32)), group)
-    longest = max(int(s.asnumpy()[0]) for s in sizes)
-    parts = [Tensor(np.zeros(longest, np.int8)) for _ in range(n)]
-    X.gather(Tensor(_to_bytes(obj, longest)[0]), parts, dst, group)
+    sizes, parts, payload = _padded(obj, n, group)
+    X.gather(payload, parts, dst, group)
     if me == dst:
         for i in range(n):
             object_gather_list[i] = _from_bytes(parts[i].asnumpy(), sizes[i].asnumpy()[0])
