@@ -16,6 +16,15 @@ MindSpore's checkpoint, and the time per forward (MindSpore's as recorded, when 
 model that fails names its first error. Models: all of the registry by default, or the names /
 fnmatch patterns given; `--max-params` skips large ones (counted in the summary).
 
+For models too large to keep every checkpoint on disk, `stream` runs both steps one model at a
+time, smallest first, in subprocesses under `nice` with one thread: record into SCRATCH/MODEL,
+run it, append its row to the results JSON, then delete the checkpoint and the input (the input
+is regenerated from the model's name), keeping MindSpore's output. Rows already in the results
+are skipped, so the same command continues an interrupted run:
+
+    python tools/mindcv_registry.py stream --sizes REF --scratch SCRATCH --json RESULTS \
+        --ms-python /path/to/mindspore/python --min-params 30e6 --max-params inf
+
 Two yardsticks: "rel diff", the largest elementwise relative difference (an entry smaller than
 1e-3 of the largest output measured against that floor), and "allclose", the smallest `tol` for
 which the test suite's `assert_allclose(y, expected, rtol=tol, atol=tol * max|expected|)` passes
@@ -34,7 +43,9 @@ semantic one; the summary counts those models separately.
 import argparse
 import fnmatch
 import json
+import os
 import pathlib
+import subprocess
 import sys
 import time
 import traceback
@@ -82,15 +93,24 @@ def _models(patterns):
     return [n for n in names if any(fnmatch.fnmatch(n, p) for p in patterns)]
 
 
-def _input_size(name):
+def _input_size(name, net=None):
+    """The registry config's input size; without one, the image size the built model was
+    constructed for (e.g. swinv2's `image_size=256` default), else 224."""
     registry = sys.modules["mindcv.models.registry"]
     cfg = getattr(registry, "_model_pretrained_cfgs", {}).get(name) or {}
-    size = cfg.get("input_size", (3, 224, 224))
-    return tuple(size)
+    if "input_size" in cfg:
+        return tuple(cfg["input_size"])
+    for cell in (net, getattr(net, "patch_embed", None)):
+        size = next((getattr(cell, a) for a in ("image_size", "img_size")
+                     if isinstance(getattr(cell, a, None), (int, tuple, list))), None)
+        if size is not None:
+            h, w = (size, size) if isinstance(size, int) else size
+            return (3, int(h), int(w))
+    return (3, 224, 224)
 
 
-def _input(name):
-    c, h, w = _input_size(name)
+def _input(name, net=None):
+    c, h, w = _input_size(name, net)
     rng = np.random.default_rng(sum(map(ord, name)))
     return rng.standard_normal((BATCH, c, h, w)).astype(np.float32)
 
@@ -139,6 +159,8 @@ def record(args):
     import mindspore as ms
 
     create_model = _import_models().create_model
+    if args.threads:
+        ms.set_context(runtime_num_threads=args.threads)
 
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -153,9 +175,11 @@ def record(args):
             meta["params"] = _param_count(net)
             if meta["params"] > args.max_params:
                 meta["skipped"] = f"{meta['params']} parameters > --max-params"
+            elif meta["params"] <= args.min_params:
+                meta["skipped"] = f"{meta['params']} parameters <= --min-params"
             else:
                 net.set_train(False)
-                x = _input(name)
+                x = _input(name, net)
                 y = net(ms.Tensor(x)).asnumpy()
                 start = time.perf_counter()
                 for _ in range(args.repeat):
@@ -198,7 +222,8 @@ def run_one(name, ref, args):
     row = {"model": name}
     meta = json.loads((ref / f"{name}.json").read_text()) if ref and \
         (ref / f"{name}.json").exists() else {}
-    if "skipped" in meta or (meta.get("params") or 0) > args.max_params:
+    if "skipped" in meta or (meta.get("params") or 0) > args.max_params or \
+            (meta.get("params") or np.inf) <= args.min_params:
         row["skipped"] = meta.get("skipped", "too large")
         return row
     stage = "build"
@@ -209,6 +234,9 @@ def run_one(name, ref, args):
         if row["params"] > args.max_params:
             row["skipped"] = f"{row['params']} parameters > --max-params"
             return row
+        if row["params"] <= args.min_params:
+            row["skipped"] = f"{row['params']} parameters <= --min-params"
+            return row
         row["build"] = True
         stage = "forward"
         ckpt = ref / f"{name}.ckpt" if ref else None
@@ -218,7 +246,7 @@ def run_one(name, ref, args):
             row["not_loaded"] = len(not_loaded[0]) if not_loaded else 0
             x = np.load(ref / f"{name}.in.npy")
         else:
-            x = _input(name)
+            x = _input(name, net)
         stage = "forward"
         net.set_train(False)
         y = net(ms.Tensor(x)).asnumpy()
@@ -296,6 +324,95 @@ def _mark(row, key):
     return "yes" if row.get(key) else "-"
 
 
+THREAD_ENV = {name: "1" for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
+                                      "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS")}
+
+
+def _sized_models(args):
+    """(name, params) from the `record` metadata in --sizes, smallest first, in range."""
+    rows = [json.loads(p.read_text()) for p in pathlib.Path(args.sizes).glob("*.json")]
+    rows = [r for r in rows if r.get("params") is not None and
+            args.min_params < r["params"] <= args.max_params and
+            (not args.models or any(fnmatch.fnmatch(r["model"], p) for p in args.models))]
+    rows.sort(key=lambda r: (r["params"], r["model"]))
+    return [(r["model"], r["params"]) for r in rows]
+
+
+def _sub(cmd, timeout):
+    env = dict(os.environ, GLOG_v="3", **THREAD_ENV)
+    try:
+        done = subprocess.run(["nice", "-n", "19", *cmd], env=env, timeout=timeout,
+                              capture_output=True, text=True)
+    except subprocess.TimeoutExpired:
+        return f"timed out after {timeout:g} s"
+    if done.returncode:
+        return f"exit {done.returncode}: {(done.stderr.strip().splitlines() or [''])[-1][:200]}"
+    return None
+
+
+def stream(args):
+    """One model at a time: record under MindSpore, run under cellgrad, keep the row, delete
+    the checkpoint."""
+    results = pathlib.Path(args.json)
+    rows = json.loads(results.read_text()) if results.exists() else []
+    done = {r["model"] for r in rows}
+    script = str(pathlib.Path(__file__).resolve())
+    bounds = ["--min-params", "0", "--max-params", "inf"]
+    for name, params in _sized_models(args):
+        if name in done:
+            continue
+        folder = pathlib.Path(args.scratch) / name
+        start = time.perf_counter()
+        row = {"model": name, "params": params}
+        failed = _sub([args.ms_python, script, "record", "--out", str(folder), "--threads", "1",
+                       *bounds, name], args.timeout)
+        meta_path = folder / f"{name}.json"
+        meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+        if failed or "error" in meta:
+            row["error"] = f"record: {meta.get('error') or failed}"
+        else:
+            row_path = folder / "row.json"
+            failed = _sub([sys.executable, script, "run", "--ref", str(folder), "--json",
+                           str(row_path), *bounds, name], args.timeout)
+            if failed or not row_path.exists():
+                row["error"] = f"run: {failed or 'no row written'}"
+            else:
+                row.update(json.loads(row_path.read_text())[0])
+                row["ms_forward_ms"] = meta.get("forward_ms")
+        for suffix in (".ckpt", ".in.npy"):
+            (folder / f"{name}{suffix}").unlink(missing_ok=True)
+        row["wall_s"] = round(time.perf_counter() - start, 1)
+        rows.append(row)
+        results.write_text(json.dumps(rows, indent=1))
+        diff = row.get("rel_diff")
+        print(f"{name:28} {params / 1e6:6.1f}M {_mark(row, 'build'):5} {_mark(row, 'forward'):4} "
+              f"{_mark(row, 'step'):4} {'' if diff is None else f'{diff:.2e}':>9} "
+              f"{_num(row.get('allclose')):>8} {row['wall_s']:7.0f}s  {row.get('error', '')}",
+              flush=True)
+    return rows
+
+
+def table(args):
+    """The results JSON as a markdown table; --causes maps model names to the cause noted for
+    a model that does not build, step or match."""
+    rows = json.loads(pathlib.Path(args.json).read_text())
+    causes = json.loads(pathlib.Path(args.causes).read_text()) if args.causes else {}
+    lines = ["| model | params | build | forward | step | rel diff | allclose | cause |",
+             "|---|---:|:-:|:-:|:-:|---:|---:|---|"]
+    for r in sorted(rows, key=lambda r: (r.get("params") or 0, r["model"])):
+        diff = r.get("rel_diff")
+        cause = causes.get(r["model"]) or r.get("error", "")
+        lines.append(f"| {r['model']} | {(r.get('params') or 0) / 1e6:.1f}M | "
+                     f"{_mark(r, 'build')} | {_mark(r, 'forward')} | {_mark(r, 'step')} | "
+                     f"{'' if diff is None else f'{diff:.1e}'} | {_num(r.get('allclose'))} | "
+                     f"{cause.replace('|', '/')} |")
+    text = "\n".join(lines) + "\n"
+    if args.md:
+        pathlib.Path(args.md).write_text(text)
+    else:
+        print(text, end="")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="cmd", required=True)
@@ -307,12 +424,28 @@ def main(argv=None):
     rn.add_argument("--json", help="also write the rows here")
     rn.add_argument("--no-noise", dest="noise", action="store_false",
                     help="skip measuring the float32 noise of models over the tolerance")
-    for p in (rec, rn):
+    rec.add_argument("--threads", type=int, default=0,
+                     help="MindSpore's runtime_num_threads (default: MindSpore's own)")
+    st = sub.add_parser("stream", help="record and run one model at a time, deleting "
+                        "each checkpoint after its run")
+    st.add_argument("--sizes", required=True,
+                    help="a `record` folder whose metadata gives each model's parameter count")
+    st.add_argument("--scratch", required=True, help="per-model folders (outputs kept)")
+    st.add_argument("--json", required=True, help="results, appended to model by model")
+    st.add_argument("--ms-python", required=True, help="the interpreter with MindSpore")
+    st.add_argument("--timeout", type=float, default=1800, help="seconds per subprocess")
+    tb = sub.add_parser("table", help="a results JSON as a markdown table")
+    tb.add_argument("--json", required=True)
+    tb.add_argument("--causes", help="JSON: model name -> cause")
+    tb.add_argument("--md", help="write the table here (default: print it)")
+    for p in (rec, rn, st):
         p.add_argument("models", nargs="*", help="names or fnmatch patterns (default: all)")
         p.add_argument("--max-params", type=float, default=30e6)
+        p.add_argument("--min-params", type=float, default=0,
+                       help="skip models with at most this many parameters")
         p.add_argument("--repeat", type=int, default=1, help="forward passes timed")
     args = parser.parse_args(argv)
-    (record if args.cmd == "record" else run)(args)
+    {"record": record, "run": run, "stream": stream, "table": table}[args.cmd](args)
 
 
 if __name__ == "__main__":
