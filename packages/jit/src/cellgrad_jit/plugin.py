@@ -11,6 +11,8 @@ EXPORTS = {
     "train.serialization.export": "cellgrad_jit.api:export",
     "train.serialization.load": "cellgrad_jit.api:load",
     "nn.GraphCell": "cellgrad_jit.graph_cell:GraphCell",
+    "load_mindir": "cellgrad_jit.mindir_proto:load_mindir",
+    "save_mindir": "cellgrad_jit.mindir_proto:save_mindir",
 }
 
 

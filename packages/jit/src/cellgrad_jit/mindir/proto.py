@@ -66,6 +66,9 @@ def _parse(text):
                         pass
                 take(";")
         take("}")
+        # a map<> field's entry message (written out in the schema): a map again in Python
+        if m.name.endswith("Entry") and [f.name for f in m.field] == ["key", "value"]:
+            m.options.map_entry = True
 
     while pos < len(tokens):
         tok = take()
