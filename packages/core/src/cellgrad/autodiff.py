@@ -117,8 +117,9 @@ def _walk(o, s, pairs):
         for oi, si in zip(o, ss):
             _walk(oi, si, pairs)
     elif isinstance(o, dict):
-        if isinstance(s, dict):
-            ss = [s.get(k) for k in o]
+        # a dict sensitivity pairs by order: its keys may be other objects (Tensor keys)
+        if isinstance(s, dict) and len(s) == len(o):
+            ss = list(s.values())
         elif isinstance(s, (tuple, list)) and len(s) == len(o):
             ss = s
         else:
@@ -292,6 +293,8 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False,
             return g, tuple(out[1:])
         return g
 
+    if weights is None and not (has_aux or return_ids or sens_param):
+        grad_fn._cg_vmap_grad = (fn, grad_position)  # vmap batches the gradient (_vmap_batched)
     return grad_fn
 
 
@@ -363,7 +366,9 @@ class GradOperation:
                 sens = list(s) if isinstance(s, (tuple, list)) else [s]
             n = len(args) + len(kwargs)
             positions = tuple(range(n)) if self.get_all else (0,) if args else ()
-            out, in_grads, w_grads = _run(fn, tuple(args), kwargs, positions, ws, False, sens)
+            # no inputs is no input gradients here (`grad_position=()` is refused by `grad`)
+            out, in_grads, w_grads = _run(fn, tuple(args), kwargs, positions or None, ws, False,
+                                          sens)
             ins = tuple(in_grads[p] for p in positions if isinstance(in_grads[p], TensorBuffer))
             if self.get_by_list and self.get_all:
                 return ins, tuple(w_grads)

@@ -1,8 +1,10 @@
 """Functional transforms beyond `grad`: `vmap`, `vjp`, `jvp`, `jacrev`, `jacfwd`.
 
 Mirrors MindSpore 2.10's (also under `ops`). All are built on the tape's reverse mode:
-- `vmap` runs the function once per slice of the mapped axis and stacks the results (every
-  op works unchanged, gradients flow through; batching rules per op would only be faster);
+- `vmap` traces the function on the first slice and replays it on the whole batch with a
+  batching rule per op (`_vmap_batched`; `vmap(grad(f))` gives per-example gradients that
+  way); a function that reads values, draws random numbers or runs an op without a rule runs
+  once per slice instead, the results stacked;
 - `vjp` differentiates with the cotangent as sensitivity;
 - `jvp` uses the double-vjp identity `J v = d/du <J^T u, v>` (exact: `J^T u` is linear in u),
   so it needs the ops' backward rules to be differentiable, as higher-order `grad` does;
@@ -27,12 +29,54 @@ def vmap(fn, in_axes=0, out_axes=0):
     None or a structure matching the arguments), results stacked at `out_axes`."""
 
     def mapped(*args):
+        from cellgrad import _vmap_batched
+
         axes = _broadcast_axes(in_axes, args, "in_axes")
         size = _mapped_size(args, axes)
-        results = [fn(*_slice_args(args, axes, i)) for i in range(size)]
+        first = _vmap_batched.UNSET
+        if size > 1:
+            meta = getattr(fn, "_cg_vmap_grad", None)
+            call = _vmap_batched.map_call if meta is None else _vmap_batched.grad_call
+            target = fn if meta is None else (*meta, fn)
+            batched, first = call(target, args, _slice_args(args, axes, 0), axes, size)
+            if batched is not None:
+                return _place_results(batched, out_axes, first)
+        if first is _vmap_batched.UNSET:
+            first = fn(*_slice_args(args, axes, 0))
+        results = [first] + [fn(*_slice_args(args, axes, i)) for i in range(1, size)]
         return _stack_results(results, out_axes)
 
     return mapped
+
+
+def _place_results(batched, out_axes, first):
+    """Batched results (batch at 0) with each batch moved to its `out_axes` entry; the
+    checks and errors of `_stack_results`."""
+    from cellgrad.ops import functional as F
+
+    if isinstance(first, (tuple, list)):
+        axes = _broadcast_axes(out_axes, tuple(first), "out_axes") \
+            if not isinstance(out_axes, int) else (out_axes,) * len(first)
+        return type(first)(_place_results(b, a, f) for b, a, f in zip(batched, axes, first))
+    axis = _check_out_axis(out_axes, batched.ndim)
+    if axis == 0:
+        return batched
+    perm = tuple(range(1, axis + 1)) + (0,) + tuple(range(axis + 1, batched.ndim))
+    return F.transpose(batched, perm)
+
+
+def _check_out_axis(out_axes, ndim):
+    """`out_axes` for one mapped output of rank `ndim` (batch included), made non-negative."""
+    if out_axes is None:
+        raise RuntimeError("For 'vmap', out_axes None cannot be given for a mapped output: "
+                           "it is invalid that source is not None and dst is None.")
+    if isinstance(out_axes, (tuple, list)):
+        raise RuntimeError(f"For 'vmap', out_axes {out_axes!r} does not match an output that "
+                           "is a single Tensor.")
+    if not -ndim <= out_axes < ndim:
+        raise RuntimeError(f"For 'vmap', out_axes {out_axes} is out of range for an output of "
+                           f"rank {ndim}.")
+    return out_axes % ndim
 
 
 def _broadcast_axes(axes, values, what):
@@ -104,19 +148,11 @@ def _stack_results(results, out_axes):
             if not isinstance(out_axes, int) else (out_axes,) * len(first)
         return type(first)(_stack_results([r[k] for r in results], axes[k])
                            for k in range(len(first)))
-    if out_axes is None:
-        raise RuntimeError("For 'vmap', out_axes None cannot be given for a mapped output: "
-                           "it is invalid that source is not None and dst is None.")
-    if isinstance(out_axes, (tuple, list)):
-        raise RuntimeError(f"For 'vmap', out_axes {out_axes!r} does not match an output that "
-                           "is a single Tensor.")
-    if not isinstance(first, _TensorBase):
+    if not isinstance(first, _TensorBase) and out_axes is not None \
+            and not isinstance(out_axes, (tuple, list)):
         results = [make_tensor(np.asarray(r)) for r in results]
-    ndim = results[0].ndim + 1
-    if not -ndim <= out_axes < ndim:
-        raise RuntimeError(f"For 'vmap', out_axes {out_axes} is out of range for an output of "
-                           f"rank {ndim}.")
-    return F.stack(results, out_axes % ndim)
+    ndim = results[0].ndim + 1 if isinstance(results[0], _TensorBase) else 1
+    return F.stack(results, _check_out_axis(out_axes, ndim))
 
 
 # ---- vjp / jvp ----
@@ -161,7 +197,9 @@ def jvp(fn, inputs, v, has_aux=False):
         raise ValueError(f"For 'jvp', v must have one tangent per input ({len(xs)}), but got "
                          f"{len(vs)}.")
     for x, t in zip(xs, vs):
-        if not isinstance(x, _TensorBase) or not isinstance(t, _TensorBase) or x.shape != t.shape:
+        if not isinstance(x, _TensorBase) or not isinstance(t, _TensorBase):
+            raise TypeError("The inputs type must be a Tensor, tuple or list of Tensors.")
+        if x.shape != t.shape:
             raise ValueError(f"For 'jvp', each input and its tangent must be Tensors of one "
                              f"shape, but got {_describe(x)} and {_describe(t)}.")
     xs = _distinct(xs)
