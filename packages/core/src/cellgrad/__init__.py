@@ -73,6 +73,7 @@ from cellgrad.parallel import (
 from cellgrad.runtime import dispatch_threads_num, launch_blocking, set_cpu_affinity
 from cellgrad.common.recompute import recompute
 from cellgrad.common.device import DeviceCtx
+from cellgrad.common.symbol import Symbol
 
 _heap.tune()
 _plugin_modules.install()
@@ -103,7 +104,7 @@ __all__ += list(dtype.TOP_LEVEL)
 __all__ += [*_interop_names, "constexpr", "get_algo_parameters", "merge_sliced_parameter",
             "reset_algo_parameters", "set_algo_parameters", "dispatch_threads_num",
             "launch_blocking", "set_cpu_affinity", "recompute", "load_segmented_checkpoints",
-            "DeviceCtx"]
+            "DeviceCtx", "Symbol"]
 
 # PEP 562: names that plugins provide (cellgrad.plugins); nothing loads until the first miss.
 __getattr__, __dir__ = _plugin_names(__name__)

@@ -7,6 +7,7 @@ from cellgrad._construct import infer_array
 from cellgrad._core import _buffer, _tape
 from cellgrad._core._buffer import TensorBuffer, make_tensor
 from cellgrad.common import _tensor_methods
+from cellgrad.common.symbol import Symbol
 from cellgrad.dtype import float32, to_dtype
 from cellgrad.ops import _elementwise, _index, _xp_numpy, _xp_tensor
 from cellgrad.ops import functional as F
@@ -22,11 +23,15 @@ class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
 
     # `_pending_init`: made by an initializer and not yet read; MindSpore prints such a tensor
     # as `<uninitialized>` until `init_data()` or `asnumpy()` (our values exist already).
-    __slots__ = ("_pending_init",)
+    # `_dyn_shape`: the shape (with -1/-2) of a dynamic-shape placeholder, see `_placeholder`.
+    __slots__ = ("_pending_init", "_dyn_shape")
     __array_priority__ = 100
 
     def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False,
                  const_arg=False, device=None):
+        if input_data is None and _is_dynamic(shape, dtype):
+            _placeholder(self, dtype, shape, init)
+            return
         if init is not None or (input_data is None and shape is not None):
             self._init_lazy(dtype, shape, init)
             return
@@ -39,9 +44,7 @@ class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
     def _init_lazy(self, dtype, shape, init):
         if shape is None:
             raise ValueError("Tensor: 'shape' is required when 'init' is given.")
-        shape = (shape,) if isinstance(shape, int) else tuple(shape)
-        # A dynamic dimension (None or -1, for `Cell.set_inputs`) holds no elements here.
-        shape = tuple(0 if d is None or d == -1 else d for d in shape)
+        shape = (shape,) if isinstance(shape, int) else tuple(int(d) for d in shape)
         dt = float32 if dtype is None else to_dtype(dtype)
         self._dtype = dt
         self._data = np.zeros(shape, dt.np_dtype)
@@ -358,6 +361,81 @@ def _shape_args(shape):
 
 def _rebuild(arr, py_name):
     return make_tensor(arr, None, 0, _buffer.dtype_by_short(py_name))
+
+
+_NO_INPUT = ("For 'Tensor', the type of 'input_data' should be one of '['TensorPy', 'Tensor', "
+             "'ndarray', 'str_', 'list', 'tuple', 'float', 'int', 'bool', 'complex', 'bytes']', "
+             "but got type 'NoneType'.")
+
+
+def _is_dynamic(shape, dtype):
+    """Whether `Tensor(shape=shape, dtype=dtype)` with no data is a dynamic-shape placeholder:
+    no shape (unknown rank) or a None / negative / `Symbol` dimension."""
+    if shape is None:
+        return True  # without a dtype too: MindSpore's TypeError for missing data
+    if isinstance(shape, int):
+        return shape < 0
+    return any(d is None or isinstance(d, Symbol) or d < 0 for d in shape)
+
+
+def _placeholder(t, dtype, shape, init):
+    """Make `t` MindSpore's PyNative placeholder for `Cell.set_inputs`: it knows its dtype and
+    its shape with -1 for an unknown dimension and [-2] for an unknown rank, and holds no
+    values. Ops on it run on an empty stand-in array (0 for each unknown dimension)."""
+    if dtype is None and shape is None:
+        raise TypeError(_NO_INPUT)
+    if dtype is None or init is not None:
+        raise ValueError("If setting dynamic shape, dtype must not be None, init must be None")
+    if shape is None:
+        dyn = (-2,)
+    else:
+        dims = (shape,) if isinstance(shape, int) else tuple(shape)
+        dyn = tuple(-1 if d is None or isinstance(d, Symbol) else int(d) for d in dims)
+    dt = to_dtype(dtype)
+    t._dtype = dt
+    t._data = np.zeros(tuple(max(d, 0) for d in dyn), dt.np_dtype)
+    t._dyn_shape = dyn
+    t.__class__ = _PlaceholderTensor
+
+
+class _PlaceholderTensor(Tensor):
+    """A `Tensor(shape=[None, ...], dtype=...)` placeholder (see `_placeholder`)."""
+
+    __slots__ = ()
+
+    @property
+    def shape(self):
+        return self._dyn_shape
+
+    def __repr__(self):
+        dims = ", ".join(str(d) for d in self._dyn_shape)
+        sep = "\n" if len(self._dyn_shape) >= 2 else " "
+        return f"Tensor(shape=[{dims}], dtype={self._dtype.name}, value={sep})"
+
+    def _no_values(self, *args, **kwargs):
+        raise ValueError("negative dimensions are not allowed")
+
+    asnumpy = numpy = __str__ = __format__ = __array__ = tolist = item = _no_values
+
+    def __len__(self):
+        if self._dyn_shape[0] < 0:
+            raise ValueError("__len__() should return >= 0")
+        return self._dyn_shape[0]
+
+    def __copy__(self):
+        return _copy_placeholder(self)
+
+    def __deepcopy__(self, memo):
+        return _copy_placeholder(self)
+
+    def __reduce__(self):
+        dyn = self._dyn_shape
+        return (Tensor, (None, self._dtype, None if dyn == (-2,) else dyn))
+
+
+def _copy_placeholder(t):
+    dyn = t._dyn_shape
+    return Tensor(None, t._dtype, None if dyn == (-2,) else dyn)
 
 
 def from_numpy(array):
