@@ -25,8 +25,8 @@ for kw in [dict(shape=None, dtype=ms.float32), dict(shape=[None, 3], dtype=ms.fl
     print(t.shape, t.dtype, t.ndim, t.size, t.nbytes, isinstance(t, Tensor))
     print(repr(copy.deepcopy(t)))
     attempt("asnumpy", t.asnumpy)
-    attempt("str", lambda: str(t))
-    attempt("len", lambda: len(t))
+    attempt("str", lambda t=t: str(t))
+    attempt("len", lambda t=t: len(t))
 
 attempt("no data", lambda: Tensor())
 attempt("shape only", lambda: Tensor(shape=[None, 3]))
@@ -39,7 +39,7 @@ print(sorted(Symbol(unique=True).to_dict()))
 for kw in [dict(min=0), dict(min=-1), dict(divisor=0), dict(remainder=-1),
            dict(divisor=2, remainder=3), dict(max=1.5), dict(min="1"), dict(divisor=None),
            dict(remainder=0.0), dict(unique=1)]:
-    attempt(sorted(kw.items()), lambda: Symbol(**kw).to_dict())
+    attempt(sorted(kw.items()), lambda kw=kw: Symbol(**kw).to_dict())
 
 
 class Net(nn.Cell):
