@@ -8,7 +8,7 @@ engine records one node and checks the gradients as for any custom bprop. `ctx` 
 of the Function class, as in MindSpore.
 """
 
-from cellgrad._core._buffer import TensorBuffer
+from cellgrad._core._buffer import TensorBuffer, make_tensor
 
 __all__ = ["_Function"]
 
@@ -23,8 +23,12 @@ def _cell_class(cls):
             if self.function._has_setup_context:
                 out = self.function.forward(*args)
                 self.function.setup_context(self.ctx, args, out)
-                return out
-            return self.function.forward(self.ctx, *args)
+            else:
+                out = self.function.forward(self.ctx, *args)
+            marked = {id(t) for t in getattr(self.ctx, "non_differentiable", ())}
+            outs = out if isinstance(out, tuple) else (out,)
+            self.ctx._non_diff_positions = [i for i, o in enumerate(outs) if id(o) in marked]
+            return out
 
         def bprop(self, *args):
             dout = args[-1]
@@ -73,7 +77,15 @@ class _Function:
         ctx.materialize_grads = True
         cell = _cell_class(cls)()
         cell.function, cell.ctx = cls, ctx
-        return cell(*args, **kwargs)
+        out = cell(*args, **kwargs)
+        if not ctx._non_diff_positions:
+            return out
+        # outputs marked non-differentiable pass no gradient back (MindSpore: zeros)
+        outs = list(out) if isinstance(out, tuple) else [out]
+        for i in ctx._non_diff_positions:
+            o = outs[i]
+            outs[i] = make_tensor(o._data, None, 0, o._dtype)
+        return tuple(outs) if isinstance(out, tuple) else outs[0]
 
     def save_for_backward(self, *tensors):
         self.saved_tensors = tensors
