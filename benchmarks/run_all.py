@@ -35,10 +35,11 @@ import op_overhead
 import plugin_load
 import timing
 import transformer_step
+import vmap_step
 
 ROWS = ("mlp_step", "cnn_step", "inference", "deep_chain", "op_overhead", "hooks_overhead",
         "import", "amp_step", "data_pipeline", "image_pipeline", "lstm_step", "transformer_step",
-        "jit_step")
+        "jit_step", "vmap_step")
 FLAT_MB = 5.0  # RSS growth over the --steps check still counted as flat (allocator noise)
 
 
@@ -228,6 +229,8 @@ def main():
         transformer_step.add_rows(table, n(20, args.scale))
     if "jit_step" in only:  # issue 24: ms.jit training steps, first-call trace
         __import__("jit_step").add_rows(table, n(15, args.scale))
+    if "vmap_step" in only:  # issue 28: per-example gradients by vmap(grad)
+        vmap_step.add_rows(table, n(5, args.scale))
     now = datetime.datetime.now(datetime.timezone.utc)
     print(f"cellgrad benchmarks (issue 12), {now:%Y-%m-%d %H:%M} UTC, {args.rounds} round(s), "
           f"{platform.machine()} {os.cpu_count()} cores, {timing.THREADS} threads, "
