@@ -274,3 +274,38 @@ def test_mark_non_differentiable(fn, expected):
     x, y = Tensor([2.0, 2.0]), Tensor([3.0, 3.0])
     g = GradOperation(get_all=True)(fn.apply)(x, y)
     assert [val(t) for t in g] == expected
+
+
+# ---- vmap of a CellList: model ensembling ----
+
+
+class Scale(nn.Cell):
+    def __init__(self, k):
+        super().__init__()
+        self.k = Tensor([k, k], ms.float32)
+
+    def construct(self, x, y):
+        return x * self.k + y
+
+
+def _ensemble():
+    return nn.CellList([Scale(1.0), Scale(2.0), Scale(3.0)])
+
+
+def test_vmap_cell_list_all_in_axes_none():
+    y = Tensor([10.0, 20.0])
+    out = ms.vmap(_ensemble(), (None, None), 0)(Tensor([1.0, 2.0]), y)
+    assert val(out) == [[11.0, 22.0], [12.0, 24.0], [13.0, 26.0]]
+    out = ms.vmap(_ensemble(), (None, None), 1)(Tensor([1.0, 2.0]), y)
+    assert val(out) == [[11.0, 12.0, 13.0], [22.0, 24.0, 26.0]]
+
+
+def test_vmap_cell_list_mapped_axis_and_grad():
+    x = Tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    y = Tensor([10.0, 20.0])
+    out = ms.vmap(_ensemble(), (0, None), 0)(x, y)
+    assert val(out) == [[11.0, 22.0], [16.0, 28.0], [25.0, 38.0]]
+    g = ms.grad(lambda t: ms.vmap(_ensemble(), (0, None), 0)(t, y).sum())(x)
+    assert val(g) == [[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]]
+    with pytest.raises(ValueError, match="but we get axis_size: 2 and the cell size: 3."):
+        ms.vmap(_ensemble(), (0, None), 0)(x[:2], y)

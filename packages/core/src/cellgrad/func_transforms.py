@@ -31,6 +31,8 @@ def vmap(fn, in_axes=0, out_axes=0):
     def mapped(*args):
         from cellgrad import _vmap_batched
 
+        if _is_cell_list(fn):
+            return _vmap_ensemble(fn, args, in_axes, out_axes)
         axes = _broadcast_axes(in_axes, args, "in_axes")
         size = _mapped_size(args, axes)
         first = _vmap_batched.UNSET
@@ -47,6 +49,29 @@ def vmap(fn, in_axes=0, out_axes=0):
         return _stack_results(results, out_axes)
 
     return mapped
+
+
+def _is_cell_list(fn):
+    from cellgrad.nn.container import CellList
+
+    return isinstance(fn, CellList)
+
+
+def _vmap_ensemble(cells, args, in_axes, out_axes):
+    """MindSpore's model ensembling: cell i of a CellList runs on slice i of the mapped
+    arguments (every in_axes may be None: each cell then sees the same arguments)."""
+    axes = _broadcast_axes(in_axes, args, "in_axes")
+    n = len(cells)
+    if any(a is not None for _, a in _leaves(args, axes)):
+        size = _mapped_size(args, axes)
+        if size != n:
+            raise ValueError("If you want to execute the model ensembling parallel training, "
+                             "please make sure the 'axis_size' in the scope of vmap consistent "
+                             "with the cell size of the input 'CellList', otherwise, please do "
+                             "not enter 'CellList' as the first argument, but we get axis_size: "
+                             f"{size} and the cell size: {n}.")
+    results = [cell(*_slice_args(args, axes, i)) for i, cell in enumerate(cells)]
+    return _stack_results(results, out_axes)
 
 
 def _place_results(batched, out_axes, first):
