@@ -11,8 +11,8 @@ def cellgrad_provide_modules(provide):
 
 
 # MindSpore's top level re-exports the MindRecord classes (`mindspore.FileWriter`, ...).
-_TOP_LEVEL = ("FileReader", "FileWriter", "Cifar10ToMR", "Cifar100ToMR", "MnistToMR", "CsvToMR",
-              "ImageNetToMR")
+_TOP_LEVEL = ("FileReader", "FileWriter", "MindPage", "Cifar10ToMR", "Cifar100ToMR",
+              "MnistToMR", "CsvToMR", "ImageNetToMR")
 
 
 @hookimpl

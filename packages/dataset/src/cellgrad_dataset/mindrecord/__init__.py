@@ -1,7 +1,7 @@
 """`cellgrad.mindrecord`, mirroring `mindspore.mindrecord`: MindRecord files, read and written
 in MindSpore 2.10's own format (files each side writes, the other reads).
 
-`FileWriter` (schema, index fields, shards, append) and `FileReader`; `MindDataset` (in
+`FileWriter` (schema, index fields, shards, append), `FileReader` and `MindPage`; `MindDataset` (in
 `cellgrad.dataset`) reads them into a pipeline and `Dataset.save` writes one out.
 """
 
@@ -46,6 +46,7 @@ from cellgrad_dataset.mindrecord.exceptions import (  # noqa: F401 - MindSpore e
 )
 from cellgrad_dataset.mindrecord.filereader import FileReader
 from cellgrad_dataset.mindrecord.filewriter import FileWriter
+from cellgrad_dataset.mindrecord.mindpage import MindPage
 
 
 class MSRStatus(enum.IntEnum):
@@ -58,8 +59,8 @@ class MSRStatus(enum.IntEnum):
 SUCCESS = MSRStatus.SUCCESS
 FAILED = MSRStatus.FAILED
 
-__all__ = ["FileWriter", "FileReader", "SUCCESS", "FAILED", "Cifar10ToMR", "Cifar100ToMR",
-           "MnistToMR", "CsvToMR", "ImageNetToMR"]
+__all__ = ["FileWriter", "FileReader", "MindPage", "SUCCESS", "FAILED", "Cifar10ToMR",
+           "Cifar100ToMR", "MnistToMR", "CsvToMR", "ImageNetToMR"]
 
 
 def __getattr__(name):  # the converters import after SUCCESS exists (they return it)
