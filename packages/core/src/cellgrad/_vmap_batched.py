@@ -215,8 +215,8 @@ def grad_call(meta, args, sliced, axes, size):
 
     f, grad_position, grad_fn = meta
     positions = (grad_position,) if isinstance(grad_position, int) else tuple(grad_position)
-    if _jit_hook.tracer is not None or observe.watching():
-        return None, UNSET
+    if _jit_hook.tracer is not None or observe.watching() or _jit_hook.recording():
+        return None, UNSET  # under an outer gradient: VMAP_MATMUL is first-order only
     trace, first = _traced(grad_fn, sliced)
     if trace.bad or trace.grads != 1 or len(trace.roots) != 1:
         return None, first
