@@ -45,6 +45,7 @@ import fnmatch
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 import time
@@ -338,8 +339,10 @@ def _sized_models(args):
     return [(r["model"], r["params"]) for r in rows]
 
 
-def _sub(cmd, timeout):
+def _sub(cmd, timeout, pythonpath=True):
     env = dict(os.environ, GLOG_v="3", **THREAD_ENV)
+    if not pythonpath:  # a PYTHONPATH meant for cellgrad (e.g. a snapshot) stays out of MindSpore's
+        env.pop("PYTHONPATH", None)
     try:
         done = subprocess.run(["nice", "-n", "19", *cmd], env=env, timeout=timeout,
                               capture_output=True, text=True)
@@ -362,10 +365,11 @@ def stream(args):
         if name in done:
             continue
         folder = pathlib.Path(args.scratch) / name
+        shutil.rmtree(folder, ignore_errors=True)  # `record` skips a model it finds recorded
         start = time.perf_counter()
         row = {"model": name, "params": params}
         failed = _sub([args.ms_python, script, "record", "--out", str(folder), "--threads", "1",
-                       *bounds, name], args.timeout)
+                       *bounds, name], args.timeout, pythonpath=False)
         meta_path = folder / f"{name}.json"
         meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
         if failed or "error" in meta:
