@@ -29,9 +29,9 @@ def test_ops_names_say_why(name, words):
 
 
 @pytest.mark.parametrize("name, words", [
-    ("Stream", "synchronously on the CPU"),
-    ("memory_allocated", "host memory"),
-    ("empty_cache", "host memory"),
+    ("StreamLimitCtx", "synchronously on the CPU"),
+    ("MemPool", "host memory"),
+    ("PluggableAllocator", "host memory"),
     ("set_device_limit", "device (Ascend/GPU) memory"),
     ("set_kernel_launch_capture", "drop the call"),
     ("sdc_detect_start", "silent data corruption"),

@@ -107,7 +107,7 @@ def test_dtype_names():
     ("ops.FusedWeightScaleApplyMomentum", "fused Ascend/GPU optimizer-update kernel"),
     ("parallel.transform_checkpoints", "strategy files of MindSpore's semi/auto-parallel"),
     ("train.ConvertModelUtils", "THOR"),
-    ("runtime.memory_allocated", r"device \(Ascend/GPU\) memory"),
+    ("runtime.MemPool", r"device \(Ascend/GPU\) memory"),
     ("hal.Stream", "device streams"),
     ("SymbolTree", "mindspore.rewrite"),
     ("ops.DepthwiseConv2dNative", "deprecated in MindSpore 2.10"),

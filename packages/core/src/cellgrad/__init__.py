@@ -74,6 +74,12 @@ from cellgrad.runtime import dispatch_threads_num, launch_blocking, set_cpu_affi
 from cellgrad.common.recompute import recompute
 from cellgrad.common.device import DeviceCtx
 from cellgrad.common.symbol import Symbol
+from cellgrad.saved_tensors import register_saved_tensors_hooks, saved_tensors_hooks
+from cellgrad.streams import *  # noqa: F403
+from cellgrad.streams import __all__ as _stream_names
+from cellgrad.memory_stats import *  # noqa: F403
+from cellgrad.memory_stats import __all__ as _memory_names
+from cellgrad.jit_marks import enable_dynamic, no_inline
 
 _heap.tune()
 _plugin_modules.install()
@@ -105,6 +111,8 @@ __all__ += [*_interop_names, "constexpr", "get_algo_parameters", "merge_sliced_p
             "reset_algo_parameters", "set_algo_parameters", "dispatch_threads_num",
             "launch_blocking", "set_cpu_affinity", "recompute", "load_segmented_checkpoints",
             "DeviceCtx", "Symbol"]
+__all__ += ["saved_tensors_hooks", "register_saved_tensors_hooks", *_stream_names,
+            *_memory_names, "enable_dynamic", "no_inline"]
 
 # PEP 562: names that plugins provide (cellgrad.plugins); nothing loads until the first miss.
 __getattr__, __dir__ = _plugin_names(__name__)

@@ -45,11 +45,11 @@ _FUSED_OPTIMIZER = ("is a fused Ascend/GPU optimizer-update kernel; use the nn o
                     "nn.AdamWeightDecay, nn.FTRL, nn.ProximalAdagrad, nn.AdaFactor, nn.Momentum, "
                     "nn.LARS) or the unfused ops.Apply*/ops.Adam update Primitives")
 _DEVICE_MEMORY = ("manages or reports device (Ascend/GPU) memory; cellgrad's Tensors are numpy "
-                  "arrays in host memory, managed by Python: use tracemalloc or psutil to "
-                  "measure it")
+                  "arrays in host memory, managed by Python: the top-level statistics "
+                  "(cellgrad.memory_allocated, memory_stats, empty_cache, ...) report that heap")
 _STREAMS = ("manages device streams and events for asynchronous kernels on Ascend/GPU; "
-            "cellgrad runs every op synchronously on the CPU, so results are ready when an op "
-            "returns: drop the stream code")
+            "cellgrad runs every op synchronously on the CPU, in one in-order stream: use the "
+            "top-level cellgrad.Stream, Event, StreamCtx and current_stream")
 _DEVICE_HEALTH = ("checks Ascend hardware for silent data corruption or stress faults; "
                   "cellgrad runs on the CPU and has no such device check")
 _KERNEL_LAUNCH = ("tunes how MindSpore launches device kernels (capture into graphs, launch "
@@ -82,6 +82,12 @@ _OBFUSCATION = ("belongs to MindSpore's model obfuscation (mindspore.safeguard),
                 "does not provide: save and load plain checkpoints")
 _RUNTIME_PREFIXES = ("", "runtime.", "hal.")
 _RUNTIME_PROVIDED = ("runtime.set_memory",)  # cellgrad.runtime has it
+# cellgrad.memory_stats and cellgrad.streams (top level and cellgrad.runtime) have them
+_RUNTIME_PROVIDED += tuple(prefix + name for prefix in ("", "runtime.") for name in (
+    "memory_allocated", "max_memory_allocated", "memory_reserved", "max_memory_reserved",
+    "memory_stats", "memory_summary", "empty_cache", "reset_max_memory_allocated",
+    "reset_max_memory_reserved", "reset_peak_memory_stats", "Stream", "StreamCtx", "Event",
+    "current_stream", "default_stream", "set_cur_stream", "communication_stream"))
 
 _EMBEDDING_CACHE = ("belongs to MindSpore's embedding cache / map-parameter service for "
                     "parameter-server training (hash tables on the device), which cellgrad does "
@@ -185,7 +191,7 @@ NOT_PROVIDED = {
         "mindio_preload", "set_mindio_server_info", "train.TrainFaultTolerance")},
     **{name: _REWRITE for name in ("Node", "NodeType", "ScopedValue", "SymbolTree")},
     **{name: _GRAPH_OPTIONS for name in (
-        "Symbol", "enable_dynamic", "no_inline", "get_obj_module_and_name_info",
+        "Symbol", "get_obj_module_and_name_info",
         "is_invalid_or_jit_forbidden_method", "is_jit_forbidden_module", "ops.Reusing")},
     **{name: _FLOPS for name in (
         "FlopsUtilizationCollector", "flops_collection", "train.FlopsUtilizationCollector")},
@@ -206,7 +212,8 @@ NOT_PROVIDED = {
     **{prefix + name: _STREAMS for prefix in _RUNTIME_PREFIXES for name in (
         "Stream", "StreamCtx", "Event", "current_stream", "default_stream", "set_cur_stream",
         "communication_stream", "StreamLimitCtx", "get_stream_limit", "set_stream_limit",
-        "reset_stream_limit", "stream", "event", "stream_limit")},
+        "reset_stream_limit", "stream", "event", "stream_limit")
+        if prefix + name not in _RUNTIME_PROVIDED},
     **{name: _DEVICE_HEALTH for name in (
         "sdc_detect_start", "sdc_detect_stop", "get_sdc_detect_result", "stress_detect")},
     **{prefix + name: _KERNEL_LAUNCH for prefix in _RUNTIME_PREFIXES for name in (

@@ -77,6 +77,8 @@ __all__ = [
     "cfloat",
     "cdouble",
     "complex_type",
+    "number",
+    "uint",
 ]
 
 half = float16
@@ -186,6 +188,10 @@ string = _ObjType("String", "string", str)
 type_none = _ObjType("None", "type_none", type(None))
 function = _ObjType("Function", "function", None)
 _FLOAT = _ObjType("Float", "Float()", None)
+# MindSpore's abstract kinds (`mstype.number`, `mstype.uint`): types of types, for
+# `_inner_ops.IsSubClass`; no tensor has them as its dtype.
+number = _ObjType("Number", "number", None)
+uint = _ObjType("UInt", "uint", None)
 
 
 class _TupleMeta(_TypeMeta):
@@ -323,4 +329,5 @@ __all__ += ["int_type", "uint_type", "float_type", "signed_type", "number_type",
 # The names `import mindspore as ms` also has at its top level (cellgrad/__init__.py adds them).
 TOP_LEVEL = {name: globals()[name] for name in (
     "complex64", "complex128", "dtype_to_nptype", "pytype_to_dtype", "dtype_to_pytype",
-    "get_py_obj_dtype", "Int", "Type", "TensorType", "QuantDtype", "tensor_type")}
+    "get_py_obj_dtype", "Int", "Type", "TensorType", "QuantDtype", "tensor_type", "number",
+    "uint")}

@@ -97,7 +97,12 @@ def dispatch_threads_num(threads_num):
     _state["threads"] = threads_num
 
 
+from cellgrad.memory_stats import *  # noqa: E402, F403 (mindspore.runtime has them too)
+from cellgrad.memory_stats import __all__ as _memory_names  # noqa: E402
+from cellgrad.streams import *  # noqa: E402, F403
+from cellgrad.streams import __all__ as _stream_names  # noqa: E402
+
 __all__ = ["set_memory", "launch_blocking", "synchronize", "set_cpu_affinity",
-           "dispatch_threads_num"]
+           "dispatch_threads_num", *_memory_names, *_stream_names]
 
 __getattr__, __dir__ = _plugin_names(__name__)

@@ -8,9 +8,10 @@ its hook on exit (PyTorch's `RemovableHandle` does the same; MindSpore's handle 
 import itertools
 import weakref
 
-__all__ = ["HookHandle", "TensorHookHandle"]
+__all__ = ["HookHandle", "TensorHookHandle", "tensor_handle"]
 
 _ids = itertools.count()
+_tensor_handles = weakref.WeakValueDictionary()  # handle_id -> live TensorHookHandle
 
 
 class HookHandle:
@@ -51,8 +52,14 @@ class TensorHookHandle(HookHandle):
     def __init__(self, node, hook):
         super().__init__(node)  # the tape node whose `hooks` list holds `hook`
         self._hook = hook
+        _tensor_handles[self.handle_id] = self
 
     def remove(self):
         node = self._owner()
         if node is not None and node.hooks is not None and self._hook in node.hooks:
             node.hooks.remove(self._hook)
+
+
+def tensor_handle(handle_id):
+    """The live `Tensor.register_hook` handle with `handle_id`, or None (`Tensor.remove_hook`)."""
+    return _tensor_handles.get(handle_id)

@@ -91,7 +91,8 @@ def _thin(name, fn, params=None):
 # (name -> a function taking the tensor first, set on the class as is). Appended by area.
 AREAS = ("cellgrad.common._tm_dtype", "cellgrad.common._tm_linalg",
          "cellgrad.common._tm_math", "cellgrad.common._tm_array2",
-         "cellgrad.common._tm_leftovers", "cellgrad.common._tm_nn")
+         "cellgrad.common._tm_leftovers", "cellgrad.common._tm_nn",
+         "cellgrad.common._tm_runtime")
 
 
 def install(cls):

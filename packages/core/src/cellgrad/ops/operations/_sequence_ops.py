@@ -11,8 +11,8 @@ from cellgrad._namespace import plugin_names as _plugin_names
 from cellgrad.ops import _prim_checks as C
 from cellgrad.ops.primitive import Primitive, prim_attr_register
 
-__all__ = ["ListToTensor", "SequenceAddN", "SequenceUnstack", "TensorToList", "TensorToScalar",
-           "TensorToTuple", "TupleToTensor"]
+__all__ = ["ListToTensor", "SequenceAddN", "SequenceStack", "SequenceUnstack", "TensorToList",
+           "TensorToScalar", "TensorToTuple", "TupleToTensor"]
 
 
 def _to_tensor(name, kind, x, dtype):
@@ -96,6 +96,25 @@ class SequenceAddN(Primitive):
         for v in input_1[1:]:
             total = total + v
         return total
+
+
+class SequenceStack(Primitive):
+    """Mirrors `_sequence_ops.SequenceStack(axis=0)(x)`: `ops.stack` of a tuple or list of
+    Tensors along a new axis `axis` (MindSpore runs it in graph mode on a `mutable` sequence;
+    eagerly any sequence); differentiable."""
+
+    @prim_attr_register
+    def __init__(self, axis=0):
+        self.axis = C.integer("SequenceStack", "axis", axis)
+
+    def __call__(self, x):
+        from cellgrad.ops import stack
+
+        if not isinstance(x, (tuple, list)) or not x or not all(
+                isinstance(v, TensorBuffer) for v in x):
+            raise TypeError("For 'SequenceStack', the input must be a non-empty tuple or list of "
+                            f"Tensors, but got {type(x).__name__}.")
+        return stack(tuple(x), self.axis)
 
 
 __getattr__, __dir__ = _plugin_names(__name__)
