@@ -309,3 +309,49 @@ def test_vmap_cell_list_mapped_axis_and_grad():
     assert val(g) == [[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]]
     with pytest.raises(ValueError, match="but we get axis_size: 2 and the cell size: 3."):
         ms.vmap(_ensemble(), (0, None), 0)(x[:2], y)
+
+
+# ---- what a custom Function's backward returns is checked (MindSpore's messages) ----
+
+
+def _function(forward, backward):
+    return type("F", (ms._Function,), {"forward": staticmethod(forward),
+                                       "backward": staticmethod(backward)})
+
+
+def _two_outputs(ctx, x, y):
+    t = x * x
+    return t + y, t
+
+
+@pytest.mark.parametrize("fn,args,message", [
+    (_function(lambda ctx, x, y: x * x + y, lambda ctx, z: z * 3), "xy",
+     "Function backward return a wrong number of gradients, expect: 2but: 1"),
+    (_function(lambda ctx, x, y: x * y, lambda ctx, g: (g, g, g)), "xy",
+     "Input is not tensor, but gradient is not none, position: 2 type: <class "),
+    (_function(_two_outputs, lambda ctx, z, t: (z * 3, z * 4)), "x3",
+     "Input is not tensor, but gradient is not none, position: 1 type: <class "),
+    (_function(_two_outputs, lambda ctx, z, t: (z * 3, 4)), "xy",
+     "Gradient should be none or tensor, position: 1 type: <class 'int'>"),
+])
+def test_function_backward_checks(fn, args, message):
+    x, y = Tensor([2.0, 2.0]), Tensor([3.0, 3.0])
+    inputs = (x, y) if args == "xy" else (x, 3)
+    with pytest.raises(RuntimeError) as err:
+        GradOperation(get_all=True)(fn.apply)(*inputs)
+    assert message in str(err.value)
+
+
+@pytest.mark.parametrize("grads,got,expected", [
+    (lambda g: (Tensor(np.ones((3, 4), np.int64)), Tensor(np.ones((3, 3), np.int64))),
+     "{3, 4}", "{3}"),
+    (lambda g: (g, g.sum(0)), "{3}", "{3, 3}"),
+])
+def test_function_backward_shape_must_reduce_to_input(grads, got, expected):
+    fn = _function(lambda ctx, x, y: x + y, lambda ctx, g: grads(g))
+    x, y = Tensor([3.0, 3.0, 3.0]), Tensor([[1.0, 2.0, 3.0]] * 3)
+    with pytest.raises(RuntimeError) as err:
+        GradOperation(get_all=True)(fn.apply)(x, y)
+    assert str(err.value) == ("For grad interface or custom function, grad tensor should be "
+                              f"broadcast to expected shape, but got [const vector]{got} vs "
+                              f"[const vector]{expected}")

@@ -8,6 +8,8 @@ engine records one node and checks the gradients as for any custom bprop. `ctx` 
 of the Function class, as in MindSpore.
 """
 
+import numpy as np
+
 from cellgrad._core._buffer import TensorBuffer, make_tensor
 
 __all__ = ["_Function"]
@@ -34,11 +36,46 @@ def _cell_class(cls):
             dout = args[-1]
             grads = self.function.backward(self.ctx, *(dout if isinstance(dout, tuple)
                                                        else (dout,)))
+            _check_backward(args[:-2], grads)
             return grads
 
         cell_cls = type(f"{cls.__name__}Cell", (Cell,), {"construct": construct, "bprop": bprop})
         cls._cellgrad_cell = cell_cls
     return cell_cls
+
+
+def _check_backward(inputs, grads):
+    """MindSpore's checks of what a custom Function's `backward` returns (its messages)."""
+    grads = grads if isinstance(grads, tuple) else (grads,)
+    if len(grads) < len(inputs):
+        raise RuntimeError("Function backward return a wrong number of gradients, expect: "
+                           f"{len(inputs)}but: {len(grads)}")
+    for i, g in enumerate(grads):
+        x = inputs[i] if i < len(inputs) else None
+        if g is None:
+            continue
+        if not isinstance(x, TensorBuffer):
+            raise RuntimeError("Input is not tensor, but gradient is not none, position: "
+                               f"{i} type: {type(g)}")
+        if not isinstance(g, TensorBuffer):
+            raise RuntimeError(f"Gradient should be none or tensor, position: {i} type: "
+                               f"{type(g)}")
+        if g.shape != x.shape and not _reduces_to(g.shape, x.shape):
+            raise RuntimeError("For grad interface or custom function, grad tensor should be "
+                               "broadcast to expected shape, but got "
+                               f"{_vector(g.shape)} vs {_vector(x.shape)}")
+
+
+def _reduces_to(grad_shape, shape):
+    """A gradient of the shape the input broadcasts to is summed back to the input's."""
+    try:
+        return np.broadcast_shapes(grad_shape, shape) == tuple(grad_shape)
+    except ValueError:
+        return False
+
+
+def _vector(shape):
+    return "[const vector]{" + ", ".join(str(d) for d in shape) + "}"
 
 
 class _Function:
