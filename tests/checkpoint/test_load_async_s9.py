@@ -22,6 +22,9 @@ def test_names_and_signature():
 def test_result_equals_load_checkpoint(dense_params):
     future = ms.load_checkpoint_async(str(FIXTURES / "dense.ckpt"))
     assert isinstance(future, load_async.ParamDictFuture)
+    from cellgrad.train.serialization import ParamDictFuture
+
+    assert ParamDictFuture is load_async.ParamDictFuture
     assert_same_params(future.result(), dense_params)
 
 

@@ -20,3 +20,6 @@ def cellgrad_export_names(export):
     for name, target in EXPORTS.items():
         for namespace in ("", "train."):
             export(namespace + name, lazy=f"cellgrad_checkpoint.{target}")
+    # what load_checkpoint_async returns, where MindSpore defines it
+    export("train.serialization.ParamDictFuture",
+           lazy="cellgrad_checkpoint.load_async:ParamDictFuture")
