@@ -283,3 +283,28 @@ def test_batching_rules_match_torch_func_vmap():
     got = ms.vmap(ours, in_axes=(None, 0))(T(a), T(x))
     want = torch.func.vmap(theirs, in_dims=(None, 0))(torch.tensor(a), torch.tensor(x))
     np.testing.assert_allclose(got.asnumpy(), want.numpy(), rtol=1e-12)
+
+
+def test_dense_over_an_ensemble_of_weights(paths):
+    _nn()
+    w, b = T(RNG.normal(size=(B, 3, 4))), T(RNG.normal(size=(B, 3)))
+    x = T(RNG.normal(size=(2, 4)))
+
+    def f(w, b, x):
+        return ops.dense(x, w, b) + ops.dense(x[0], w)
+
+    got = ms.vmap(f, in_axes=(0, 0, None))(w, b, x)
+    assert paths == ["batched"]
+    close(got, loop(f, (w, b, x), (0, 0, None)))
+
+
+def test_reductions_over_no_axis_and_of_a_scalar(paths):
+    x = T(RNG.normal(size=(B, 2, 3)))
+    got = ms.vmap(lambda v: ops.ReduceSum()(v, ()) + ops.sum(v, (0, 1)))(x)
+    close(got, loop(lambda v: ops.ReduceSum()(v, ()) + ops.sum(v, (0, 1)), (x,), (0,)))
+    s = T(RNG.normal(size=B))
+    got = ms.vmap(lambda v: ops.cumsum(v * 2, 0))(T(RNG.normal(size=(B, 1))))
+    assert got.shape == (B, 1)
+    got = ms.vmap(lambda v: ops.sum(v, 0) * 3)(s)
+    np.testing.assert_allclose(got.asnumpy(), s.asnumpy() * 3)
+    assert paths[:2] == ["batched", "batched"]

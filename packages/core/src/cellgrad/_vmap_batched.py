@@ -359,7 +359,9 @@ def _dense(op, inputs, vals, attrs, result):
         out = apply(op, (x, w))
     else:
         wt = F.transpose(w, (0, 2, 1))
-        mm = _matmul(None, (inputs[0], _Shape(inputs[1].shape[::-1])), [(x, bx), (wt, True)],
+        from cellgrad.ops._linalg import MATMUL
+
+        mm = _matmul(MATMUL, (inputs[0], _Shape(inputs[1].shape[::-1])), [(x, bx), (wt, True)],
                      {}, _Shape(result.shape))
         out = mm
     if len(vals) > 2 and vals[2][0] is not None:
@@ -381,12 +383,13 @@ def _single_batched(vals):
 
 def _shift_axes(axis, rank):
     """Logical `axis` (an int, a sequence or None: every axis) on the batched value."""
-    if axis is None or (isinstance(axis, (tuple, list)) and len(axis) == 0):
+    if axis is None:
         return tuple(range(1, rank + 1))
+    if rank == 0:
+        raise NoRule("an axis of a scalar")
     if isinstance(axis, (tuple, list)):
         return tuple(_shift_axes(int(a), rank)[0] for a in axis)
-    axis = int(axis)
-    return (axis % rank + 1,) if rank else (1,)
+    return (int(axis) % rank + 1,)
 
 
 def _param(inputs, attrs, pos, name, default=None):
@@ -415,7 +418,7 @@ def _reduction(op, inputs, vals, attrs, result):
     _single_batched(vals)
     rank = inputs[0].ndim
     axes = _shift_axes(_param(inputs, attrs, 1, "axis"), rank)
-    ins, at = _with(vals, attrs, 1, "axis", axes if len(axes) != 1 else axes[0])
+    ins, at = _with(vals, attrs, 1, "axis", axes)
     return apply(op, ins, at)
 
 
@@ -454,7 +457,7 @@ def _squeeze(op, inputs, vals, attrs, result):
     rank = inputs[0].ndim
     if axis is None:
         axis = tuple(i for i, d in enumerate(inputs[0].shape) if d == 1)
-    axes = _shift_axes(axis, rank) if axis != () else ()
+    axes = _shift_axes(axis, rank) if rank else ()
     ins, at = _with(vals, attrs, 1, "axis", axes)
     return apply(op, ins, at)
 
