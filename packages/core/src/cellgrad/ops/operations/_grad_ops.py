@@ -11,7 +11,7 @@ from cellgrad.ops import _prim_checks as C
 from cellgrad.ops.primitive import Primitive, prim_attr_register
 
 __all__ = ["ACosGrad", "AcoshGrad", "AsinGrad", "AsinhGrad", "AtanGrad", "BiasAddGrad",
-           "Conv2DBackpropFilter", "StridedSliceGrad"]
+           "Conv2DBackpropFilter", "ResizeBilinearGrad", "StridedSliceGrad"]
 
 
 def _unary_grad(name, rule, doc):
@@ -111,6 +111,60 @@ class Conv2DBackpropFilter(Primitive):
         shape = C.int_tuple("Conv2DBackpropFilter", "w_size", w_size)
         _, back = vjp(lambda w: self._conv(x, w), ops.zeros(shape, x.dtype))
         return back(dout)[0]
+
+
+def _bilinear_weights(in_size, out_size, align_corners, half_pixel_centers):
+    """The (out_size, in_size) matrix of bilinear resize weights along one axis (MindSpore's
+    / TensorFlow's legacy scaling: corners aligned, half-pixel centres, or plain `in / out`)."""
+    import numpy as np
+
+    if align_corners and out_size > 1:
+        scale = (in_size - 1) / (out_size - 1)
+    else:
+        scale = in_size / out_size
+    pos = np.arange(out_size, dtype=np.float64)
+    src = (pos + 0.5) * scale - 0.5 if half_pixel_centers else pos * scale
+    floor = np.floor(src)
+    lo = np.maximum(floor, 0).astype(np.int64)
+    hi = np.minimum(np.ceil(src), in_size - 1).astype(np.int64)
+    frac = src - floor
+    weights = np.zeros((out_size, in_size))
+    np.add.at(weights, (np.arange(out_size), lo), 1.0 - frac)
+    np.add.at(weights, (np.arange(out_size), hi), frac)
+    return weights
+
+
+class ResizeBilinearGrad(Primitive):
+    """Mirrors `_grad_ops.ResizeBilinearGrad(align_corners=False, half_pixel_centers=False)
+    (grads, original_image)`: the gradient of `ResizeBilinearV2` with respect to its (N, C, H,
+    W) input, given the output's gradient `grads`; in `original_image`'s shape and dtype.
+    Linear in `grads`, so it differentiates again."""
+
+    @prim_attr_register
+    def __init__(self, align_corners=False, half_pixel_centers=False):
+        C.boolean("ResizeBilinearGrad", "align_corners", align_corners)
+        C.boolean("ResizeBilinearGrad", "half_pixel_centers", half_pixel_centers)
+
+    def __call__(self, grads, original_image):
+        from cellgrad import ops
+        from cellgrad._core._buffer import make_tensor
+
+        name = "ResizeBilinearGrad"
+        C.floating(name, "grads", grads)
+        C.floating(name, "original_image", original_image)
+        if grads.ndim != 4 or original_image.ndim != 4:
+            raise ValueError(f"For '{name}', 'grads' and 'original_image' must be 4-D (N, C, H, "
+                             f"W), but got shapes {tuple(grads.shape)} and "
+                             f"{tuple(original_image.shape)}.")
+        dtype = original_image.dtype
+        wh = _bilinear_weights(original_image.shape[2], grads.shape[2], self.align_corners,
+                               self.half_pixel_centers)
+        ww = _bilinear_weights(original_image.shape[3], grads.shape[3], self.align_corners,
+                               self.half_pixel_centers)
+        np_dtype = grads.asnumpy().dtype
+        wh_t = make_tensor(wh.T.astype(np_dtype))
+        ww_ = make_tensor(ww.astype(np_dtype))
+        return ops.matmul(ops.matmul(wh_t, grads), ww_).astype(dtype)
 
 
 __getattr__, __dir__ = _plugin_names(__name__)
