@@ -409,13 +409,15 @@ cdef class TensorBuffer:
     def __ge__(self, other):
         return apply2(_OPS[13], self, other)
 
+    # MindSpore compares elementwise only with a Tensor, int or float (numpy's scalars that are
+    # not int/float subclasses, arrays, tuples, None, ... are simply unequal)
     def __eq__(self, other):
-        if other is None:
+        if not isinstance(other, (TensorBuffer, int, float)):
             return False
         return apply2(_OPS[14], self, other)
 
     def __ne__(self, other):
-        if other is None:
+        if not isinstance(other, (TensorBuffer, int, float)):
             return True
         return apply2(_OPS[15], self, other)
 

@@ -251,23 +251,46 @@ def _candidate(op, true_classes, num_true, num_sampled, unique, range_max, seed,
     if unique and num_sampled > range_max:
         raise ValueError(f"For '{op}', 'num_sampled' ({num_sampled}) must not exceed "
                          f"'range_max' ({range_max}) when 'unique'.")
-    k = np.arange(range_max, dtype=np.float64)
-    p = (np.log((k + 2) / (k + 1)) / np.log(range_max + 1)) if log else \
-        np.full(range_max, 1.0 / range_max)
     rng = _rng(op, seed=_seed(op, seed))
+
+    def prob(k):
+        if not log:
+            return np.full(np.shape(k), 1.0 / range_max)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.log((k + 2.0) / (k + 1.0)) / np.log(range_max + 1.0)
+
+    p = prob(np.arange(range_max, dtype=np.float64))
     if unique:
-        sampled = rng.choice(range_max, num_sampled, replace=False, p=p)
-        tries = num_sampled
-
-        def expected(q):
-            return -np.expm1(tries * np.log1p(-np.minimum(q, 1 - 1e-12)))
+        sampled, tries = _draw_unique(rng, p, num_sampled)
     else:
-        sampled = rng.choice(range_max, num_sampled, replace=True, p=p)
+        sampled, tries = rng.choice(range_max, num_sampled, replace=True, p=p), num_sampled
 
-        def expected(q):
+    def expected(q):
+        # TensorFlow's ExpectedCountHelper, which MindSpore's kernels share: p * num_sampled when
+        # no draw was rejected, else the chance of appearing in `tries` draws
+        if tries == num_sampled:
             return q * num_sampled
-    return (_out(sampled, int64), _out(expected(p[tc]), float32),
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return -np.expm1(tries * np.log1p(-q))
+
+    # true classes outside [0, range_max) still get the distribution's formula
+    return (_out(sampled, to_dtype(true_classes.dtype)),
+            _out(expected(prob(tc.astype(np.float64))), float32),
             _out(expected(p[sampled]), float32))
+
+
+def _draw_unique(rng, p, n):
+    """`n` distinct classes drawn one at a time (duplicates rejected) and the number of draws."""
+    seen, out, tries = set(), [], 0
+    while len(out) < n:
+        for d in rng.choice(len(p), max(n - len(out), 16), replace=True, p=p).tolist():
+            tries += 1
+            if d not in seen:
+                seen.add(d)
+                out.append(d)
+                if len(out) == n:
+                    break
+    return np.asarray(out, np.int64), tries
 
 
 def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, seed=0,

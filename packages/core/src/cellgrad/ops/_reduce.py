@@ -2,7 +2,20 @@
 
 import numpy as np
 
+from cellgrad._core._buffer import TensorBuffer
 from cellgrad.ops._registry import apply, define
+
+
+def tensor_axis(axis, op):
+    """A Tensor `axis` (MindSpore converts a 0-d or 1-D integer Tensor) as a tuple of ints."""
+    if not isinstance(axis, TensorBuffer):
+        return axis
+    arr = axis.asnumpy()
+    if arr.dtype.kind not in "iu" or arr.ndim > 1:
+        raise TypeError(f"For {op}, the 1'th input is a Tensor whose shape is "
+                        f"{list(arr.shape)} and dtype is [{axis.dtype}], which can not be "
+                        f"converted to tuple of int.")
+    return tuple(int(a) for a in arr.reshape(-1))
 
 
 def _axes(axis, ndim, op):
@@ -149,4 +162,5 @@ ALL = define("all", _bool_reduce(np.all))
 
 def reduce(op, x, axis=None, keepdims=False, **extra):
     """Apply reduction `op` over `axis` (None: all axes)."""
+    axis = tensor_axis(axis, op.name)
     return apply(op, (x,), dict(axis=axis, keepdims=bool(keepdims), **extra))

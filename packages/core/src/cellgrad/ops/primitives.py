@@ -7,7 +7,7 @@ attributes, call arguments its inputs.
 import numpy as np
 
 from cellgrad.dtype import int32, to_dtype
-from cellgrad.ops import _prim_checks
+from cellgrad.ops import _prim_checks, _reduce
 from cellgrad.ops import functional as F
 from cellgrad.ops._prim_array import *  # noqa: F403
 from cellgrad.ops._prim_index import *  # noqa: F403
@@ -163,6 +163,7 @@ class _Reduce(Primitive):
         pass
 
     def __call__(self, x, axis=()):
+        axis = _reduce.tensor_axis(axis, type(self).__name__)
         axis = None if axis == () or axis == [] else axis
         return type(self)._fn(x, axis, self.keep_dims)
 
@@ -176,6 +177,7 @@ class ReduceSum(_Reduce):
         pass
 
     def __call__(self, x, axis=()):
+        axis = _reduce.tensor_axis(axis, "ReduceSum")
         if self.skip_mode and (axis == () or axis == []):
             return x
         return super().__call__(x, axis)

@@ -1,0 +1,131 @@
+"""Causes of MindSpore test-suite failures (issue 28), each checked against MindSpore 2.10:
+Tensor ==/!= with non-numbers, reductions with a Tensor axis, candidate samplers."""
+
+import numpy as np
+import pytest
+
+import cellgrad as ms
+from cellgrad import Tensor, ops
+from cellgrad.ops import operations as P
+
+# ---- Tensor == / != compare elementwise only with a Tensor, an int or a float ----
+
+@pytest.mark.parametrize("other", [(), [], [0, 1], None, "a", np.array([0, 1]), np.int32(1)])
+def test_eq_with_a_non_number_is_false(other):
+    t = Tensor(np.array([0, 1]))
+    assert (t == other) is False
+    assert (t != other) is True
+
+
+def test_eq_with_numbers_is_elementwise():
+    t = Tensor(np.array([0, 1]))
+    for other in (1, 1.0, True, np.float64(1.0), Tensor(1)):
+        out = t == other
+        assert out.dtype == ms.bool_
+        np.testing.assert_array_equal(out.asnumpy(), [False, True])
+        np.testing.assert_array_equal((t != other).asnumpy(), [True, False])
+    assert (ms.Parameter(t, name="p") == ()) is False
+
+
+def test_eq_with_empty_tuple_as_reduce_sum_checks_it():
+    # ReduceSum's "axis is ()" check compares the axis with (): a Tensor axis must not raise
+    x = Tensor(np.arange(4.0, dtype=np.float32).reshape(2, 2, 1))
+    out = P.ReduceSum()(x, Tensor(np.array([-1])))
+    np.testing.assert_array_equal(out.asnumpy(), [[0.0, 1.0], [2.0, 3.0]])
+
+
+# ---- reductions take a 0-d or 1-D integer Tensor as the axis ----
+
+X = np.arange(24.0, dtype=np.float32).reshape(2, 3, 4)
+AX = np.array([0, 1])
+
+
+@pytest.mark.parametrize("fn, ref", [
+    (lambda x, a: ops.reduce_sum(x, a), lambda x: x.sum((0, 1))),
+    (lambda x, a: P.ReduceSum()(x, a), lambda x: x.sum((0, 1))),
+    (lambda x, a: ops.reduce_mean(x, a), lambda x: x.mean((0, 1))),
+    (lambda x, a: ops.sum(x, a), lambda x: x.sum((0, 1))),
+    (lambda x, a: x.sum(a), lambda x: x.sum((0, 1))),
+    (lambda x, a: x.mean(a), lambda x: x.mean((0, 1))),
+    (lambda x, a: P.ReduceMax()(x, a), lambda x: x.max((0, 1))),
+    (lambda x, a: ops.amax(x, a), lambda x: x.max((0, 1))),
+    (lambda x, a: P.ReduceMin()(x, a), lambda x: x.min((0, 1))),
+    (lambda x, a: P.ReduceProd()(x, a), lambda x: x.prod((0, 1))),
+])
+def test_reduce_with_tensor_axis(fn, ref):
+    out = fn(Tensor(X), Tensor(AX))
+    assert out.shape == (4,)
+    assert out.dtype == ms.float32
+    np.testing.assert_allclose(out.asnumpy(), ref(X), rtol=1e-6)
+
+
+def test_reduce_with_tensor_axis_keep_dims_0d_and_empty():
+    x = Tensor(X)
+    assert P.ReduceMean(True)(x, Tensor(AX)).shape == (1, 1, 4)
+    np.testing.assert_array_equal(P.ReduceSum()(x, Tensor(1)).asnumpy(), X.sum(1))
+    out = P.ReduceSum()(x, Tensor(np.array([], np.int64)))  # empty: every axis, as ()
+    assert out.shape == () and float(out) == 276.0
+    np.testing.assert_array_equal(P.ReduceAll()(x > 1, Tensor(AX)).asnumpy(),
+                                  [False, False, True, True])
+
+
+@pytest.mark.parametrize("axis, shape, dtype", [
+    (np.array([1.0], np.float32), [1], "Float32"), (np.array([[1]]), [1, 1], "Int64")])
+def test_reduce_with_a_bad_tensor_axis(axis, shape, dtype):
+    with pytest.raises(TypeError, match=rf"For ReduceSum, the 1'th input is a Tensor whose "
+                                        rf"shape is \{shape}\ and dtype is \[{dtype}\], which "
+                                        rf"can not be converted to tuple of int."):
+        P.ReduceSum()(Tensor(X), Tensor(axis))
+
+
+# ---- candidate samplers ----
+
+def test_uniform_candidate_sampler_true_classes_outside_range():
+    # MindSpore: a true class >= range_max (or < 0) gets the uniform probability too
+    x = Tensor(np.array([[1], [3], [4], [6], [3]]).astype(np.int32))
+    for unique in (True, False):
+        s, t, e = P.UniformCandidateSampler(1, 3, unique, 4, seed=1)(x)
+        assert (s.shape, t.shape, e.shape) == ((3,), (5, 1), (3,))
+        assert (s.dtype, t.dtype, e.dtype) == (ms.int32, ms.float32, ms.float32)
+        assert np.all((s.asnumpy() >= 0) & (s.asnumpy() < 4))
+        if unique:
+            assert len(set(s.asnumpy().tolist())) == 3
+        assert np.all(t.asnumpy() == t.asnumpy()[0, 0])
+        np.testing.assert_allclose(e.asnumpy(), t.asnumpy()[0, 0])
+
+
+def test_candidate_sampler_expected_counts_follow_the_number_of_tries():
+    # TensorFlow's/MindSpore's expected count: p * num_sampled when no draw was rejected,
+    # else 1 - (1 - p)^tries; with all 4 classes drawn uniquely from 4, a value is 1.0 exactly
+    # when no duplicate was drawn, and one of 1 - 0.75^k (k > 4) otherwise
+    x = Tensor(np.array([[1], [3]]).astype(np.int64))
+    allowed = [1.0] + [1 - 0.75 ** k for k in range(5, 200)]
+    for seed in range(1, 8):
+        s, t, e = P.UniformCandidateSampler(1, 4, True, 4, seed=seed)(x)
+        assert s.dtype == ms.int64
+        assert sorted(s.asnumpy().tolist()) == [0, 1, 2, 3]
+        value = float(e.asnumpy()[0])
+        assert min(abs(value - a) for a in allowed) < 1e-6
+        np.testing.assert_allclose(t.asnumpy(), value, rtol=1e-6)
+
+
+def test_candidate_sampler_not_unique_is_p_times_num_sampled():
+    x = Tensor(np.array([[1], [3], [4], [6], [3]]).astype(np.int32))
+    _, t, e = ops.uniform_candidate_sampler(x, 1, 3, False, 4)
+    np.testing.assert_allclose(t.asnumpy(), np.full((5, 1), 0.75), rtol=1e-6)
+    np.testing.assert_allclose(e.asnumpy(), np.full(3, 0.75), rtol=1e-6)
+
+
+def test_log_uniform_candidate_sampler_true_class_outside_range():
+    x = Tensor(np.array([[1], [7]]))
+    s, t, e = P.LogUniformCandidateSampler(1, 3, False, 5, seed=1)(x)
+    p = np.log(np.array([3 / 2, 9 / 8])) / np.log(6)
+    np.testing.assert_allclose(t.asnumpy().ravel(), p * 3, rtol=1e-6)
+    assert s.dtype == ms.int64 and e.shape == (3,)
+
+
+def test_uniform_candidate_sampler_large_range():
+    x = Tensor(np.random.RandomState(0).randint(0, 20000, (100, 1)).astype(np.int32))
+    s, t, e = P.UniformCandidateSampler(1, 100, True, 12221)(x)
+    assert (s.shape, t.shape, e.shape) == ((100,), (100, 1), (100,))
+    assert len(set(s.asnumpy().tolist())) == 100
