@@ -89,7 +89,7 @@ def test_learning_rate_list_and_schedule_follow_the_global_step():
     (lambda w: nn.SGD([w, w], 0.1), ValueError, "the parameter 'w' is given twice"),
     (lambda w: nn.SGD([w], "fast"), TypeError, "the learning_rate must be a float"),
     (lambda w: nn.SGD([w], 0.1, weight_decay=-1.0), ValueError,
-     "the 'weight_decay' must be a float >= 0, but got -1.0"),
+     "the 'weight_decay' must be float and must >= 0, but got '-1.0' with type 'float'"),
     (lambda w: nn.Momentum([w], 0.1, -0.5), ValueError, "'momentum' must be a float >= 0"),
     (lambda w: nn.Adam([w], beta1=1.0), ValueError, r"'beta1' must be a float in \(0, 1\)"),
     (lambda w: nn.SGD(w, 0.1), TypeError, "must be a list of Parameters"),

@@ -34,6 +34,13 @@ class Adam(Optimizer):
         unknown = set(kwargs) - {"use_lazy", "use_offload"}
         if unknown:
             raise TypeError(f"For 'Adam', unexpected keyword arguments {sorted(unknown)}.")
+        use_lazy, use_offload = kwargs.get("use_lazy", False), kwargs.get("use_offload", False)
+        if use_lazy and use_offload:
+            raise ValueError(f"For 'Adam', 'use_lazy' and 'use_offload' can not both be True."
+                             f"But got use_lazy={use_lazy}, use_offload={use_offload}.")
+        if use_amsgrad and (use_lazy or use_offload):
+            raise ValueError(f"For lazy Adam and Adam with offload, there is no parameter named "
+                             f"'use_amsgrad'.but got 'use_amsgrad'={use_amsgrad}.")
         if use_nesterov and use_amsgrad:
             raise ValueError("For 'Adam', use_nesterov and use_amsgrad cannot both be True.")
         self.beta1, self.beta2, self.eps = beta1, beta2, eps

@@ -37,6 +37,7 @@ class _LearningRate:
             if lr.shape[0] == 0:
                 raise ValueError(f"For '{owner}', the learning_rate list must not be empty.")
             self.kind, self.holder = "list", _LearningRateList(lr, name)
+            self.size = lr.shape[0]
             return
         if isinstance(lr, Tensor) and lr.ndim == 0:
             self.kind = "fixed"
@@ -89,9 +90,13 @@ class _LearningRateList(LearningRateSchedule):
 
 
 def _weight_decay(owner, value):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or value < 0:
-        raise ValueError(f"For '{owner}', the 'weight_decay' must be a float >= 0, but got "
-                         f"{value!r}.")
+    # MindSpore's checks: an int or float (bool included) only, then >= 0
+    if not isinstance(value, (int, float)):
+        raise TypeError(f"For 'Optimizer', the argument 'Weight_decay' must be int, float or "
+                        f"Cell.but got {type(value)}")
+    if value < 0:
+        raise ValueError(f"For '{owner}', the 'weight_decay' must be float and must >= 0, but "
+                         f"got '{value}' with type '{type(value).__name__}'.")
     return float(value)
 
 
@@ -108,6 +113,8 @@ class Optimizer(Cell):
                              f"got {loss_scale!r}.")
         self.loss_scale = float(loss_scale)
         self.global_step = Parameter(Tensor(np.zeros(1, np.int32)), name="global_step")
+        self.is_group_params_ordered = isinstance(parameters, (list, tuple)) and any(
+            isinstance(g, dict) and "order_params" in g for g in parameters)
         params, group_lr, group_wd = _parse_params(owner, parameters)
         default = _LearningRate(owner, learning_rate, "learning_rate")
         self.dynamic_lr = default.dynamic
@@ -134,6 +141,10 @@ class Optimizer(Cell):
                     self._wds[i] = _weight_decay(owner, gwd)
             if made:
                 self.group_lr = [lr.holder for lr in made.values()]
+            sizes = {lr.size for lr in [default, *made.values()] if lr.kind == "list"}
+            if len(sizes) > 1:
+                raise ValueError("For 'Optimizer', the Tensor type dynamic learning rate in group "
+                                 "must be the same size as the argument 'learning_rate'.")
         self._decay_buffers = [None] * len(params)
         # each distinct learning rate once, evaluated once per step (a schedule is a Cell call)
         self._lr_kinds = list({id(lr): lr for lr in self._lrs}.values())
@@ -152,12 +163,19 @@ class Optimizer(Cell):
     def get_lr_parameter(self, param):
         """The learning-rate Parameter (or schedule) of `param`, or a list for a list."""
         index = {id(p): i for i, p in enumerate(self.parameters)}
-        many = isinstance(param, (list, tuple))
+        many = isinstance(param, list)
+        if not many and not isinstance(param, Parameter):
+            raise TypeError(f"For 'get_lr_parameter', the 'param' must be 'Parameter' or 'list' "
+                            f"type, but got {type(param)}.")
         found = []
         for p in (param if many else [param]):
-            if not isinstance(p, Parameter) or id(p) not in index:
-                raise ValueError(f"For 'get_lr_parameter', {p!r} is not a parameter of this "
-                                 f"optimizer.")
+            if not isinstance(p, Parameter):
+                raise TypeError(f"For '{type(self).__name__}', the type of 'parameter' should be "
+                                f"'Parameter', but got type '{type(p).__name__}'.")
+            if id(p) not in index:
+                raise ValueError(f"For 'get_lr_parameter', the parameter {p.name} is not in "
+                                 f"optimizer, please check whether the argument 'param' is "
+                                 f"correct.")
             found.append(self._lrs[index[id(p)]].holder)
         return found if many else found[0]
 
@@ -371,7 +389,7 @@ def _parse_params(owner, parameters):
         raise TypeError(f"For '{owner}', the argument 'parameters' must be a list of "
                         f"Parameters or of group dicts, but got {type(parameters).__name__}.")
     if not parameters:
-        raise ValueError(f"For '{owner}', the argument 'parameters' must not be empty.")
+        raise ValueError("For 'Optimizer', the argument parameters must not be empty.")
     if all(isinstance(p, dict) for p in parameters):
         return _parse_groups(owner, parameters)
     bad = next((p for p in parameters if not isinstance(p, Parameter)), None)
@@ -382,10 +400,14 @@ def _parse_params(owner, parameters):
     return parameters, None, None
 
 
-def _check_unique(owner, params):
+def _check_unique(owner, params, grouped=False):
     seen = set()
     for p in params:
         if id(p) in seen:
+            if grouped:  # MindSpore's message for a parameter in two groups
+                raise RuntimeError("For 'Optimizer', the weight parameter already exists, it does "
+                                   "not support repeated setting. Please check whether the "
+                                   "optimizer parameter has been set multiple times.")
             raise ValueError(f"For '{owner}', the parameter '{p.name}' is given twice; each "
                              f"parameter must appear once.")
         seen.add(id(p))
@@ -411,7 +433,7 @@ def _parse_groups(owner, groups):
         params += group
         lrs += [g.get("lr")] * len(group)
         wds += [g.get("weight_decay")] * len(group)
-    _check_unique(owner, params)
+    _check_unique(owner, params, grouped=True)
     if order is not None:
         where = {id(p): i for i, p in enumerate(params)}
         missing = [p.name for p in order if id(p) not in where]

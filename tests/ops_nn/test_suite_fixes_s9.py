@@ -1,0 +1,98 @@
+"""Causes of MindSpore test-suite failures (issue 28) in nn's optimizers, each checked against
+MindSpore 2.10: argument errors (classes and messages), `is_group_params_ordered`."""
+
+import numpy as np
+import pytest
+
+from cellgrad import Parameter, Tensor, nn
+
+
+def _params():
+    return nn.Dense(3, 2).trainable_params()
+
+
+def test_is_group_params_ordered():
+    ps = _params()
+    assert nn.SGD(ps).is_group_params_ordered is False
+    assert nn.SGD([{"params": ps}]).is_group_params_ordered is False
+    opt = nn.SGD([{"params": ps[1:]}, {"params": ps[:1]}, {"order_params": ps}])
+    assert opt.is_group_params_ordered is True
+    assert [p.name for p in opt.parameters] == [p.name for p in ps]
+
+
+def test_get_lr_parameter_errors():
+    ps = _params()
+    opt = nn.SGD([{"params": ps[:1], "weight_decay": 0.8}, {"params": ps[1:]}])
+    assert opt.get_lr_parameter(ps[0]).name == "learning_rate"
+    with pytest.raises(TypeError, match=r"^For 'SGD', the type of 'parameter' should be "
+                                        r"'Parameter', but got type 'int'.$"):
+        opt.get_lr_parameter([1, 2, 3])
+    with pytest.raises(TypeError, match=r"^For 'get_lr_parameter', the 'param' must be "
+                                        r"'Parameter' or 'list' type, but got <class 'int'>.$"):
+        opt.get_lr_parameter(1)
+    with pytest.raises(ValueError, match=r"^For 'get_lr_parameter', the parameter zz is not in "
+                                         r"optimizer, please check whether the argument 'param' "
+                                         r"is correct.$"):
+        opt.get_lr_parameter(Parameter(Tensor(1.0), name="zz"))
+
+
+@pytest.mark.parametrize("wd", [np.array(1), np.float32(0.1), "a"])
+def test_weight_decay_type(wd):
+    ps = _params()
+    msg = (r"^For 'Optimizer', the argument 'Weight_decay' must be int, float or Cell.but got "
+           rf"<class '{type(wd).__module__}.{type(wd).__name__}'>$").replace("builtins.", "")
+    with pytest.raises(TypeError, match=msg):
+        nn.Momentum(ps, 0.1, 0.9, weight_decay=wd)
+    with pytest.raises(TypeError, match=msg):
+        nn.Momentum([{"params": ps[:1], "weight_decay": wd}, {"params": ps[1:]}], 0.1, 0.9)
+
+
+def test_weight_decay_negative_and_int():
+    ps = _params()
+    with pytest.raises(ValueError, match=r"^For 'Momentum', the 'weight_decay' must be float and "
+                                         r"must >= 0, but got '-1.0' with type 'float'.$"):
+        nn.Momentum(ps, 0.1, 0.9, weight_decay=-1.0)
+    assert nn.Momentum(ps, 0.1, 0.9, weight_decay=1).weight_decay == 1.0
+
+
+def test_parameter_in_two_groups():
+    ps = _params()
+    with pytest.raises(RuntimeError, match=r"^For 'Optimizer', the weight parameter already "
+                                           r"exists, it does not support repeated setting."):
+        nn.Adam([{"params": ps[:1], "lr": 0.1}, {"params": ps[:1], "lr": 0.3},
+                 {"params": ps[1:]}], learning_rate=0.3)
+
+
+def test_dynamic_group_lr_sizes_must_agree():
+    ps = _params()
+    msg = (r"^For 'Optimizer', the Tensor type dynamic learning rate in group must be the same "
+           r"size as the argument 'learning_rate'.$")
+    with pytest.raises(ValueError, match=msg):
+        nn.Momentum([{"params": ps[:1], "lr": (0.1, 0.2, 0.3)}, {"params": ps[1:]}], (0.1, 0.2),
+                    0.9)
+    with pytest.raises(ValueError, match=msg):
+        nn.Momentum([{"params": ps[:1], "lr": (0.1, 0.2, 0.3)},
+                     {"params": ps[1:], "lr": (0.1, 0.2)}], 0.1, 0.9)
+    assert nn.Momentum([{"params": ps[:1], "lr": (0.1, 0.2)}, {"params": ps[1:]}], (0.1, 0.2),
+                       0.9).dynamic_lr is True
+    assert nn.Momentum([{"params": ps[:1], "lr": (0.1, 0.2, 0.3)}, {"params": ps[1:]}], 0.1,
+                       0.9).dynamic_lr is True
+
+
+@pytest.mark.parametrize("cls", [nn.AdamWeightDecay, nn.ASGD, nn.SGD, nn.Adam])
+def test_empty_parameters(cls):
+    with pytest.raises(ValueError, match=r"^For 'Optimizer', the argument parameters must not be "
+                                         r"empty.$"):
+        cls([])
+
+
+def test_adam_lazy_offload_amsgrad():
+    ps = _params()
+    with pytest.raises(ValueError, match=r"^For 'Adam', 'use_lazy' and 'use_offload' can not both "
+                                         r"be True.But got use_lazy=True, use_offload=True.$"):
+        nn.Adam(ps, use_lazy=True, use_offload=True)
+    msg = (r"^For lazy Adam and Adam with offload, there is no parameter named 'use_amsgrad'.but "
+           r"got 'use_amsgrad'=True.$")
+    for kw in ({"use_lazy": True}, {"use_offload": True}):
+        with pytest.raises(ValueError, match=msg):
+            nn.Adam(ps, use_amsgrad=True, **kw)
