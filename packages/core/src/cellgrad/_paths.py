@@ -329,7 +329,8 @@ EVERY_PRIMITIVE = ("ops.operations", "ops.operations.nn_ops", "ops.operations.ma
 PATHS.update({path: {"ops": "prim_attr_register"} for path in EVERY_PRIMITIVE[1:]})
 PATHS.update({
     "ops": {"": "Tensor",  # MindSpore's ops namespace holds the Tensor class too
-            "ops._functional_graph": "is_sequence_shape_unknown is_sequence_value_unknown"},
+            "ops._functional_graph": "is_sequence_shape_unknown is_sequence_value_unknown",
+            "ops.operations.image_ops": "CombinedNonMaxSuppression"},
     "ops.composite.base": {
         "ops.composite": "GradOperation HyperMap Map MultitypeFuncGraph add_flags tail "
                          "zip_operation",
