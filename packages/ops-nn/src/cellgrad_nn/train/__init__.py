@@ -25,6 +25,7 @@ _WHERE = {"Model": "model", "data_sink": "data_sink", "ModelCheckpoint": "checkp
           "SummaryRecord": "summary_record", "SummaryCollector": "summary_collector",
           "DatasetHelper": "dataset_helper", "LearningRateScheduler": "lr_scheduler",
           "connect_network_with_dataset": "dataset_helper",
+          "OnRequestExit": "callbacks_exit", "BackupAndRestore": "callbacks_backup",
           **{n: "callbacks" for n in _CALLBACKS}, **{n: "metrics" for n in _METRICS},
           **{n: "metrics_more" for n in _METRICS_MORE},
           **{n: "metrics_select" for n in _METRICS_SELECT},
