@@ -14,6 +14,8 @@ broadcast views (batch stride 0), and a matrix product with one is a single GEMM
 per-example outer products backwards (`VMAP_MATMUL`).
 """
 
+import gc
+
 import numpy as np
 
 from cellgrad import _jit_hook, observe
@@ -38,6 +40,7 @@ class _Trace(observe.Observer):
     def __init__(self):
         self.events, self.depth, self.in_backward = [], 0, 0
         self.bad, self.aliases, self.grads, self.pairs, self.roots = None, {}, 0, [], []
+        self.created = set()
 
     def op_begin(self, op, inputs, attrs):
         if self.in_backward:
@@ -84,16 +87,31 @@ UNSET = object()  # no slice-0 result: the trace did not run
 
 
 def _traced(fn, args):
-    """`(trace, result)` of `fn(*args)` run under a _Trace."""
+    """`(trace, result)` of `fn(*args)` run under a _Trace.
+
+    `trace.created` holds the ids of the Tensors made during the call outside dispatch (a
+    kernel that computes on arrays and wraps the result): their values may depend on the
+    example, so the replay refuses them. The objects that existed before are frozen out of
+    the collector's generations for the call, so what the generations hold after it is new.
+    """
     trace = _Trace()
     previous = _jit_hook.set_tracer(trace)
     handle = observe.add_observer(trace)
+    gc.freeze()
     try:
         result = fn(*args)
+        trace.created = {id(o) for o in gc.get_objects() if isinstance(o, _Tensor)}
     finally:
+        gc.unfreeze()
         handle.remove()
         _jit_hook.set_tracer(previous)
     return trace, result
+
+
+def _usable():
+    """Whether a trace may run now: no jit capture or observer, nothing frozen by the
+    program (the trace's gc.freeze/unfreeze would release it)."""
+    return _jit_hook.tracer is None and not observe.watching() and gc.get_freeze_count() == 0
 
 
 # ---- the replay ----
@@ -111,7 +129,12 @@ class _Replay:
             given = self.trace.aliases.get(key)
             if given is not None:
                 key = id(given)
-            return self.env.get(key, (v, False))
+            got = self.env.get(key)
+            if got is None:
+                if key in self.trace.created:
+                    raise NoRule("a Tensor made outside dispatch during the call")
+                got = (v, False)
+            return got
         if isinstance(v, (tuple, list)) and any(isinstance(e, _Tensor) for e in v):
             raise NoRule("a sequence of Tensors as an op input")
         return v, False
@@ -183,7 +206,7 @@ def _batched_inputs(args, axes, size, broadcast=()):
 def map_call(fn, args, sliced, axes, size):
     """`(batched result or None, slice-0 result)`: fn over the batch, the batch at axis 0 of
     every output; None with the reason when it has to loop."""
-    if _jit_hook.tracer is not None or observe.watching():
+    if not _usable():
         return None, UNSET
     trace, first = _traced(fn, sliced)
     if trace.bad or trace.grads:
@@ -203,6 +226,8 @@ def _outputs(replay, first):
     if not isinstance(first, _Tensor):
         raise NoRule("a non-Tensor output")
     value, batched = replay.env.get(id(first), (first, False))
+    if value is first and id(first) in replay.trace.created:
+        raise NoRule("an output made outside dispatch")
     if not batched:
         value = _F().broadcast_to(value, (replay.size,) + tuple(first.shape))
     return value
@@ -215,7 +240,7 @@ def grad_call(meta, args, sliced, axes, size):
 
     f, grad_position, grad_fn = meta
     positions = (grad_position,) if isinstance(grad_position, int) else tuple(grad_position)
-    if _jit_hook.tracer is not None or observe.watching() or _jit_hook.recording():
+    if not _usable() or _jit_hook.recording():
         return None, UNSET  # under an outer gradient: VMAP_MATMUL is first-order only
     trace, first = _traced(grad_fn, sliced)
     if trace.bad or trace.grads != 1 or len(trace.roots) != 1:
