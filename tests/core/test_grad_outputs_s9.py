@@ -355,3 +355,53 @@ def test_function_backward_shape_must_reduce_to_input(grads, got, expected):
     assert str(err.value) == ("For grad interface or custom function, grad tensor should be "
                               f"broadcast to expected shape, but got [const vector]{got} vs "
                               f"[const vector]{expected}")
+
+
+# ---- get_by_list without weights: the Parameters the forward used, first use first ----
+
+
+class Used(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.p1 = Parameter(Tensor(2.0, ms.float32), name="p1")
+        self.p2 = Parameter(Tensor(3.0, ms.float32), name="p2")
+        self.p3 = Parameter(Tensor(5.0, ms.float32), name="p3")
+
+    def construct(self, x):
+        return x * self.p2 * 10 + x * self.p1
+
+
+class Outer(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.a = Parameter(Tensor(2.0, ms.float32), name="a")
+        self.inner = Used()
+
+    def construct(self, x):
+        return self.inner(x) * self.a
+
+
+def test_get_by_list_without_weights_orders_by_first_use():
+    x = Tensor(1.0, ms.float32)
+    assert [g.item() for g in GradOperation(get_by_list=True)(Used())(x)] == [10.0, 1.0]
+    assert [g.item() for g in GradOperation(get_by_list=True)(Outer())(x)] == [20.0, 2.0, 32.0]
+    m = Outer()
+    g = GradOperation(get_by_list=True)(m, m.trainable_params())(x)
+    assert [t.item() for t in g] == [32.0, 2.0, 20.0, 0.0]
+
+
+def test_parameter_frozen_in_forward_gets_zero():
+    class Freeze(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.p1 = Parameter(Tensor(2.0, ms.float32), name="p1")
+            self.p2 = Parameter(Tensor(3.0, ms.float32), name="p2")
+
+        def construct(self, x):
+            z = x * self.p1 * self.p2
+            self.p2.requires_grad = False
+            return z
+
+    net = Freeze()
+    gx, (g1, g2) = ms.grad(net, weights=[net.p1, net.p2])(Tensor([4.0]))
+    assert val(gx) == [6.0] and g1.item() == 12.0 and g2.item() == 0.0

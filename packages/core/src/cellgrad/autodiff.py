@@ -152,12 +152,18 @@ def _run(fn, args, kwargs, positions, weights, has_aux, sens=None):
         # The capture points before the call: an in-place write inside `fn` moves a Tensor's
         # node to the write's node, which is not where its gradient arrives.
         in_nodes = {p: alias._node for p, alias in alias_of.items()}
+        used = weights if isinstance(weights, _UsedParams) else None
+        if used is not None:
+            weights = used.cell.trainable_params()
         w_nodes = [w._node for w in weights or ()]
         tracer = _jit_hook.tracer
         if tracer is not None:
             tracer.grad_begin([(a, inputs[p]) for p, a in alias_of.items()] +
                               [(w, w) for w in weights or ()])
         out = fn(*new_args, **new_kwargs)
+        # a Parameter frozen during the forward (requires_grad=False) gets zeros, as MindSpore
+        w_nodes = [None if getattr(w, "requires_grad", True) is False else node
+                   for w, node in zip(weights or (), w_nodes)]
         if has_aux:
             if not isinstance(out, tuple) or len(out) < 2:
                 raise TypeError("For 'grad' with has_aux=True, the function must return a tuple "
@@ -165,6 +171,9 @@ def _run(fn, args, kwargs, positions, weights, has_aux, sens=None):
             pairs = _output_pairs(out[0], sens)
         else:
             pairs = _output_pairs(out, sens)
+        if used is not None:
+            weights, w_nodes = _used_in_order(weights, w_nodes,
+                                              [o._node for o, _ in pairs if o._node is not None])
         targets = {}
         for node in in_nodes.values():
             targets.setdefault(node, len(targets))
@@ -209,6 +218,39 @@ def _run(fn, args, kwargs, positions, weights, has_aux, sens=None):
     if not nested:
         out = _detach(out)
     return out, in_grads, w_grads
+
+
+class _UsedParams:
+    """The weights of `GradOperation(get_by_list=True)` called without any: the Cell's
+    trainable Parameters that its forward used, in the order it first used them (MindSpore)."""
+
+    def __init__(self, cell):
+        self.cell = cell
+
+
+def _used_in_order(params, nodes, roots):
+    """(params, their nodes) reachable from `roots`, ordered as the forward used them: a
+    post-order walk visits an op's inputs left to right before the op."""
+    by_node = {}
+    for p, n in zip(params, nodes):
+        if n is not None:
+            by_node.setdefault(n, p)
+    order, seen = [], set()
+    stack = [(r, False) for r in reversed(roots)]
+    while stack:
+        node, done = stack.pop()
+        if done:
+            if node in by_node:
+                order.append(node)
+            continue
+        if node in seen:
+            continue
+        seen.add(node)
+        stack.append((node, True))
+        for child in reversed(node.next_nodes or ()):
+            if child is not None and child not in seen:
+                stack.append((child, False))
+    return [by_node[n] for n in order], order
 
 
 def _sens_value(s, o, nested):
@@ -348,12 +390,12 @@ class GradOperation:
             _check_grad_fn(fn)
             ws = None
             if self.get_by_list:
-                # no weights: a Cell's trainable Parameters, none for a function (MindSpore)
+                # no weights: the Parameters the Cell's forward used (first use first), none
+                # for a function (MindSpore)
                 if weights is None:
-                    weights_now = fn.trainable_params() if _is_cell(fn) else ()
+                    ws = _UsedParams(fn) if _is_cell(fn) else ()
                 else:
-                    weights_now = weights
-                ws, _ = _check_weights(weights_now, "GradOperation")
+                    ws, _ = _check_weights(weights, "GradOperation")
             sens = None
             if self.sens_param:
                 if "sens" in kwargs:
