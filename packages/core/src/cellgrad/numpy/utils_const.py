@@ -66,9 +66,10 @@ def _check_shape_aligned(shape1, shape2):
 
 
 def _is_shape_empty(shp):
-    """Whether a shape (or a single dimension) holds no elements."""
-    if isinstance(shp, int):
-        return shp == 0
+    """Whether a shape holds no elements; TypeError for anything but a tuple or list (as
+    MindSpore's unknown-shape check raises)."""
+    if not isinstance(shp, (tuple, list)):
+        raise TypeError(f"The input of IsDimUnKnown should be tuple but got {shp!r}")
     return 0 in shp
 
 
