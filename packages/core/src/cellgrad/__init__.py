@@ -77,8 +77,8 @@ from cellgrad.common.symbol import Symbol
 from cellgrad.saved_tensors import register_saved_tensors_hooks, saved_tensors_hooks
 from cellgrad.streams import *  # noqa: F403
 from cellgrad.streams import __all__ as _stream_names
-from cellgrad.memory_stats import *  # noqa: F403
-from cellgrad.memory_stats import __all__ as _memory_names
+from cellgrad.heap_stats import *  # noqa: F403
+from cellgrad.heap_stats import __all__ as _memory_names
 from cellgrad.jit_marks import enable_dynamic, no_inline
 
 _heap.tune()

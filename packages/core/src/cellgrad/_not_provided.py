@@ -82,7 +82,7 @@ _OBFUSCATION = ("belongs to MindSpore's model obfuscation (mindspore.safeguard),
                 "does not provide: save and load plain checkpoints")
 _RUNTIME_PREFIXES = ("", "runtime.", "hal.")
 _RUNTIME_PROVIDED = ("runtime.set_memory",)  # cellgrad.runtime has it
-# cellgrad.memory_stats and cellgrad.streams (top level and cellgrad.runtime) have them
+# cellgrad.heap_stats and cellgrad.streams (top level and cellgrad.runtime) have them
 _RUNTIME_PROVIDED += tuple(prefix + name for prefix in ("", "runtime.") for name in (
     "memory_allocated", "max_memory_allocated", "memory_reserved", "max_memory_reserved",
     "memory_stats", "memory_summary", "empty_cache", "reset_max_memory_allocated",

@@ -97,8 +97,8 @@ def dispatch_threads_num(threads_num):
     _state["threads"] = threads_num
 
 
-from cellgrad.memory_stats import *  # noqa: E402, F403 (mindspore.runtime has them too)
-from cellgrad.memory_stats import __all__ as _memory_names  # noqa: E402
+from cellgrad.heap_stats import *  # noqa: E402, F403 (mindspore.runtime has them too)
+from cellgrad.heap_stats import __all__ as _memory_names  # noqa: E402
 from cellgrad.streams import *  # noqa: E402, F403
 from cellgrad.streams import __all__ as _stream_names  # noqa: E402
 
