@@ -405,3 +405,21 @@ def test_parameter_frozen_in_forward_gets_zero():
     net = Freeze()
     gx, (g1, g2) = ms.grad(net, weights=[net.p1, net.p2])(Tensor([4.0]))
     assert val(gx) == [6.0] and g1.item() == 12.0 and g2.item() == 0.0
+
+
+def test_set_grad_bprop_cell_returns_new_tensor():
+    class Same(nn.Cell):
+        def construct(self, x):
+            return x
+
+        def bprop(self, *args):
+            return Tensor([1.0, 1.0, 1.0])
+
+    x = Tensor([3.0, 3.0, 3.0])
+    assert Same()(x) is x
+    net = Same()
+    net.set_grad()
+    out = net(x)
+    assert out is not x and val(out) == [3.0, 3.0, 3.0]
+    (g,) = GradOperation(get_all=True)(net)(x)
+    assert val(g) == [1.0, 1.0, 1.0]

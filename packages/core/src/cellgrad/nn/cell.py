@@ -147,7 +147,8 @@ class Cell(CellExtras, CellState, CellMembers):
         if mixed is not None:
             args = _cast_input(args, mixed)
             kwargs = {k: _cast_input(v, mixed) for k, v in kwargs.items()}
-        if self._bprop_op is not None and _tape.recording_depth() > 0:
+        # set_grad() records the custom bprop node too (MindSpore: new output Tensors)
+        if self._bprop_op is not None and (_tape.recording_depth() > 0 or self.requires_grad):
             return _bprop.call(self, args, kwargs)
         if self._recompute and _tape.recording_depth() == 1:
             return _recompute.call(self, args, kwargs)
