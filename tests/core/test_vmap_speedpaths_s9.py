@@ -308,3 +308,27 @@ def test_reductions_over_no_axis_and_of_a_scalar(paths):
     got = ms.vmap(lambda v: ops.sum(v, 0) * 3)(s)
     np.testing.assert_allclose(got.asnumpy(), s.asnumpy() * 3)
     assert paths[:2] == ["batched", "batched"]
+
+
+def test_tensors_made_outside_dispatch_send_vmap_to_the_loop(paths):
+    x = T(RNG.normal(size=(B, 3)))
+    c = T(RNG.normal(size=3))  # made before the call: a constant of the replay
+
+    def kernel_like(v):  # an array kernel wrapping its result, as the Apply* updates do
+        return ms.Tensor(np.asarray(v._data) ** 2) + v * c
+
+    got = ms.vmap(kernel_like)(x)
+    np.testing.assert_allclose(got.asnumpy(), x.asnumpy() ** 2 + x.asnumpy() * c.asnumpy())
+    got = ms.vmap(lambda v: v * c + ops.exp(c))(x)
+    np.testing.assert_allclose(got.asnumpy(), x.asnumpy() * c.asnumpy() + np.exp(c.asnumpy()))
+    assert paths == ["loop", "batched"]
+
+
+def test_updates_in_place_per_example_keep_the_loop(paths):
+    var = ms.Parameter(T(np.ones((B, 2))), name="var")
+    delta = T(RNG.normal(size=(B, 2)))
+    out = ms.vmap(ops.ApplyGradientDescent(), in_axes=(0, None, 0))(var, T(0.5), delta)
+    want = 1 - 0.5 * delta.asnumpy()
+    np.testing.assert_allclose(out.asnumpy(), want)
+    np.testing.assert_allclose(var.asnumpy(), want)
+    assert paths == ["loop"]
