@@ -78,3 +78,24 @@ def test_utils_const_errors():
     with pytest.raises(ValueError, match="zero shape Tensor"):
         uc._iota(ms.int32, 0)
     assert uc._canonicalize_axis([3, 0, -1], 5) == (0, 3, 4)
+
+
+def test_pijit_capture_context_compiles_and_can_be_disabled():
+    from cellgrad.common._pijit_context import PIJitCaptureContext
+
+    calls = []
+
+    def f(x):
+        calls.append(1)
+        return x * 2 + 1
+
+    x = Tensor(np.arange(3, dtype=np.float32))
+    wrapped = PIJitCaptureContext()(f)
+    assert wrapped.__wrapped_by_jit__ and wrapped.__name__ == "f"
+    np.testing.assert_array_equal(wrapped(x).asnumpy(), [1.0, 3.0, 5.0])
+    plain = PIJitCaptureContext(jit_config={"_disable_pijit": lambda a, k: True})(f)
+    n = len(calls)
+    np.testing.assert_array_equal(plain(x).asnumpy(), [1.0, 3.0, 5.0])
+    assert len(calls) == n + 1  # the plain function ran
+    with pytest.raises(TypeError, match="'_disable_pijit' must be callable but got 1"):
+        PIJitCaptureContext(jit_config={"_disable_pijit": 1})
