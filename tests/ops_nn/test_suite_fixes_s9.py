@@ -96,3 +96,31 @@ def test_adam_lazy_offload_amsgrad():
     for kw in ({"use_lazy": True}, {"use_offload": True}):
         with pytest.raises(ValueError, match=msg):
             nn.Adam(ps, use_amsgrad=True, **kw)
+
+
+def test_group_learning_rate_is_one_entry_per_parameter():
+    ps = _params()
+    groups = [{"params": ps[:1], "lr": 0.8}, {"params": ps[1:]}]
+    opt = nn.Momentum(groups + [{"order_params": ps}], 0.1, 0.9)
+    assert type(opt.learning_rate).__name__ == "ParameterTuple"
+    assert [lr.name for lr in opt.learning_rate] == ["learning_rate_group_0", "learning_rate"]
+    np.testing.assert_allclose([float(lr.data.asnumpy()) for lr in opt.learning_rate],
+                               [0.8, 0.1], rtol=1e-6)
+    assert list(opt.parameters_dict())[:3] == ["global_step", "learning_rate_group_0",
+                                               "learning_rate"]
+    opt = nn.Momentum(groups, (0.1, 0.2, 0.3), 0.9)
+    assert type(opt.learning_rate).__name__ == "CellList" and opt.dynamic_lr is True
+    conv, default = opt.learning_rate
+    np.testing.assert_allclose(conv.learning_rate.data.asnumpy(), 0.8, rtol=1e-6)
+    np.testing.assert_allclose(default.learning_rate.data.asnumpy(), [0.1, 0.2, 0.3], rtol=1e-6)
+    assert list(opt.parameters_dict())[-2:] == ["learning_rate_group_0", "learning_rate"]
+    assert nn.Momentum(ps, 0.1, 0.9).learning_rate.name == "learning_rate"
+
+
+def test_group_lrs_still_train():
+    w = Parameter(Tensor(np.zeros(2, np.float32)), name="w")
+    b = Parameter(Tensor(np.zeros(1, np.float32)), name="b")
+    opt = nn.SGD([{"params": [w], "lr": 0.5}, {"params": [b]}], 0.1)
+    opt((Tensor(np.ones(2, np.float32)), Tensor(np.ones(1, np.float32))))
+    np.testing.assert_allclose(w.asnumpy(), [-0.5, -0.5])
+    np.testing.assert_allclose(b.asnumpy(), [-0.1])

@@ -12,7 +12,7 @@ import numpy as np
 from cellgrad import Parameter, ParameterTuple
 from cellgrad._errors import ShapeError
 from cellgrad.common.tensor import Tensor
-from cellgrad.nn import Cell
+from cellgrad.nn import Cell, CellList
 from cellgrad_nn._kernels.update import group_update
 from cellgrad_nn.optim.in_backward import InBackward
 from cellgrad_nn.optim.lr_schedule import LearningRateSchedule
@@ -69,6 +69,17 @@ class _LearningRate:
         return Tensor(np.float32(self.value(step)))
 
 
+class _ConvertToCell(LearningRateSchedule):
+    """A fixed group learning rate among dynamic ones (MindSpore's `_ConvertToCell`)."""
+
+    def __init__(self, learning_rate):
+        super().__init__()
+        self.learning_rate = learning_rate
+
+    def construct(self, global_step):
+        return self.learning_rate + 1.0 - 1.0
+
+
 class _LearningRateList(LearningRateSchedule):
     """A learning rate per step: the list is a Parameter of this cell (so, as in MindSpore,
     it is listed after the optimizer's own Parameters); past its end the last value holds."""
@@ -118,10 +129,10 @@ class Optimizer(Cell):
         params, group_lr, group_wd = _parse_params(owner, parameters)
         default = _LearningRate(owner, learning_rate, "learning_rate")
         self.dynamic_lr = default.dynamic
-        self.learning_rate = default.holder
         self.is_group = group_lr is not None
         self.is_group_lr = self.is_group and any(lr is not None for lr in group_lr)
-        self.parameters = ParameterTuple(params)
+        if not self.is_group_lr:
+            self.learning_rate = default.holder
         wd = _weight_decay(owner, weight_decay)
         self._lrs = [default] * len(params)
         # As MindSpore: a single weight decay skips parameters named like normalization
@@ -145,6 +156,12 @@ class Optimizer(Cell):
             if len(sizes) > 1:
                 raise ValueError("For 'Optimizer', the Tensor type dynamic learning rate in group "
                                  "must be the same size as the argument 'learning_rate'.")
+        if self.is_group_lr:  # as MindSpore: one entry per parameter, in its order
+            holders = [lr.holder for lr in self._lrs]
+            self.learning_rate = CellList(
+                [h if isinstance(h, Cell) else _ConvertToCell(h) for h in holders],
+                auto_prefix=False) if self.dynamic_lr else ParameterTuple(holders)
+        self.parameters = ParameterTuple(params)
         self._decay_buffers = [None] * len(params)
         # each distinct learning rate once, evaluated once per step (a schedule is a Cell call)
         self._lr_kinds = list({id(lr): lr for lr in self._lrs}.values())
@@ -405,9 +422,9 @@ def _check_unique(owner, params, grouped=False):
     for p in params:
         if id(p) in seen:
             if grouped:  # MindSpore's message for a parameter in two groups
-                raise RuntimeError("For 'Optimizer', the weight parameter already exists, it does "
-                                   "not support repeated setting. Please check whether the "
-                                   "optimizer parameter has been set multiple times.")
+                raise RuntimeError(f"For 'Optimizer', the {p.name} parameter already exists, it "
+                                   f"does not support repeated setting. Please check whether the "
+                                   f"optimizer parameter has been set multiple times.")
             raise ValueError(f"For '{owner}', the parameter '{p.name}' is given twice; each "
                              f"parameter must appear once.")
         seen.add(id(p))
