@@ -124,3 +124,27 @@ def test_group_lrs_still_train():
     opt((Tensor(np.ones(2, np.float32)), Tensor(np.ones(1, np.float32))))
     np.testing.assert_allclose(w.asnumpy(), [-0.5, -0.5])
     np.testing.assert_allclose(b.asnumpy(), [-0.1])
+
+
+# ---- nn.probability: the seed's error classes ----
+
+@pytest.mark.parametrize("name, args", [
+    ("Gamma", ([1.0], [1.0])), ("Beta", ([1.0], [1.0])), ("Bernoulli", ([0.5],)),
+    ("Categorical", ([0.5, 0.5],)), ("Cauchy", ([0.0], [1.0])), ("Exponential", ([1.0],)),
+    ("Geometric", ([0.5],)), ("Normal", ([0.0], [1.0]))])
+def test_distribution_seed_errors(name, args):
+    import cellgrad.nn.probability.distribution as msd
+
+    cls = getattr(msd, name)
+    for seed, kind in (("seed", "str"), (1.5, "float")):
+        with pytest.raises(TypeError, match=rf"^For '{name}', the 'seed' must be int, but got "
+                                            rf"'{kind}'$"):
+            cls(*args, seed=seed)
+    with pytest.raises(TypeError, match=rf"^For '{name}', the 'seed' must be int and must >= 0, "
+                                        rf"but got 'True' with type 'bool'.$"):
+        cls(*args, seed=True)
+    with pytest.raises(ValueError, match=rf"^For '{name}', the 'seed' must be int and must >= 0, "
+                                         rf"but got '-1' with type 'int'.$"):
+        cls(*args, seed=-1)
+    cls(*args, seed=None)
+    cls(*args, seed=3)

@@ -113,9 +113,15 @@ class Distribution(Cell):
         if not isinstance(name, str):
             raise TypeError(f"For '{type(self).__name__}', the type of 'name' should be 'str', "
                             f"but got type '{type(name).__name__}'.")
-        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-            raise ValueError(f"For '{name}', the 'seed' must be int and must >= 0, but got "
-                             f"'{seed}' with type '{type(seed).__name__}'.")
+        # MindSpore's classes: TypeError for a non-int (a bool with the range message),
+        # ValueError for a negative int
+        if not isinstance(seed, int):
+            raise TypeError(f"For '{name}', the 'seed' must be int, but got "
+                            f"'{type(seed).__name__}'")
+        if isinstance(seed, bool) or seed < 0:
+            raise (TypeError if isinstance(seed, bool) else ValueError)(
+                f"For '{name}', the 'seed' must be int and must >= 0, but got '{seed}' with type "
+                f"'{type(seed).__name__}'.")
         self._name = name
         self._seed = seed
         self._dtype = dtype
