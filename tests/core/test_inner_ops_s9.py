@@ -543,3 +543,20 @@ def test_contiguous_tensors_handle():
         with pytest.raises(exc) as info:
             call()
         assert str(info.value) == msg
+
+
+def test_copy_with_slice_writes_through_views():
+    copy_with_slice = inner.CopyWithSlice()
+    assert ops.CopyWithSlice is inner.CopyWithSlice
+    assert repr(copy_with_slice) == "Prim[CopyWithSlice]<side_effect_mem=True>"
+    a = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    b = Tensor(np.zeros((2, 3), np.float32))
+    assert copy_with_slice(b, a) is b and b.asnumpy().tolist() == a.asnumpy().tolist()
+    view = ops.transpose(a, (1, 0))
+    out = copy_with_slice(view, Tensor(np.full((3, 2), 7, np.float32)))
+    assert out is view and (view.asnumpy() == 7).all() and (a.asnumpy() == 7).all()
+    for src, msg in ((Tensor(np.ones((3, 2), np.float32)), "storage_info->shape is not equal"),
+                     (Tensor(np.ones((2, 3), np.int32)), "data_type is not equal"),
+                     (1.0, r"the pointer\[src_tensor\] is null")):
+        with pytest.raises(RuntimeError, match=msg):
+            copy_with_slice(b, src)

@@ -122,9 +122,6 @@ NOT_PROVIDED = {
                           "dependencies): ops.depend(value, expr) returns value after expr"),
     **{f"ops.{name}": _EMBEDDING_CACHE for name in (
         "MapCacheIdx", "MapUniform", "make_map_parameter", "ref_to_embed", "embed")},
-    "ops.CopyWithSlice": ("is an internal of MindSpore's view machinery (copying into a "
-                          "non-contiguous device view); cellgrad's views are numpy views: "
-                          "assign into a slice (x[...] = value) instead"),
     "ops.CpuRegOp": _KERNELS,
     "ops.array_reduce": _GRAPH_INTERNAL,
     "ops.recompute_block": ("marks a block for recomputation inside a compiled graph; in "

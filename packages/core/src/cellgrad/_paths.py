@@ -330,7 +330,8 @@ PATHS.update({path: {"ops": "prim_attr_register"} for path in EVERY_PRIMITIVE[1:
 PATHS.update({
     "ops": {"": "Tensor",  # MindSpore's ops namespace holds the Tensor class too
             "ops._functional_graph": "is_sequence_shape_unknown is_sequence_value_unknown",
-            "ops.operations.image_ops": "CombinedNonMaxSuppression"},
+            "ops._prim_nms": "CombinedNonMaxSuppression",
+            "ops.operations._inner_ops": "CopyWithSlice"},
     "ops.composite.base": {
         "ops.composite": "GradOperation HyperMap Map MultitypeFuncGraph add_flags tail "
                          "zip_operation",

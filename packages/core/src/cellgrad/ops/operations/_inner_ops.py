@@ -14,8 +14,8 @@ from cellgrad._namespace import plugin_names as _plugin_names
 from cellgrad.ops import _prim_checks as C
 from cellgrad.ops.primitive import Primitive, prim_attr_register
 
-__all__ = ["ClipByNorm", "ConvertToDynamic", "DynamicBroadcastTo", "ErrorOnDynamicShapeInput",
-           "GpuConvertToDynamicShape", "IsSubClass", "SameTypeShape"]
+__all__ = ["ClipByNorm", "ConvertToDynamic", "CopyWithSlice", "DynamicBroadcastTo",
+           "ErrorOnDynamicShapeInput", "GpuConvertToDynamicShape", "IsSubClass", "SameTypeShape"]
 
 
 def _identity(name, input_x):
@@ -168,6 +168,31 @@ class ClipByNorm(Primitive):
         norm = ops.sqrt(ops.sum(xf * xf, dim=axes, keepdim=True))
         clip = clip_norm.astype(_dtype.float32)
         return xf * clip / ops.maximum(norm, clip)
+
+
+class CopyWithSlice(Primitive):
+    """Mirrors `_inner_ops.CopyWithSlice()(x, y)` (also `ops.CopyWithSlice`): copies `y`'s
+    values into `x` in place and returns `x`. `x` may be a view (`ops.transpose`, a slice):
+    the write reaches the Tensor it views, as MindSpore's strided copy does."""
+
+    @prim_attr_register
+    def __init__(self):
+        self.add_prim_attr("side_effect_mem", True)
+
+    def __call__(self, x, y):
+        if not isinstance(x, TensorBuffer) or not isinstance(y, TensorBuffer):
+            which = "self_tensor" if not isinstance(x, TensorBuffer) else "src_tensor"
+            raise RuntimeError(f"For 'CopyWithSlice', the pointer[{which}] is null: 'x' and 'y' "
+                               f"must be Tensors, but got {type(x).__name__} and "
+                               f"{type(y).__name__}.")
+        if x.dtype != y.dtype:
+            raise RuntimeError(f"For 'CopyWithSlice', self_tensor->data_type is not equal to "
+                               f"src_tensor->data_type: {x.dtype} and {y.dtype}.")
+        if tuple(x.shape) != tuple(y.shape):
+            raise RuntimeError(f"For 'CopyWithSlice', storage_info->shape is not equal to "
+                               f"src_tensor->shape(): {list(x.shape)} and {list(y.shape)}.")
+        x.copy_(y)
+        return x
 
 
 __getattr__, __dir__ = _plugin_names(__name__)
