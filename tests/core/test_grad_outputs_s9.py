@@ -423,3 +423,18 @@ def test_set_grad_bprop_cell_returns_new_tensor():
     assert out is not x and val(out) == [3.0, 3.0, 3.0]
     (g,) = GradOperation(get_all=True)(net)(x)
     assert val(g) == [1.0, 1.0, 1.0]
+
+
+def test_gradient_is_differentiable_in_the_sensitivity():
+    # recorded from MindSpore 2.10: [2, 4, 6] and [3, 12, 27]
+    x = Tensor([1.0, 2.0, 3.0])
+
+    def h(v):
+        _, fn = ms.vjp(lambda t: t ** 2, x)
+        return fn(v)[0].sum()
+
+    def k(v):
+        return GradOperation(sens_param=True)(lambda t: t ** 3)(x, v).sum()
+
+    assert val(ms.grad(h)(Tensor([1.0, 1.0, 1.0]))) == [2.0, 4.0, 6.0]
+    assert val(ms.grad(k)(Tensor([1.0, 1.0, 1.0]))) == [3.0, 12.0, 27.0]

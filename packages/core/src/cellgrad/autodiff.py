@@ -254,6 +254,9 @@ def _used_in_order(params, nodes, roots):
 
 
 def _sens_value(s, o, nested):
+    if nested and isinstance(s, TensorBuffer) and s.shape == o.shape \
+            and s._data.dtype == o._data.dtype and s._data.dtype.kind != "c":
+        return s  # kept on the tape: the gradient is differentiable in the sensitivity too
     arr = s._data if isinstance(s, TensorBuffer) else np.asarray(s, dtype=o._data.dtype)
     if arr.ndim == 0 and o.shape != ():  # a scalar sensitivity fills the output's shape
         arr = np.full(o.shape, arr, dtype=o._data.dtype)

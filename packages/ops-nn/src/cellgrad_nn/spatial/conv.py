@@ -5,7 +5,9 @@ backward's column gradient goes back through col2im. 1-D runs as 2-D over (N, C,
 import math
 
 import numpy as np
+from cellgrad._core._buffer import TensorBuffer
 
+from cellgrad._core import _tape
 from cellgrad._errors import ShapeError
 from cellgrad.ops import Primitive
 from cellgrad.plugins import PROMOTE_ARITH, Op, apply
@@ -15,6 +17,7 @@ from cellgrad_nn.amp import auto as _auto
 from cellgrad_nn.functional import _checks, _lowp
 from cellgrad_nn.spatial import _buffers as B
 from cellgrad_nn.spatial import _window as W
+from cellgrad_nn.spatial import conv_grad
 
 
 def grouped_matmul(a, b, out=None):
@@ -41,6 +44,13 @@ def _direct(x, w, pads, stride, dilation, groups, out_size):
 
 def _conv_fwd(x, w, b=None, *, pads, stride, dilation, groups, out_size):
     """Any rank: `pads` is (before, after) per spatial axis, flat; im2col reads `before`."""
+    out, saved = _conv_fwd_arrays(x, w, b, pads, stride, dilation, groups, out_size)
+    if _tape.recording_depth() >= 2:  # a nested transform: the inputs, for `conv_grad.higher`
+        saved += (x, w)
+    return out, saved
+
+
+def _conv_fwd_arrays(x, w, b, pads, stride, dilation, groups, out_size):
     dtype = x.dtype
     if dtype.char not in "fd" or w.dtype.char not in "fd":  # float16 computes in float32
         x, w, b = W.kernel_dtype(x), W.kernel_dtype(w), W.kernel_dtype(b)
@@ -80,6 +90,8 @@ def _conv_fwd(x, w, b=None, *, pads, stride, dilation, groups, out_size):
 
 
 def _conv_bwd(ctx, g):
+    if isinstance(g, TensorBuffer):  # create_graph: the gradient as differentiable ops
+        return conv_grad.higher(ctx, g)
     cols, w, x_shape, pads, stride, dilation, groups, has_bias = ctx.saved[:8]
     if g.dtype.char not in "fd":  # float16 storage: float32 kernels, gradients rounded once
         low = g.dtype
@@ -113,7 +125,7 @@ def _conv_bwd(ctx, g):
 def _direct_bwd(ctx, g):
     """The direct kernel's weight and bias gradients; the input's (rarely needed for a first
     layer) through the columns' gradient and col2im, as the im2col path."""
-    _, w, x_shape, pads, stride, dilation, groups, has_bias, x = ctx.saved
+    _, w, x_shape, pads, stride, dilation, groups, has_bias, x = ctx.saved[:9]
     g = np.ascontiguousarray(g, np.float32)
     needs = ctx.needs_input_grad
     dw = np.empty_like(w)
@@ -131,8 +143,8 @@ def _direct_bwd(ctx, g):
     return (dx, dw, db) if has_bias else (dx, dw)
 
 
-CONV2D = Op("conv2d", _conv_fwd, _conv_bwd, PROMOTE_ARITH, first_order_only=True)
-CONV3D = Op("conv3d", _conv_fwd, _conv_bwd, PROMOTE_ARITH, first_order_only=True)
+CONV2D = Op("conv2d", _conv_fwd, _conv_bwd, PROMOTE_ARITH)
+CONV3D = Op("conv3d", _conv_fwd, _conv_bwd, PROMOTE_ARITH)
 OPS = (CONV2D, CONV3D)
 _BY_RANK = {2: CONV2D, 3: CONV3D}
 
