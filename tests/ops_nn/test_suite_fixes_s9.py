@@ -148,3 +148,65 @@ def test_distribution_seed_errors(name, args):
         cls(*args, seed=-1)
     cls(*args, seed=None)
     cls(*args, seed=3)
+
+
+# ---- pooling with integer inputs ----
+
+@pytest.mark.parametrize("dt", [np.int32, np.int64, np.uint8, np.int8, np.int16, np.float16])
+def test_adaptive_max_pool3d_integer_inputs(dt):
+    from cellgrad import ops
+
+    v = Tensor(np.arange(0, 64).reshape(1, 4, 4, 4).astype(dt))
+    for out in (ops.adaptive_max_pool3d(v, 2), nn.AdaptiveMaxPool3d(2)(v)):
+        assert out.asnumpy().dtype == dt and out.shape == (1, 2, 2, 2)
+        np.testing.assert_array_equal(out.asnumpy().ravel(), [21, 23, 29, 31, 53, 55, 61, 63])
+
+
+def test_adaptive_max_pool3d_refusals():
+    from cellgrad import ops
+
+    with pytest.raises(TypeError, match=r"^For primitive\[AdaptiveMaxPool3D\], the input "
+                                        r"argument\[x\] must be a type of \{Tensor\[Float16\], "
+                                        r".*Tensor\[UInt8\]\}, but got Tensor\[Bool\].$"):
+        ops.adaptive_max_pool3d(Tensor(np.zeros((1, 4, 4, 4), np.bool_)), 2)
+    for dt in (np.int32, np.float32):  # MindSpore's kernel refuses an empty input
+        with pytest.raises(RuntimeError, match="must not be empty"):
+            nn.AdaptiveMaxPool3d([1, 1, 2])(Tensor(np.zeros((0, 3, 3, 4), dt)))
+
+
+X2 = np.array([3, 9, 7, 0, 3, 5, 5, 3, 1, 8, 9, 4, 9, 8, 3, 4, 9, 9, 6, 9, 9, 1, 0, 1, 9])
+
+
+@pytest.mark.parametrize("dt", [np.int32, np.int64, np.float32])
+@pytest.mark.parametrize("sdt", [np.float32, np.float16])
+def test_fractional_max_pool_with_fixed_ksize_integer_inputs(dt, sdt):
+    from cellgrad import ops
+    from cellgrad.ops.operations import nn_ops
+
+    samples = Tensor(np.array([[[0.8, 0.8]]]).astype(sdt))
+    y, arg = nn_ops.FractionalMaxPoolWithFixedKsize(2, (2, 2))(
+        Tensor(X2.reshape(1, 1, 5, 5).astype(dt)), samples)
+    assert y.asnumpy().dtype == dt and str(arg.dtype) == "Int64"
+    np.testing.assert_array_equal(y.asnumpy().ravel(), [9, 8, 9, 9])
+    np.testing.assert_array_equal(arg.asnumpy().ravel(), [1, 9, 16, 19])
+    x3 = Tensor(np.arange(1, 65).reshape(1, 1, 4, 4, 4).astype(dt))
+    y, arg = ops.FractionalMaxPool3DWithFixedKsize((1, 1, 1), (2, 2, 3))(
+        x3, Tensor(np.array([0.5, 0.5, 0.8]).reshape(1, 1, 3).astype(sdt)))
+    assert y.asnumpy().dtype == dt
+    np.testing.assert_array_equal(y.asnumpy().ravel(), [1, 2, 4, 13, 14, 16, 49, 50, 52, 61, 62,
+                                                        64])
+    np.testing.assert_array_equal(arg.asnumpy().ravel(), [0, 1, 3, 12, 13, 15, 48, 49, 51, 60,
+                                                          61, 63])
+
+
+def test_fractional_max_pool_with_fixed_ksize_refuses_other_ints():
+    from cellgrad.ops.operations import nn_ops
+
+    with pytest.raises(TypeError, match=r"^For primitive\[FractionalMaxPoolWithFixedKsize\], the "
+                                        r"input argument\[input_x dtype\] must be a type of "
+                                        r"\{Tensor\[Float16\], Tensor\[Float32\], "
+                                        r"Tensor\[Float64\], Tensor\[Int32\], Tensor\[Int64\]\}, "
+                                        r"but got Tensor\[UInt8\].$"):
+        nn_ops.FractionalMaxPoolWithFixedKsize(2, (2, 2))(
+            Tensor(X2.reshape(1, 1, 5, 5).astype(np.uint8)),
+            Tensor(np.array([[[0.8, 0.8]]], np.float32)))

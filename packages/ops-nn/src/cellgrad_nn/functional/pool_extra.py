@@ -180,9 +180,18 @@ def _intervals(sample, in_size, out_size, pool, dtype):
     return np.concatenate([starts, last], -1)
 
 
+_FRACTIONAL_TYPES = (np.float16, np.float32, np.float64, np.int32, np.int64)
+
+
 def _fractional(op, dims, x, kernel_size, output_size, output_ratio, return_indices,
-                random_samples):
-    _floating(op, "input", x)
+                random_samples, prim_arg=None):
+    # MindSpore takes float16/32/64 and int32/int64 inputs (the output keeps the dtype)
+    if not isinstance(x, Tensor) or x.asnumpy().dtype.type not in _FRACTIONAL_TYPES:
+        if prim_arg is None or not isinstance(x, Tensor):
+            _floating(op, "input", x)
+        raise TypeError(f"For primitive[{op}], the input argument[{prim_arg}] must be a type of "
+                        f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64], Tensor[Int32], "
+                        f"Tensor[Int64]}}, but got Tensor[{x.dtype}].")
     _rank(op, "input", x, (dims + 1, dims + 2))
     squeeze = x.ndim == dims + 1
     if squeeze:
@@ -215,6 +224,8 @@ def _fractional(op, dims, x, kernel_size, output_size, output_ratio, return_indi
             raise ValueError(f"For {op}, '_random_samples' must have shape {(n, c, dims)}, but "
                              f"got {samples.shape}.")
     np_dtype = x.asnumpy().dtype.type
+    if np_dtype in (np.int32, np.int64):  # the windows are placed in the samples' precision
+        np_dtype = samples.dtype.type if samples.dtype.kind == "f" else np.float32
     # torch's and MindSpore's order: the last spatial axis takes sample 0 in 2-D, the first in 3-D
     order = (1, 0) if dims == 2 else (0, 1, 2)
     starts = [_intervals(samples[..., order[d]], spatial[d], out[d], kernel[d], np_dtype)
@@ -265,7 +276,7 @@ class FractionalMaxPoolWithFixedKsize(Primitive):
 
     def __call__(self, input_x, random_samples):
         return _fractional(self.name, 2, input_x, self.ksize, self.output_shape, None, True,
-                           random_samples)
+                           random_samples, "input_x dtype")
 
 
 class FractionalMaxPool3DWithFixedKsize(Primitive):
@@ -278,7 +289,7 @@ class FractionalMaxPool3DWithFixedKsize(Primitive):
 
     def __call__(self, x, random_samples):
         return _fractional(self.name, 3, x, self.ksize, self.output_shape, None, True,
-                           random_samples)
+                           random_samples, "x")
 
 
 def lrn(x, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5, norm_region="ACROSS_CHANNELS"):

@@ -171,9 +171,10 @@ _MAX, _AVG = {2: MAX_POOL, 3: MAX_POOL3D}, {2: AVG_POOL, 3: AVG_POOL3D}
 _ADAPTIVE = {2: ADAPTIVE_POOL, 3: ADAPTIVE_POOL3D}
 
 
-def _batched(op, x, rank=2):
+def _batched(op, x, rank=2, ints=False):
     """(x with a batch axis, whether an unbatched (C, *spatial) input was given)."""
-    _checks.floating(op, "input", x)
+    if not ints:
+        _checks.floating(op, "input", x)
     if x.ndim == rank + 1:
         return x.reshape((1,) + tuple(x.shape)), True
     if x.ndim != rank + 2:
@@ -280,9 +281,10 @@ def adaptive_output_size(op, output_size, x, rank):
 _output_size = functools.partial(adaptive_output_size, rank=2)
 
 
-def adaptive_checked(op, input, output_size, mode, rank, return_indices=False):
-    """Adaptive pooling of `rank` (2 or 3) spatial axes; indices as flat positions, Int64."""
-    xb, squeeze = _batched(op, input, rank)
+def adaptive_checked(op, input, output_size, mode, rank, return_indices=False, ints=False):
+    """Adaptive pooling of `rank` (2 or 3) spatial axes; indices as flat positions, Int64.
+    `ints`: integer inputs are taken too (the caller checked the dtype)."""
+    xb, squeeze = _batched(op, input, rank, ints)
     out_size = adaptive_output_size(op, output_size, xb, rank)
     indices = [] if return_indices else None
     out = apply(_ADAPTIVE[rank], (xb,), {"out_size": out_size, "mode": mode,

@@ -155,9 +155,20 @@ def adaptive_avg_pool3d(input, output_size):
 
 def adaptive_max_pool3d(input, output_size, return_indices=False):
     """Mirrors `mindspore.ops.adaptive_max_pool3d`; indices are flat D*H*W positions, Int32 as
-    MindSpore's."""
-    out = adaptive_checked("adaptive_max_pool3d", input, output_size, "max", 3,
-                           return_indices)
+    MindSpore's; integer inputs keep their dtype."""
+    op = "adaptive_max_pool3d"
+    if isinstance(input, Tensor) and (input.dtype == mstype.bool_ or input.asnumpy().dtype.kind
+                                      not in "fiu"):
+        raise TypeError(f"For primitive[AdaptiveMaxPool3D], the input argument[x] must be a type "
+                        f"of {{Tensor[Float16], Tensor[Float32], Tensor[Float64], Tensor[Int16], "
+                        f"Tensor[Int32], Tensor[Int64], Tensor[Int8], Tensor[UInt16], "
+                        f"Tensor[UInt32], Tensor[UInt64], Tensor[UInt8]}}, but got "
+                        f"Tensor[{input.dtype}].")
+    if isinstance(input, Tensor) and 0 in input.shape:
+        # MindSpore's kernel refuses an empty input ("Resize failed for kernel")
+        raise RuntimeError(f"For '{op}', the input must not be empty, got shape "
+                           f"{tuple(input.shape)}.")
+    out = adaptive_checked(op, input, output_size, "max", 3, return_indices, ints=True)
     if not return_indices:
         return out
     return out[0], Tensor(out[1].asnumpy().astype(np.int32))
