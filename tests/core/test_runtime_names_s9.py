@@ -283,3 +283,89 @@ def test_remove_hook_takes_a_handle_id():
     assert ms.grad(square)(x).asnumpy().tolist() == [4.0, 8.0]
     ms.Tensor.remove_hook(handle.handle_id)
     assert ms.grad(square)(x).asnumpy().tolist() == [2.0, 4.0]
+
+
+# ---- MsDispatchMode ----
+
+
+class _Log(ms.MsDispatchMode):
+    def __init__(self, tag, log):
+        self.tag, self.log = tag, log
+
+    def __ms_dispatch__(self, func, args, kwargs=None):
+        self.log.append((self.tag, func.name, kwargs))
+        return func(*args)
+
+
+def test_dispatch_mode_sees_every_op_including_fast_paths_and_layers():
+    log = []
+    x, y = ms.Tensor([1.0, 2.0]), ms.Tensor([3.0, 4.0])
+    dense = ms.nn.Dense(2, 3)
+    with _Log("L", log):
+        z = x + y
+        w = ms.ops.exp(x)
+        d = dense(x.reshape(1, 2))
+    names = [name for _, name, _ in log]
+    assert names[:2] == ["add", "exp"] and "reshape" in names and len(names) >= 4
+    assert all(kwargs is None for _, _, kwargs in log)
+    np.testing.assert_allclose(z.asnumpy(), [4.0, 6.0])
+    np.testing.assert_allclose(w.asnumpy(), np.exp([1.0, 2.0]), rtol=1e-6)
+    assert d.shape == (1, 3)
+    log.clear()
+    _ = x * y                                   # closed: nothing is intercepted
+    assert log == []
+
+
+def test_the_handler_can_replace_a_result_and_its_own_ops_are_not_intercepted():
+    class Scale(ms.MsDispatchMode):
+        seen = []
+
+        def __ms_dispatch__(self, func, args, kwargs=None):
+            self.seen.append(func.name)
+            out = func(*args)
+            return out * 10 if func.name == "add" else out   # the mul here is not intercepted
+
+    x = ms.Tensor([1.0, 2.0])
+    with Scale():
+        got = x + x
+        kept = x - x
+    assert got.asnumpy().tolist() == [20.0, 40.0] and kept.asnumpy().tolist() == [0.0, 0.0]
+    assert Scale.seen == ["add", "sub"]
+
+
+def test_nested_modes_innermost_first_then_outward_through_func():
+    log = []
+    x = ms.Tensor([1.0, 2.0])
+    with _Log("outer", log):
+        _ = x * 2
+        with _Log("inner", log):
+            _ = ms.ops.exp(x)
+        _ = x - 1
+    assert [(tag, name) for tag, name, _ in log] == [
+        ("outer", "mul"), ("inner", "exp"), ("outer", "exp"), ("outer", "sub")]
+
+
+def test_dispatch_mode_as_a_decorator_and_gradients_through_it():
+    log = []
+
+    @_Log("dec", log)
+    def f(a):
+        return (a * a).sum()
+
+    x = ms.Tensor([1.0, -3.0])
+    assert float(f(x)) == 10.0 and [name for _, name, _ in log] == ["mul", "sum"]
+    with ms.MsDispatchMode():
+        g = ms.grad(lambda a: (a * a).sum())(x)
+    assert g.asnumpy().tolist() == [2.0, -6.0]
+
+
+def test_a_handler_with_the_wrong_arguments_raises_a_type_error():
+    class Bad(ms.MsDispatchMode):
+        def __ms_dispatch__(self, func):
+            return func()
+
+    x = ms.Tensor([1.0])
+    with pytest.raises(TypeError, match="takes 2 positional arguments but 3 were given"):
+        with Bad():
+            _ = x + x
+    assert float((x + x).sum()) == 2.0          # the mode is closed after the error

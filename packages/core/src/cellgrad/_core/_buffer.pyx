@@ -28,6 +28,7 @@ cdef object _asarray = np.asarray
 cdef object _tensor_cls = None      # cellgrad.Tensor, set by set_tensor_class()
 cdef object _observer = None        # watches every dispatch while set (cellgrad.observe)
 cdef object _amp = None             # casts each op's inputs while set (amp level 'auto')
+cdef object _dispatch = None        # answers every dispatch in its place while set (MsDispatchMode)
 
 PROMOTE_NONE = 0      # inputs passed as they are
 PROMOTE_ARITH = 1     # MindSpore promotion; all inputs cast to the result dtype
@@ -727,8 +728,26 @@ def set_amp_policy(policy):
     return previous
 
 
+def set_dispatch_handler(handler):
+    """Install `handler(op, inputs, attrs) -> result`, called for every dispatch in its place
+    (or None); returns the previous one. The handler runs the op with `apply_undispatched`.
+    `cellgrad.MsDispatchMode` is the public side; it also keeps an observer watching, so the
+    one- and two-input fast paths take this generic path."""
+    global _dispatch
+    previous = _dispatch
+    _dispatch = handler
+    return previous
+
+
 cpdef object apply(Op op, tuple inputs, dict attrs=None):
     """Run `op` on `inputs` (Tensors and plain values) and record it when needed."""
+    if _dispatch is not None:
+        return _dispatch(op, inputs, attrs)
+    return apply_undispatched(op, inputs, attrs)
+
+
+cpdef object apply_undispatched(Op op, tuple inputs, dict attrs=None):
+    """`apply` without the dispatch handler (what the handler calls to run the op)."""
     if _amp is not None:
         inputs = _amp(op, inputs)
     if _observer is not None:
