@@ -560,3 +560,54 @@ def test_copy_with_slice_writes_through_views():
                      (1.0, r"the pointer\[src_tensor\] is null")):
         with pytest.raises(RuntimeError, match=msg):
             copy_with_slice(b, src)
+
+
+def test_data_type_table_and_custom_reg_op():
+    from cellgrad.ops import CustomRegOp, DataType
+
+    names = [n for n in vars(DataType) if not n.startswith("_")]
+    assert len(names) == 204  # MindSpore 2.10's table
+    assert DataType.F32_Default == ("float32", "DefaultFormat")
+    assert DataType.F16_5HD == ("float16", "NC1HWC0") and DataType.None_None == ("", "")
+    assert DataType.I32_Default_Tuple == ("int32", "DefaultFormat", "tuple")
+    assert DataType.BF16_FracZNLSTM == ("bfloat16", "FRACTAL_ZN_LSTM")
+    assert not hasattr(DataType, "C64_Default_List") and not hasattr(DataType, "F64_NCDHW")
+    info = CustomRegOp("aclnnAddCustom").input(0, "x", "required").input(1, "y", "required") \
+        .output(0, "z", "required") \
+        .dtype_format(DataType.F16_Default, DataType.F16_Default, DataType.F16_Default) \
+        .target("Ascend").get_op_info()
+    assert info == {
+        "op_name": "aclnnAddCustom",
+        "inputs": [{"index": 0, "name": "x", "paramType": "required"},
+                   {"index": 1, "name": "y", "paramType": "required"}],
+        "outputs": [{"index": 0, "name": "z", "paramType": "required"}], "attr": [],
+        "fusion_type": "", "target": "Ascend",
+        "dtype_format": [(("float16", "DefaultFormat"),) * 3]}
+    with pytest.raises(ValueError, match="The size of 'args' must be equal to the sum of input "
+                                         "tensors and output tensors, but got 1 vs 3"):
+        CustomRegOp().input(0, "x").input(1, "y").output(0, "z").dtype_format(DataType.F16_Default)
+    with pytest.raises(TypeError, match="x value must be int"):
+        CustomRegOp().input("x")
+    assert CustomRegOp().attr("alpha", "required", "float", "1.0").get_op_info()["attr"] == [
+        {"name": "alpha", "paramType": "required", "type": "float", "defaultValue": "1.0"}]
+
+
+def test_custom_aot_checks_func_then_says_it_cannot_run(monkeypatch, tmp_path):
+    monkeypatch.delenv("MS_CUSTOM_AOT_WHITE_LIST", raising=False)
+    prefix = "For 'Custom', 'func_type': aot, 'func': "
+    custom = ops.Custom("aclnnAddCustom", lambda x, _: x, lambda x, _: x, func_type="aot")
+    with pytest.raises(RuntimeError, match="func_type 'aot' compiles a custom device kernel"):
+        custom(Tensor(np.ones(2, np.float32)), Tensor(np.ones(2, np.float32)))
+    with pytest.raises(TypeError) as info:
+        ops.Custom(None, None, None, func_type="aot")
+    assert str(info.value) == (prefix + "None, 'func' must be of type str, but got "
+                                        "<class 'NoneType'>")
+    with pytest.raises(TypeError) as info:
+        ops.Custom("aclnnAddCustom", None, None, func_type="aot")
+    assert str(info.value) == (prefix + "aclnnAddCustom, 'func' should be like "
+                                        "'file_name:func_name', but got aclnnAddCustom")
+    legal = tmp_path / "white_list"
+    monkeypatch.setenv("MS_CUSTOM_AOT_WHITE_LIST", str(legal))
+    ops.Custom(f"{legal}/add.so:f", None, None, func_type="aot")
+    with pytest.raises(TypeError, match="the legal path for the file is"):
+        ops.Custom(f"{tmp_path}/add.so:f", None, None, func_type="aot")

@@ -107,7 +107,7 @@ NOT_PROVIDED = {
         "marks ranges for Ascend's msprof timeline (mstx); cellgrad's trace already has a span "
         "for every Cell: put the code to mark in a Cell, or time it around Profiler.step()"),
     **{f"ops.{name}": _KERNELS for name in (
-        "CustomRegOp", "TBERegOp", "AiCPURegOp", "AkgAscendRegOp", "AkgGpuRegOp", "DataType",
+        "TBERegOp", "AiCPURegOp", "AkgAscendRegOp", "AkgGpuRegOp",
         "op_info_register", "custom_info_register", "kernel", "ms_kernel", "CustomOpBuilder")},
     **{f"nn.{name}": _THOR for name in (
         "thor", "Conv2dThor", "DenseThor", "EmbeddingThor", "EmbeddingLookupThor")},

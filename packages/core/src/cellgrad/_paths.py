@@ -331,7 +331,8 @@ PATHS.update({
     "ops": {"": "Tensor",  # MindSpore's ops namespace holds the Tensor class too
             "ops._functional_graph": "is_sequence_shape_unknown is_sequence_value_unknown",
             "ops._prim_nms": "CombinedNonMaxSuppression",
-            "ops.operations._inner_ops": "CopyWithSlice"},
+            "ops.operations._inner_ops": "CopyWithSlice",
+            "ops._op_info": "CustomRegOp DataType"},
     "ops.composite.base": {
         "ops.composite": "GradOperation HyperMap Map MultitypeFuncGraph add_flags tail "
                          "zip_operation",

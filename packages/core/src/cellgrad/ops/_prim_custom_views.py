@@ -21,7 +21,7 @@ class Custom(Primitive):
     `out_shape` (each a value, or a function of the input shapes / dtypes). Its gradient is
     `bprop(*inputs, out, dout)` on Tensors; without `bprop` a gradient request is an error, as
     in MindSpore. The kernel-compiling types ('hybrid', 'akg', 'aot', 'tbe', 'aicpu') say why
-    they cannot run here."""
+    they cannot run here ('aot' when called: its `func` is checked as MindSpore does first)."""
 
     @prim_attr_register
     def __init__(self, func, out_shape=None, out_dtype=None, func_type="pyfunc", bprop=None,
@@ -29,6 +29,10 @@ class Custom(Primitive):
         if func_type not in _FUNC_TYPES:
             raise ValueError(f"For 'Custom', 'func_type': {func_type}, 'func': {func}, "
                              f"'func_type' must be one of {_FUNC_TYPES}, but got {func_type}")
+        if func_type == "aot":  # checked as MindSpore does; running it is the error
+            _check_aot_func(func, out_shape)
+            self.func, self.bprop = func, bprop
+            return
         if func_type != "pyfunc":
             from cellgrad._not_provided import _CUSTOM
 
@@ -42,6 +46,10 @@ class Custom(Primitive):
         self._cell = None
 
     def __call__(self, *args):
+        if self.func_type == "aot":
+            from cellgrad._not_provided import _CUSTOM
+
+            raise RuntimeError(f"For 'Custom', func_type 'aot' {_CUSTOM}.")
         if self._cell is None:
             self._cell = _morph_cell(self._run, self.bprop or _no_bprop)
         return self._cell(*args)
@@ -68,6 +76,28 @@ class Custom(Primitive):
                                    f"{tuple(arr.shape)}, but 'out_shape' says {tuple(shape)}.")
             outs.append(make_tensor(np.ascontiguousarray(arr)))
         return tuple(outs) if multi else outs[0]
+
+
+def _check_aot_func(func, out_shape):
+    """MindSpore's checks of an 'aot' `func`: 'file:func' (or a kernel name with a callable
+    `out_shape`), the file inside $MS_CUSTOM_AOT_WHITE_LIST when that is set."""
+    import os
+
+    prefix = f"For 'Custom', 'func_type': aot, 'func': {func}"
+    if not isinstance(func, str):
+        raise TypeError(f"{prefix}, 'func' must be of type str, but got {type(func)}")
+    parts = func.split(":")
+    if len(parts) != 2:
+        if callable(out_shape):
+            return
+        raise TypeError(f"{prefix}, 'func' should be like 'file_name:func_name', but got {func}")
+    legal = os.environ.get("MS_CUSTOM_AOT_WHITE_LIST")
+    path = os.path.realpath(parts[0])
+    if legal is not None:
+        legal = os.path.realpath(legal)
+        if "akg_kernel_meta" not in path and os.path.commonpath([path, legal]) != legal:
+            raise TypeError(f"{prefix}, the legal path for the file is {legal}, but the file is "
+                            f"{path}")
 
 
 def _infer(spec, values):
