@@ -92,3 +92,19 @@ def test_parameter_gradients_see_the_hooks_too(tmp_path):
     assert files and all(p.exists() for p in files)
     for e, g in zip(expected, got):
         np.testing.assert_array_equal(g.asnumpy(), e.asnumpy())
+
+
+def test_cell_register_saved_tensors_hooks_wraps_construct_until_cleared():
+    net = nn.Dense(2, 3, weight_init="ones", bias_init="zeros")
+    x = ms.Tensor(np.array([[1.0, -2.0]], np.float32))
+    log = []
+    net.register_saved_tensors_hooks(lambda t: (log.append("p"), t * 2)[1],
+                                     lambda t: (log.append("u"), t)[1])
+    net.register_saved_tensors_hooks(lambda t: (log.append("p2"), t * 2)[1],
+                                     lambda t: (log.append("u2"), t)[1])   # the latest pair
+    assert net(x).shape == (1, 3) and log == []      # nothing is saved outside a gradient
+    assert ms.grad(net)(x).asnumpy().tolist() == [[6.0, 6.0]]
+    assert sorted(set(log)) == ["p2", "u2"]
+    log.clear()
+    net.register_saved_tensors_hooks(None, None)
+    assert ms.grad(net)(x).asnumpy().tolist() == [[3.0, 3.0]] and log == []

@@ -245,6 +245,27 @@ class CellExtras:
         return OrderedDict((p.name, p) for p in self.get_parameters(expand=recurse)
                            if not getattr(p, "layerwise_parallel", False))
 
+    def register_saved_tensors_hooks(self, pack_hook, unpack_hook):
+        """Mirrors `Cell.register_saved_tensors_hooks`: the cell's `construct` runs inside
+        `ms.saved_tensors_hooks(pack_hook, unpack_hook)` (the latest pair registered)."""
+        self._saved_tensors_pack_hook = pack_hook
+        self._saved_tensors_unpack_hook = unpack_hook
+        if "construct" in self.__dict__ and getattr(self.construct, "_saved_hooks", False):
+            return
+        inner = self.construct
+
+        def construct(*args, **kwargs):
+            if self._saved_tensors_pack_hook is None:
+                return inner(*args, **kwargs)
+            from cellgrad.saved_tensors import saved_tensors_hooks
+
+            with saved_tensors_hooks(self._saved_tensors_pack_hook,
+                                     self._saved_tensors_unpack_hook):
+                return inner(*args, **kwargs)
+
+        construct._saved_hooks = True
+        self.__dict__["construct"] = construct
+
     def offload(self, backward_prefetch="Auto"):
         """Mirrors `Cell.offload`: activations kept in host memory, where every tensor is
         here already."""
