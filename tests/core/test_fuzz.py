@@ -210,6 +210,8 @@ def test_getitem_matches_numpy(case):
     expected, np_error = _numpy_result(lambda: arr[index])
     t = Tensor(arr)
     idx = _to_cellgrad_index(index, as_tensor)
+    if isinstance(idx, list) and not any(i is not False for i in idx):
+        np_error = True  # MindSpore refuses to read with an empty or all-False list
     if np_error is not None:
         with pytest.raises(EXPECTED_ERRORS):
             t[idx]

@@ -129,3 +129,43 @@ def test_uniform_candidate_sampler_large_range():
     s, t, e = P.UniformCandidateSampler(1, 100, True, 12221)(x)
     assert (s.shape, t.shape, e.shape) == ((100,), (100, 1), (100,))
     assert len(set(s.asnumpy().tolist())) == 100
+
+
+# ---- indexing: MindSpore refuses reads that select nothing; an index out of range on a write
+# is an IndexError ----
+
+def _x3():
+    return Tensor(np.arange(120).reshape(4, 5, 6).astype(np.float32))
+
+
+@pytest.mark.parametrize("index, message", [
+    (False, "When tensor is indexed by a bool object, the value only support 'True'."),
+    ((False, 3), "Bool element of tuple index must be 'True', but got 'False'."),
+    ((False, slice(3, 1, -1)), "Bool element of tuple index must be 'True', but got 'False'."),
+    ([], "When tensor is indexed by list, the list can't be empty."),
+    ([False] * 4, "When tensor is indexed by list, the list can't be empty."),
+])
+def test_getitem_selecting_nothing_raises(index, message):
+    x = _x3()
+    with pytest.raises(IndexError, match=f"^{message}$".replace("(", r"\(").replace(")", r"\)")):
+        x[index]  # noqa: B018
+    with pytest.raises(IndexError):
+        x[index] *= 2  # an augmented assignment reads first
+
+
+def test_getitem_true_and_mixed_lists_still_read():
+    x = _x3()
+    assert x[True].shape == (1, 4, 5, 6)
+    np.testing.assert_array_equal(x[[True, 0]].asnumpy(), x.asnumpy()[[1, 0]])
+    np.testing.assert_array_equal(x[[3, False]].asnumpy(), x.asnumpy()[[3, 0]])
+    y = _x3()
+    y[False] = 1.0  # a write with False changes nothing, as MindSpore's
+    np.testing.assert_array_equal(y.asnumpy(), x.asnumpy())
+
+
+def test_setitem_out_of_range_is_an_index_error():
+    x = _x3()
+    with pytest.raises(IndexError, match="index 4 is out of bounds"):
+        x[[4, 2]] = 1.0
+    with pytest.raises(IndexError, match="index 4 is out of bounds"):
+        x[[4, 2]] += 1.0

@@ -332,7 +332,7 @@ class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
 
     # ---- indexing ----
     def __getitem__(self, index):
-        return apply(_index.GETITEM, (self,), {"index": _index.normalize_index(index)})
+        return apply(_index.GETITEM, (self,), {"index": _index.getitem_index(index)})
 
     def __setitem__(self, index, value):
         """In place, as MindSpore; inside a gradient transform it is recorded on the tape."""
@@ -348,9 +348,9 @@ class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
             _jit_hook.tracer.value_write(self, "setitem")
         try:
             self._data[idx] = value
-        except (IndexError, ValueError) as e:
-            raise ValueError(f"For 'setitem', cannot assign {np.shape(value)} values at "
-                             f"{index!r} of a tensor of shape {self.shape}: {e}") from None
+        except (IndexError, ValueError) as e:  # an index out of range is an IndexError
+            raise type(e)(f"For 'setitem', cannot assign {np.shape(value)} values at "
+                          f"{index!r} of a tensor of shape {self.shape}: {e}") from None
 
 
 def _shape_args(shape):

@@ -40,6 +40,18 @@ def _is_basic(index):
                and not isinstance(p, bool) for p in parts)
 
 
+def getitem_index(index):
+    """`normalize_index` for a read, with MindSpore's refusals of the indices that would select
+    nothing (numpy's empty results): False, an empty or all-False list."""
+    if index is False:
+        raise IndexError("When tensor is indexed by a bool object, the value only support 'True'.")
+    if isinstance(index, tuple) and any(i is False for i in index):
+        raise IndexError("Bool element of tuple index must be 'True', but got 'False'.")
+    if isinstance(index, list) and not any(i is not False for i in index):
+        raise IndexError("When tensor is indexed by list, the list can't be empty.")
+    return normalize_index(index)
+
+
 def _getitem_fwd(x, index):
     try:
         out = x[index]
@@ -79,8 +91,8 @@ def _setitem_fwd(x, value, index):
         out[index] = value
     except (IndexError, ValueError) as e:
         vshape = getattr(value, "shape", ())
-        raise ValueError(f"For 'setitem', cannot assign a value of shape {vshape} to index "
-                         f"{index!r} of a tensor of shape {x.shape}: {e}") from None
+        raise type(e)(f"For 'setitem', cannot assign a value of shape {vshape} to index "
+                      f"{index!r} of a tensor of shape {x.shape}: {e}") from None
     return out, (index, np.shape(value))
 
 
