@@ -188,7 +188,7 @@ NOT_PROVIDED = {
         "mindio_preload", "set_mindio_server_info", "train.TrainFaultTolerance")},
     **{name: _REWRITE for name in ("Node", "NodeType", "ScopedValue", "SymbolTree")},
     **{name: _GRAPH_OPTIONS for name in (
-        "Symbol", "get_obj_module_and_name_info",
+        "get_obj_module_and_name_info",
         "is_invalid_or_jit_forbidden_method", "is_jit_forbidden_module", "ops.Reusing")},
     **{name: _FLOPS for name in (
         "FlopsUtilizationCollector", "flops_collection", "train.FlopsUtilizationCollector")},
