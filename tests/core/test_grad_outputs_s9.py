@@ -438,3 +438,19 @@ def test_gradient_is_differentiable_in_the_sensitivity():
 
     assert val(ms.grad(h)(Tensor([1.0, 1.0, 1.0]))) == [2.0, 4.0, 6.0]
     assert val(ms.grad(k)(Tensor([1.0, 1.0, 1.0]))) == [3.0, 12.0, 27.0]
+
+
+def test_vjp_non_tensor_inputs():
+    class Cube(nn.Cell):
+        def construct(self, x):
+            return x ** 3
+
+    message = "The inputs type must be Tensor."
+    with pytest.raises(TypeError, match=message):
+        ops.vjp(Cube(), 1)
+    with pytest.raises(TypeError, match=message):
+        ms.vjp(lambda a, b: a * b, Tensor([1.0]), 2)
+    _, fn = ops.vjp(Cube(), Tensor([1.0]))
+    with pytest.raises(TypeError, match=message):
+        fn(1)
+    assert val(fn(Tensor([1.0]))[0]) == [3.0]

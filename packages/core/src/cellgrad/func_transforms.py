@@ -192,6 +192,7 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
     `vjp_fn(v)` gives the gradients of `<outputs, v>` for every input (a tuple), then for the
     weights when given."""
     _check_fn("vjp", fn)
+    _check_tensors(inputs)
     positions = tuple(range(len(inputs)))
     first = fn(*inputs)
     if has_aux:
@@ -204,6 +205,7 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
 
     def vjp_fn(*v):
         sens = list(v[0]) if len(v) == 1 and isinstance(v[0], (tuple, list)) else list(v)
+        _check_tensors(sens)
         ws = None if weights is None else list(_as_tuple(weights))
         _, in_grads, w_grads = _run(fn, inputs, {}, positions, ws, has_aux, sens)
         grads = tuple(in_grads[p] for p in positions)
@@ -212,6 +214,11 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
         return grads, tuple(w_grads)
 
     return (outputs, vjp_fn, aux) if has_aux else (outputs, vjp_fn)
+
+
+def _check_tensors(values):
+    if not all(isinstance(t, _TensorBase) for t in values):
+        raise TypeError("The inputs type must be Tensor.")
 
 
 def jvp(fn, inputs, v, has_aux=False):
