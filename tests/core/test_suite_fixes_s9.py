@@ -169,3 +169,49 @@ def test_setitem_out_of_range_is_an_index_error():
         x[[4, 2]] = 1.0
     with pytest.raises(IndexError, match="index 4 is out of bounds"):
         x[[4, 2]] += 1.0
+
+
+# ---- Tensor methods: MindSpore's second overloads (dim/keepdim/dtype, split_size) ----
+
+def test_tensor_mean_dim_overload():
+    x = Tensor(np.arange(12).reshape(3, 4).astype(np.float32))
+    out = x.mean(0, False, dtype=ms.float64)
+    assert out.dtype == ms.float64
+    np.testing.assert_array_equal(out.asnumpy(), [4.0, 5.0, 6.0, 7.0])
+    out = x.mean(dim=1, keepdim=True, dtype=ms.float16)
+    assert out.dtype == ms.float16 and out.shape == (3, 1)
+    out = Tensor(np.arange(12).reshape(3, 4).astype(np.int32)).mean(dim=1, dtype=ms.float32)
+    assert out.dtype == ms.float32
+    np.testing.assert_array_equal(out.asnumpy(), [1.5, 5.5, 9.5])
+    assert x.mean(keep_dims=True, axis=1).shape == (3, 1)
+    with pytest.raises(TypeError):
+        x.mean(0, False, ms.float64)
+
+
+def test_tensor_sum_overloads():
+    x = Tensor(np.arange(12).reshape(3, 4).astype(np.float32))
+    out = x.sum(0, False, dtype=ms.float64)
+    assert out.dtype == ms.float64
+    np.testing.assert_array_equal(out.asnumpy(), [12.0, 15.0, 18.0, 21.0])
+    assert x.sum(0, ms.float64).dtype == ms.float64  # (axis, dtype)
+    out = x.sum(dim=1, keepdim=True, dtype=ms.int32)
+    assert out.dtype == ms.int32 and out.shape == (3, 1)
+    np.testing.assert_array_equal(out.asnumpy().ravel(), [6, 22, 38])
+    np.testing.assert_array_equal(x.sum(axis=1, keepdims=True, initial=2.0).asnumpy().ravel(),
+                                  [8.0, 24.0, 40.0])
+    with pytest.raises(TypeError):
+        x.sum(0, False, ms.float64)
+
+
+def test_tensor_split_and_argmax_dim_overloads():
+    x = Tensor(np.arange(12).reshape(3, 4).astype(np.float32))
+    a, b = x.split(split_size=2, dim=1)
+    np.testing.assert_array_equal(b.asnumpy(), x.asnumpy()[:, 2:])
+    assert [t.shape for t in x.split([1, 3], 1)] == [(3, 1), (3, 3)]
+    assert [t.shape for t in x.split(split_size_or_sections=2, axis=1)] == [(3, 2), (3, 2)]
+    out = x.argmax(dim=1, keepdim=True)
+    assert out.dtype == ms.int64 and out.shape == (3, 1)
+    np.testing.assert_array_equal(out.asnumpy().ravel(), [3, 3, 3])
+    out = x.argmin(dim=1)
+    assert out.dtype == ms.int32
+    np.testing.assert_array_equal(out.asnumpy(), [0, 0, 0])

@@ -227,16 +227,26 @@ class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
     def expand_as(self, other):
         return F.broadcast_to(self, other.shape)
 
-    def split(self, split_size_or_sections, axis=0):
-        return F.split(self, split_size_or_sections, axis)
+    def split(self, split_size_or_sections=None, axis=0, *, split_size=None, dim=None):
+        """MindSpore's overloads `split(split_size_or_sections, axis=0)` and
+        `split(split_size, dim=0)`."""
+        if split_size is not None:
+            split_size_or_sections = split_size
+        return F.split(self, split_size_or_sections, axis if dim is None else dim)
 
     # ---- reductions ----
-    def sum(self, axis=None, dtype=None, keepdims=False, initial=None):
-        out = F.sum(self, axis, keepdims, dtype=dtype)
-        return out if initial is None else out + initial
+    def sum(self, *args, **kwargs):
+        """MindSpore's overloads `sum(axis=None, dtype=None, keepdims=False, initial=None)` and
+        `sum(dim=None, keepdim=False, *, dtype=None)` (a bool second argument is `keepdim`)."""
+        if "dim" in kwargs or "keepdim" in kwargs or (len(args) > 1 and isinstance(args[1], bool)):
+            return _sum_dim(self, *args, **kwargs)
+        return _sum_axis(self, *args, **kwargs)
 
-    def mean(self, axis=None, keep_dims=False):
-        return F.mean(self, axis, keep_dims)
+    def mean(self, axis=None, keep_dims=False, *, dim=None, keepdim=None, dtype=None):
+        """MindSpore's overloads `mean(axis=None, keep_dims=False)` and
+        `mean(dim=None, keepdim=False, *, dtype=None)` (`dtype`: cast before averaging)."""
+        x = self if dtype is None else F.cast(self, dtype)
+        return F.mean(x, axis if dim is None else dim, keep_dims if keepdim is None else keepdim)
 
     def prod(self, axis=None, keep_dims=False):
         return F.prod(self, axis, keep_dims)
@@ -259,11 +269,15 @@ class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
             return _dim_overload(self, reduce, *args, **kwargs)
         return _axis_overload(self, reduce, reduce_axes, *args, **kwargs)
 
-    def argmax(self, axis=None, keepdims=False):
-        return F.argmax(self, axis, keepdims)
+    def argmax(self, axis=None, keepdims=False, *, dim=None, keepdim=None):
+        """Also MindSpore's overload `argmax(dim=None, keepdim=False)`."""
+        return F.argmax(self, axis if dim is None else dim,
+                        keepdims if keepdim is None else keepdim)
 
-    def argmin(self, axis=None, keepdims=False):
-        return F.argmin(self, axis, keepdims)
+    def argmin(self, axis=None, keepdims=False, *, dim=None, keepdim=None):
+        """Also MindSpore's overload `argmin(dim=None, keepdim=False)`."""
+        return F.argmin(self, axis if dim is None else dim,
+                        keepdims if keepdim is None else keepdim)
 
     def any(self, axis=None, keep_dims=False):
         return F.any(self, axis, keep_dims)
@@ -461,6 +475,15 @@ def _install():
 
 
 _install()
+
+
+def _sum_axis(t, axis=None, dtype=None, keepdims=False, initial=None):
+    out = F.sum(t, axis, keepdims, dtype=dtype)
+    return out if initial is None else out + initial
+
+
+def _sum_dim(t, dim=None, keepdim=False, *, dtype=None):
+    return F.sum(t, dim, keepdim, dtype=dtype)
 
 
 def _dim_overload(t, reduce, dim, keepdim=False):
