@@ -3,213 +3,55 @@ from its op definitions. Each name here is cellgrad's Primitive of the same name
 `mindspore.ops` / `mindspore.ops.operations` exports, or the inner op of the same name), plus
 the inner Primitives of `_inner_prims` that MindSpore's tests build directly."""
 
-from cellgrad.ops import (  # noqa: F401
-    GLU,
-    Abs,
-    ACos,
-    Acosh,
-    AdamWeightDecay,
-    AdaptiveMaxPool2D,
-    Add,
-    Addcdiv,
-    Addcmul,
-    AddN,
-    Angle,
-    Argmax,
-    ArgMaxWithValue,
-    Argmin,
-    ArgMinWithValue,
-    Asin,
-    Asinh,
-    Assign,
-    AssignAdd,
-    AssignSub,
-    Atan,
-    Atan2,
-    Atanh,
-    AvgPool,
-    BatchMatMul,
-    BCEWithLogitsLoss,
-    Betainc,
-    BiasAdd,
-    BinaryCrossEntropy,
-    BroadcastTo,
-    Cdist,
-    Ceil,
-    CeLU,
-    Cholesky,
-    CholeskyInverse,
-    Complex,
-    Concat,
-    Conj,
-    Cos,
-    Cosh,
-    CountNonZero,
-    Cross,
-    Cummax,
-    Cummin,
-    CumProd,
-    CumSum,
-    Dense,
-    Diag,
-    Div,
-    Dropout,
-    Eig,
-    Elu,
-    Equal,
-    Erf,
-    Erfc,
-    Erfinv,
-    Exp,
-    ExpandDims,
-    Expm1,
-    ExtractImagePatches,
-    Eye,
-    FastGeLU,
-    FFTWithSize,
-    Flatten,
-    Floor,
-    FloorDiv,
-    FloorMod,
-    Gather,
-    GatherD,
-    GatherNd,
-    Gcd,
-    GeLU,
-    Geqrf,
-    Greater,
-    GreaterEqual,
-    GridSampler2D,
-    GridSampler3D,
-    HShrink,
-    HSigmoid,
-    HSwish,
-    Identity,
-    IsClose,
-    IsFinite,
-    IsInf,
-    LayerNorm,
-    LeftShift,
-    Lerp,
-    LerpScalar,
-    Less,
-    LessEqual,
-    LinSpace,
-    Log,
-    Log1p,
-    LogicalAnd,
-    LogicalNot,
-    LogicalOr,
-    LogicalXor,
-    Logit,
-    LogMatrixDeterminant,
-    LogSoftmax,
-    LogSoftmaxExt,
-    MaskedFill,
-    MaskedScatter,
-    MaskedSelect,
-    MatMul,
-    MatrixDeterminant,
-    MatrixExp,
-    Maximum,
-    Meshgrid,
-    Minimum,
-    Mul,
-    NanToNum,
-    Neg,
-    NextAfter,
-    NLLLoss,
-    NonZero,
-    NotEqual,
-    OneHot,
-    Ones,
-    OnesLike,
-    Polar,
-    Pow,
-    PReLU,
-    Primitive,
-    Qr,
-    RandpermV2,
-    Range,
-    Real,
-    RealDiv,
-    Reciprocal,
-    ReduceAll,
-    ReduceAny,
-    ReduceMax,
-    ReduceMean,
-    ReduceMin,
-    ReduceProd,
-    ReduceStd,
-    ReduceSum,
-    ReLU,
-    ReLU6,
-    Reshape,
-    ResizeBicubic,
-    ResizeBilinearV2,
-    ResizeLinear1D,
-    ResizeNearestNeighbor,
-    ResizeNearestNeighborV2,
-    ReverseV2,
-    RightShift,
-    RmsNorm,
-    Roll,
-    Round,
-    Rsqrt,
-    ScatterNd,
-    SearchSorted,
-    Select,
-    Sigmoid,
-    Sign,
-    Sin,
-    Sinc,
-    Sinh,
-    Slice,
-    SmoothL1Loss,
-    SoftMarginLoss,
-    Softmax,
-    SoftShrink,
-    Split,
-    Sqrt,
-    Square,
-    Squeeze,
-    StridedSlice,
-    Sub,
-    Svd,
-    Tan,
-    Tanh,
-    Tensor,
-    TensorScatterAdd,
-    TensorScatterElements,
-    TensorShape,
-    Trace,
-    Transpose,
-    TransposeExtView,
-    TransposeView,
-    Triu,
-    Trunc,
-    UniqueConsecutive,
-    UnsortedSegmentSum,
-    UpsampleNearest3D,
-    UpsampleTrilinear3D,
-    Xlogy,
-    Zeros,
-    ZerosLike,
-)
-from cellgrad.ops.auto_generate._inner_prims import (  # noqa: F401
-    CdistGrad,
-    SequenceConcat,
-    SumExt,
-)
-from cellgrad.ops.operations._grad_ops import (  # noqa: F401
-    ACosGrad,
-    AcoshGrad,
-    AsinGrad,
-    AsinhGrad,
-    AtanGrad,
-    BiasAddGrad,
-)
-from cellgrad.ops.operations._sequence_ops import (  # noqa: F401
-    TensorToScalar,
-    TupleToTensor,
-)
+import importlib
+
+# module -> the names it gives this namespace
+_FROM = {
+    "cellgrad.ops": (
+        "ACos Abs Acosh AdamWeightDecay AdaptiveMaxPool2D Add AddN Addcdiv Addcmul Angle "
+        "ArgMaxWithValue ArgMinWithValue Argmax Argmin Asin Asinh Assign AssignAdd "
+        "AssignSub Atan Atan2 Atanh AvgPool BCEWithLogitsLoss BatchMatMul Betainc BiasAdd "
+        "BinaryCrossEntropy BroadcastTo Cdist CeLU Ceil Cholesky CholeskyInverse Complex "
+        "Concat Conj Cos Cosh CountNonZero Cross CumProd CumSum Cummax Cummin Dense Diag "
+        "Div Dropout Eig Elu Equal Erf Erfc Erfinv Exp ExpandDims Expm1 "
+        "ExtractImagePatches Eye FFTWithSize FastGeLU Flatten Floor FloorDiv FloorMod GLU "
+        "Gather GatherD GatherNd Gcd GeLU Geqrf Greater GreaterEqual GridSampler2D "
+        "GridSampler3D HShrink HSigmoid HSwish Identity IsClose IsFinite IsInf LayerNorm "
+        "LeftShift Lerp LerpScalar Less LessEqual LinSpace Log Log1p LogMatrixDeterminant "
+        "LogSoftmax LogSoftmaxExt LogicalAnd LogicalNot LogicalOr LogicalXor Logit "
+        "MaskedFill MaskedScatter MaskedSelect MatMul MatrixDeterminant MatrixExp Maximum "
+        "Meshgrid Minimum Mul NLLLoss NanToNum Neg NextAfter NonZero NotEqual OneHot Ones "
+        "OnesLike PReLU Polar Pow Primitive Qr RandpermV2 Range ReLU ReLU6 Real RealDiv "
+        "Reciprocal ReduceAll ReduceAny ReduceMax ReduceMean ReduceMin ReduceProd "
+        "ReduceStd ReduceSum Reshape ResizeBicubic ResizeBilinearV2 ResizeLinear1D "
+        "ResizeNearestNeighbor ResizeNearestNeighborV2 ReverseV2 RightShift RmsNorm Roll "
+        "Round Rsqrt ScatterNd SearchSorted Select Sigmoid Sign Sin Sinc Sinh Slice "
+        "SmoothL1Loss SoftMarginLoss SoftShrink Softmax Split Sqrt Square Squeeze "
+        "StridedSlice Sub Svd Tan Tanh Tensor TensorScatterAdd TensorScatterElements "
+        "TensorShape Trace Transpose TransposeExtView TransposeView Triu Trunc "
+        "UniqueConsecutive UnsortedSegmentSum UpsampleNearest3D UpsampleTrilinear3D Xlogy "
+        "Zeros ZerosLike"
+    ).split(),
+    "cellgrad.ops.auto_generate._inner_prims": (
+        "CdistGrad SequenceConcat SumExt"
+    ).split(),
+    "cellgrad.ops.operations._grad_ops": (
+        "ACosGrad AcoshGrad AsinGrad AsinhGrad AtanGrad BiasAddGrad"
+    ).split(),
+    "cellgrad.ops.operations._sequence_ops": (
+        "TensorToScalar TupleToTensor"
+    ).split(),
+}
+
+
+def __getattr__(name):
+    for module, names in _FROM.items():
+        if name in names:
+            value = getattr(importlib.import_module(module), name)
+            globals()[name] = value
+            return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | {n for names in _FROM.values() for n in names})
