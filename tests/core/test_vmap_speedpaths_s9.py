@@ -332,3 +332,20 @@ def test_updates_in_place_per_example_keep_the_loop(paths):
     np.testing.assert_allclose(out.asnumpy(), want)
     np.testing.assert_allclose(var.asnumpy(), want)
     assert paths == ["loop"]
+
+
+def test_stack_concat_and_nested_vmap(paths):
+    x, c = T(RNG.normal(size=(B, 2, 3))), T(RNG.normal(size=(2, 3)))
+
+    def f(v):
+        return ops.concat((ops.stack((v, c, v * 2), -1), v[..., None]), axis=-1)
+
+    got = ms.vmap(f)(x)
+    assert got.shape == (B, 2, 3, 4)
+    close(got, loop(f, (x,), (0,)))
+    inner = ms.vmap(lambda r: ops.exp(r) * r.sum())
+    got = ms.vmap(inner)(x)
+    want = np.exp(x.asnumpy()) * x.asnumpy().sum(-1, keepdims=True)
+    np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-12)
+    # the inner vmap loops under the outer trace (reported first), the outer replays it batched
+    assert paths == ["batched", "loop", "batched"]

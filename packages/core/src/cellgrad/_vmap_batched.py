@@ -550,6 +550,16 @@ def _softmax_like(op, inputs, vals, attrs, result):
     return apply(op, (vals[0][0],), {**attrs, "axis": axis})
 
 
+def _joined(op, inputs, vals, attrs, result):
+    """stack/concat: unbatched pieces broadcast over the batch, the axis shifted past it."""
+    F = _F()
+    size = next(v.shape[0] for v, b in vals if b)
+    pieces = tuple(v if b else F.broadcast_to(v, (size,) + tuple(v.shape)) for v, b in vals)
+    rank = result.ndim if op.name == "stack" else inputs[0].ndim
+    axis = _shift_axes(attrs.get("axis", 0), rank)[0]
+    return apply(op, pieces, {**attrs, "axis": axis})
+
+
 _UNARY = ("abs acos acosh asin asinh atan atanh ceil cos cosh exp exp2 expm1 floor identity "
           "isfinite isinf isnan log log10 log1p log2 logical_not neg reciprocal rint round "
           "rsqrt sigmoid sign sin sinh sqrt square tan tanh trunc cast relu relu6 gelu silu "
@@ -566,5 +576,6 @@ RULES.update({
     "softmax": _softmax_like, "log_softmax": _softmax_like,
     "cumsum": _axis_op("axis", 1), "expand_dims": _axis_op("axis", 1),
     "reshape": _reshape, "transpose": _transpose, "squeeze": _squeeze,
-    "broadcast_to": _broadcast_to, "getitem": _getitem, "cross_entropy": _cross_entropy,
+    "broadcast_to": _broadcast_to, "stack": _joined, "concat": _joined, "getitem": _getitem,
+    "cross_entropy": _cross_entropy,
 })
