@@ -210,3 +210,50 @@ def test_fractional_max_pool_with_fixed_ksize_refuses_other_ints():
         nn_ops.FractionalMaxPoolWithFixedKsize(2, (2, 2))(
             Tensor(X2.reshape(1, 1, 5, 5).astype(np.uint8)),
             Tensor(np.array([[[0.8, 0.8]]], np.float32)))
+
+
+# ---- integer inputs of leaky_relu and bidense, CentralCrop's argument types ----
+
+def test_leaky_relu_integer_inputs_cast_alpha_to_the_dtype():
+    from cellgrad import ops
+
+    u = Tensor(np.array([[1, 2, 3], [4, 5, 6]], np.uint32))
+    out = nn.LeakyReLU(0.1)(u)
+    assert out.asnumpy().dtype == np.uint32
+    np.testing.assert_array_equal(out.asnumpy(), u.asnumpy())
+    x = Tensor(np.array([-3, -1, 5, -7], np.int32))
+    np.testing.assert_array_equal(ops.leaky_relu(x, 0.5).asnumpy(), [0, 0, 5, 0])  # int(0.5) = 0
+    out = nn.LeakyReLU(2)(Tensor(np.array([[1, -2, 3]], np.int32)))
+    assert out.asnumpy().dtype == np.int32
+    np.testing.assert_array_equal(out.asnumpy(), [[1, -4, 3]])
+    np.testing.assert_array_equal(ops.leaky_relu(Tensor(np.array([True, False])), 0.5).asnumpy(),
+                                  [True, False])
+
+
+def test_bidense_integer_inputs():
+    from cellgrad import dtype as mstype
+    from cellgrad import ops
+
+    x1, x2 = Tensor(np.array([1, -2], np.int8)), Tensor(np.array([3, 1, -1], np.int8))
+    w = Tensor(np.arange(6).reshape(1, 2, 3) - 2, mstype.int8)
+    out = ops.bidense(x1, x2, w)
+    assert out.dtype == mstype.int64 and out.shape == (1,)
+    assert int(out.asnumpy()[0]) == -11
+    out = ops.bidense(x1, x2, w, Tensor(np.array([5]), mstype.int8))
+    assert out.dtype == mstype.int8 and int(out.asnumpy()[0]) == -6
+    with pytest.raises(TypeError, match=r"^For 'MatMul', the type of 'x2' should be same as 'x1', "
+                                        r"but got 'x1' with type Tensor\[Float32\] and 'x2' with "
+                                        r"type Tensor\[Int8\].$"):
+        ops.bidense(Tensor(np.array([1.0, -2.0], np.float32)), x2, w)
+    with pytest.raises(TypeError, match="the dtype of 'bias', 'input1' and 'input2' must be"):
+        ops.bidense(x1, x2, w, Tensor(np.array([5]), mstype.int32))
+
+
+@pytest.mark.parametrize("fraction, kind", [(True, "bool"), (1, "int"), ("a", "str")])
+def test_central_crop_fraction_type(fraction, kind):
+    with pytest.raises(TypeError, match=rf"^For 'CentralCrop', the type of 'central_fraction' "
+                                        rf"should be 'float', but got type '{kind}'.$"):
+        nn.CentralCrop(fraction)
+    with pytest.raises(ValueError, match=r"^For 'CentralCrop', the 'central_fraction' must be in "
+                                         r"range of \(0.0, 1.0\], but got 0.0 with type 'float'.$"):
+        nn.CentralCrop(0.0)

@@ -9,6 +9,7 @@ import math
 import numpy as np
 from cellgrad._core._buffer import SAVE_OUTPUT, TensorBuffer, apply_unary
 
+from cellgrad.common.tensor import Tensor
 from cellgrad.dtype import bool_
 from cellgrad.plugins import PROMOTE_NONE, Op, apply
 from cellgrad_nn._kernels.activation import relu_grad
@@ -201,7 +202,12 @@ def relu6(x):
 
 
 def leaky_relu(input, alpha=0.2):
-    """Mirrors `mindspore.ops.leaky_relu`: x where x > 0, else alpha * x."""
+    """Mirrors `mindspore.ops.leaky_relu`: x where x > 0, else alpha * x. An integer or bool
+    input is computed in its dtype with `alpha` cast to it (MindSpore's kernel: 0.1 -> 0)."""
+    if isinstance(input, Tensor) and input.asnumpy().dtype.kind in "biu":
+        x = input.asnumpy()
+        a = np.asarray(_checks.number("leaky_relu", "alpha", alpha)).astype(x.dtype)
+        return Tensor(np.where(x > 0, x, x * a).astype(x.dtype))
     _checks.floating("leaky_relu", "input", input)
     return apply(LEAKY_RELU, (input,), {"alpha": _checks.number("leaky_relu", "alpha", alpha)})
 

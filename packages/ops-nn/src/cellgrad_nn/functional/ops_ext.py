@@ -2,6 +2,8 @@
 (im2col / col2im, as `mint.nn.functional`), `ops.adaptive_avg_pool2d_ext`, `ops.bidense` and
 the `LogSoftmaxExt` Primitive."""
 
+import numpy as np
+
 from cellgrad import Tensor, ops
 from cellgrad.ops.primitive import Primitive
 from cellgrad_nn.rnn import _checks
@@ -41,12 +43,28 @@ def adaptive_avg_pool2d_ext(input, output_size):
 
 def bidense(input1, input2, weight, bias=None):
     """Mirrors `mindspore.ops.bidense`: y = input1^T weight input2 + bias over the last axis
-    (`weight` (out, in1, in2))."""
-    for name, t in (("input1", input1), ("input2", input2), ("weight", weight)):
-        _checks.floating("bidense", name, t)
+    (`weight` (out, in1, in2)). Integer inputs sum as Int64 (MindSpore's `sum`), cast to the
+    bias' dtype when a bias is added."""
+    ints = all(isinstance(t, Tensor) and t.asnumpy().dtype.kind in "iu"
+               for t in (input1, input2, weight))
+    if isinstance(input1, Tensor) and isinstance(weight, Tensor) and \
+            input1.dtype != weight.dtype:  # MindSpore's MatMul of input1 and weight
+        raise TypeError(f"For 'MatMul', the type of 'x2' should be same as 'x1', but got 'x1' "
+                        f"with type Tensor[{input1.dtype}] and 'x2' with type "
+                        f"Tensor[{weight.dtype}].")
+    if not ints:
+        for name, t in (("input1", input1), ("input2", input2), ("weight", weight)):
+            _checks.floating("bidense", name, t)
     if weight.ndim != 3 or weight.shape[1:] != (input1.shape[-1], input2.shape[-1]):
         raise ValueError(f"For 'bidense', 'weight' must be (out, {input1.shape[-1]}, "
                          f"{input2.shape[-1]}), but got {_checks.describe(weight)}.")
+    if bias is not None and (input1.dtype != bias.dtype or input2.dtype != bias.dtype):
+        raise TypeError(f"For 'bidense', the dtype of 'bias', 'input1' and 'input2' must be the "
+                        f"same, but got {bias.dtype}, {input1.dtype} and {input2.dtype}.")
+    if ints:
+        out = Tensor(np.einsum("...i,oij,...j->...o", *(t.asnumpy().astype(np.int64)
+                                                        for t in (input1, weight, input2))))
+        return out if bias is None else out.astype(bias.dtype) + bias
     out = ops.einsum("...i,oij,...j->...o", input1, weight, input2)
     return out if bias is None else out + bias
 

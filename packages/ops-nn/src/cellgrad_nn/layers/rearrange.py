@@ -90,10 +90,12 @@ class CentralCrop(Cell):
 
     def __init__(self, central_fraction):
         super().__init__()
-        if isinstance(central_fraction, bool) or not isinstance(central_fraction, float) or \
-                not 0.0 < central_fraction <= 1.0:
+        if isinstance(central_fraction, bool) or not isinstance(central_fraction, float):
+            raise TypeError(f"For 'CentralCrop', the type of 'central_fraction' should be "
+                            f"'float', but got type '{type(central_fraction).__name__}'.")
+        if not 0.0 < central_fraction <= 1.0:
             raise ValueError(f"For 'CentralCrop', the 'central_fraction' must be in range of "
-                             f"(0.0, 1.0], but got {central_fraction!r}.")
+                             f"(0.0, 1.0], but got {central_fraction!r} with type 'float'.")
         self.central_fraction = central_fraction
 
     def construct(self, image):
