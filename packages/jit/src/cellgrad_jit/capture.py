@@ -124,7 +124,7 @@ def _flatten(out):
 def capture(net, *inputs, dynamic_batch=False, name=None):
     """Run `net(*inputs)` once in eval mode under an observer and return its `Graph`.
 
-    A Tensor input with a 0-sized first dimension (what `Tensor(shape=[None, n], ...)` gives)
+    A Tensor input whose first dimension is unknown (`Tensor(shape=[None, n], ...)`) or 0
     or `dynamic_batch=True` marks the batch dimension (0) of every input dynamic; a 0-sized
     batch is traced at size 2. A dynamic batch is traced twice (batch b and b + 1): the runs
     must dispatch the same ops, and a constant whose shape follows the batch (an RNN's zero
@@ -140,11 +140,14 @@ def capture(net, *inputs, dynamic_batch=False, name=None):
         if not isinstance(t, ms.Tensor):
             raise TypeError(f"export: input {i} must be a Tensor, but got "
                             f"{type(t).__name__}.")
-        shape = tuple(t.shape)
-        if any(d == 0 for d in shape[1:]):
+        shape = tuple(t.shape)  # a placeholder's: -1 for None, (-2,) for an unknown rank
+        if shape == (-2,):
+            raise ValueError(f"export: input {i} is a placeholder of unknown rank "
+                             f"(shape=None); give its shape, with None for the batch.")
+        if any(d <= 0 for d in shape[1:]):
             raise ValueError(f"export: input {i} has shape {list(shape)}; only the first "
                              f"(batch) dimension may be dynamic (None).")
-        if shape and shape[0] == 0:
+        if shape and shape[0] <= 0:
             dynamic_batch = True
             t = ms.Tensor(np.ones((2,) + shape[1:], t.dtype.np_dtype), dtype=t.dtype)
         traced.append(t)
