@@ -611,3 +611,21 @@ def test_custom_aot_checks_func_then_says_it_cannot_run(monkeypatch, tmp_path):
     ops.Custom(f"{legal}/add.so:f", None, None, func_type="aot")
     with pytest.raises(TypeError, match="the legal path for the file is"):
         ops.Custom(f"{tmp_path}/add.so:f", None, None, func_type="aot")
+
+
+def test_array_op_check_errors_are_mindspores():
+    x = Tensor(np.ones([3, 4], np.float32))
+    with pytest.raises(TypeError) as info:
+        ops.ExpandDims()(5.0, 1)
+    assert str(info.value) == (
+        'Failed calling ExpandDims with "ExpandDims()(input_x=float, axis=int)". The valid '
+        'calling should be: "ExpandDims()(input_x=<Tensor>, axis=<Tensor, int>)".')
+    with pytest.raises(TypeError, match='Failed calling Reshape with "Reshape'):
+        ops.Reshape()(5.0, (1, 2))
+    with pytest.raises(TypeError, match="reshape"):
+        ops.Reshape()(x, (2, 3.0, 2))
+    for axis in (-4, 3):
+        with pytest.raises(ValueError):
+            ops.ExpandDims()(x, axis)
+    with pytest.raises(TypeError, match=r"For Primitive\[Dtype\]"):
+        ops.DType()(5.0)

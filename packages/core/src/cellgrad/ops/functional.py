@@ -293,8 +293,17 @@ def all(input, axis=None, keep_dims=False):
 
 
 # ---- shape ----
+def _tensor_input(prim, x, call, valid):
+    """MindSpore's TypeError for a non-Tensor input of a Tensor-only primitive."""
+    if not isinstance(x, TensorBuffer):
+        raise TypeError(f'Failed calling {prim} with "{prim}()({call.format(type(x).__name__)})". '
+                        f'The valid calling should be: "{prim}()({valid})".')
+
+
 def reshape(input, shape):
     """Mirrors `mindspore.ops.reshape` (one -1 allowed)."""
+    _tensor_input("Reshape", input, "input={}, shape=" + type(shape).__name__,
+                  "input=<Tensor>, shape=<list of int, Tensor, tuple of int>")
     return apply(_shape.RESHAPE, (input,), {"shape": tuple(shape)})
 
 
@@ -316,6 +325,8 @@ def swapaxes(input, axis0, axis1):
 
 def expand_dims(input_x, axis):
     """Mirrors `mindspore.ops.expand_dims`."""
+    _tensor_input("ExpandDims", input_x, "input_x={}, axis=" + type(axis).__name__,
+                  "input_x=<Tensor>, axis=<Tensor, int>")
     return apply(_shape.EXPAND_DIMS, (input_x,), {"axis": int(axis)})
 
 
