@@ -215,3 +215,59 @@ def test_tensor_split_and_argmax_dim_overloads():
     out = x.argmin(dim=1)
     assert out.dtype == ms.int32
     np.testing.assert_array_equal(out.asnumpy(), [0, 0, 0])
+
+
+# ---- numpy on the left of a Tensor: numpy's result (MindSpore's PyNative Tensor) ----
+
+def test_ndarray_on_the_left_gives_numpy_results():
+    x1 = Tensor(np.array([1, 2, 3]), ms.float32)
+    x2 = Tensor(np.array([2, 4, 6]), ms.float32)
+    expect = abs(x1 - x2) < 2.0
+    assert isinstance(expect, Tensor)
+    out = np.array([True, False, False]) == expect
+    assert isinstance(out, np.ndarray)
+    np.testing.assert_array_equal(out, [True, True, True])
+    out = np.ones(3) + x1
+    assert isinstance(out, np.ndarray) and out.dtype == np.float64
+    np.testing.assert_array_equal(out, [2.0, 3.0, 4.0])
+    out = np.array([[1.0, 2.0], [3.0, 4.0]]) - Tensor(np.ones((2, 2), np.float32))
+    assert isinstance(out, np.ndarray)
+    np.testing.assert_array_equal(out, [[0.0, 1.0], [2.0, 3.0]])
+    assert isinstance(np.exp(x1), np.ndarray)
+
+
+def test_numpy_scalar_on_the_left_stays_a_tensor_op():
+    x1 = Tensor(np.array([1, 2, 3]), ms.float32)
+    for s in (np.float32(2), np.float64(2), np.int64(2)):
+        out = s * x1
+        assert isinstance(out, Tensor) and out.dtype == ms.float32
+        np.testing.assert_array_equal(out.asnumpy(), [2.0, 4.0, 6.0])
+        np.testing.assert_array_equal((s - x1).asnumpy(), [1.0, 0.0, -1.0])
+
+
+@pytest.mark.parametrize("tol, kind", [("str", "str"), (1, "int"), (True, "bool"),
+                                       (None, "NoneType")])
+def test_approximate_equal_tolerance_type(tol, kind):
+    with pytest.raises(TypeError, match=rf"^For 'ApproximateEqual', the type of 'tolerance' "
+                                        rf"should be 'float', but got type '{kind}'.$"):
+        P.ApproximateEqual(tolerance=tol)
+
+
+def test_approximate_equal_rank_limit():
+    x = Tensor(np.ones([2] * 8, np.float32))
+    with pytest.raises(RuntimeError, match=r"^For 'ApproximateEqual', the x's rank should be less "
+                                           r"than 8, but got: 8$"):
+        P.ApproximateEqual(0.5)(x, x)
+    assert P.ApproximateEqual(0.5)(x[0], x[0]).shape == (2,) * 7
+
+
+@pytest.mark.parametrize("shape, bad", [((2, -1, 4, 5), 1), ((-1, 4, 5), 0), ((-1, -1, 5), 0)])
+def test_broadcast_to_minus_one_before_the_input_dims(shape, bad):
+    x = Tensor(np.ones((4, 5), np.float32))
+    with pytest.raises(ValueError, match=rf"^For 'BroadcastTo', -1 in init shape is in an "
+                                         rf"incompatible location with given input tensor, -1 "
+                                         rf"index in init shape: {bad} but -1 can only be in "
+                                         rf"index{len(shape) - 2}onwards for this input.$"):
+        P.BroadcastTo(shape)(x)
+    assert P.BroadcastTo((2, -1, 5))(x).shape == (2, 4, 5)
+    assert ops.broadcast_to(x, (3, -1, -1)).shape == (3, 4, 5)

@@ -134,11 +134,39 @@ def _shape_of(op, size):
     return tuple(int(s) for s in size)
 
 
+# numpy ufunc -> (the Tensor dunder when the Tensor comes first, when it comes second)
+_UFUNC_DUNDERS = {
+    np.add: ("__add__", "__radd__"), np.subtract: ("__sub__", "__rsub__"),
+    np.multiply: ("__mul__", "__rmul__"), np.true_divide: ("__truediv__", "__rtruediv__"),
+    np.floor_divide: ("__floordiv__", "__rfloordiv__"), np.remainder: ("__mod__", "__rmod__"),
+    np.power: ("__pow__", "__rpow__"), np.matmul: ("__matmul__", "__rmatmul__"),
+    np.less: ("__lt__", "__gt__"), np.less_equal: ("__le__", "__ge__"),
+    np.greater: ("__gt__", "__lt__"), np.greater_equal: ("__ge__", "__le__"),
+    np.bitwise_and: ("__and__", "__rand__"), np.bitwise_or: ("__or__", "__ror__"),
+    np.bitwise_xor: ("__xor__", "__rxor__"),
+}
+
+
 class TensorMethods:
     """The Tensor methods that are more than a call of one ops function (a mixin of
     `Tensor`)."""
 
     __slots__ = ()
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """numpy meets a Tensor as MindSpore's PyNative Tensor does: `array + t`, `array == t`
+        and `np.exp(t)` compute in numpy on the values and give numpy arrays. A numpy scalar
+        with a Tensor (`np.float32(2) * t`) stays a Tensor op, as in MindSpore's graphs."""
+        if kwargs.get("out") is not None:
+            return NotImplemented
+        pair = _UFUNC_DUNDERS.get(ufunc)
+        if method == "__call__" and pair is not None and len(inputs) == 2:
+            first = isinstance(inputs[0], TensorBuffer)
+            other = inputs[1] if first else inputs[0]
+            if isinstance(other, np.generic) and not kwargs:
+                return getattr(inputs[0] if first else inputs[1], pair[0 if first else 1])(other)
+        args = [np.asarray(i) if isinstance(i, TensorBuffer) else i for i in inputs]
+        return getattr(ufunc, method)(*args, **kwargs)
 
     # ---- copies, views and metadata ----
     def clone(self):

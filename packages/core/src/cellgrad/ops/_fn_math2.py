@@ -269,6 +269,9 @@ def approximate_equal(x, y, tolerance=1e-05):
     if x.shape != y.shape:
         raise RuntimeError(f"For 'ApproximateEqual', arg 'x1' must have the same shape as "
                            f"'x2'. But got 'x1' shape: {x.shape}, 'x2' shape: {y.shape}.")
+    if x.ndim >= 8:
+        raise RuntimeError(f"For 'ApproximateEqual', the x's rank should be less than 8, but "
+                           f"got: {x.ndim}")
     if not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool):
         raise TypeError(f"For 'ApproximateEqual', the type of 'tolerance' should be 'float', "
                         f"but got '{type(tolerance).__name__}'.")

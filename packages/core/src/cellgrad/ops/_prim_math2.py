@@ -169,7 +169,9 @@ class ApproximateEqual(Primitive):
 
     @prim_attr_register
     def __init__(self, tolerance=1e-05):
-        pass
+        if not isinstance(tolerance, float):
+            raise TypeError(f"For 'ApproximateEqual', the type of 'tolerance' should be 'float', "
+                            f"but got type '{type(tolerance).__name__}'.")
 
     def __call__(self, x1, x2):
         return M.approximate_equal(x1, x2, self.tolerance)

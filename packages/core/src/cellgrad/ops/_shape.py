@@ -61,6 +61,12 @@ def _squeeze_fwd(x, axis=None):
 
 
 def _broadcast_to_fwd(x, shape):
+    lead = len(shape) - x.ndim  # -1 copies an input dimension, so only from here on
+    bad = next((i for i, s in enumerate(shape) if s == -1 and i < lead), None)
+    if bad is not None:
+        raise ValueError(f"For 'BroadcastTo', -1 in init shape is in an incompatible location "
+                         f"with given input tensor, -1 index in init shape: {bad} but -1 can "
+                         f"only be in index{lead}onwards for this input.")
     shape = tuple(x.shape[i - len(shape) + x.ndim] if s == -1 else s
                   for i, s in enumerate(shape))
     try:
