@@ -257,3 +257,15 @@ def test_central_crop_fraction_type(fraction, kind):
     with pytest.raises(ValueError, match=r"^For 'CentralCrop', the 'central_fraction' must be in "
                                          r"range of \(0.0, 1.0\], but got 0.0 with type 'float'.$"):
         nn.CentralCrop(0.0)
+
+
+@pytest.mark.parametrize("min_lr, max_lr", [(0.1, 0.01), (0.1, 0.1)])
+def test_cosine_decay_lr_needs_max_above_min(min_lr, max_lr):
+    with pytest.raises(ValueError, match=rf"^For 'cosine_decay_lr', the 'max_lr' must be greater "
+                                         rf"than the 'min_lr', but got 'max_lr' value: {max_lr}, "
+                                         rf"'min_lr' value: {min_lr}.$"):
+        nn.cosine_decay_lr(min_lr, max_lr, 10, 2, 2)
+    with pytest.raises(TypeError, match="the argument 'min_lr' must be type of float"):
+        nn.cosine_decay_lr(0, 0.1, 10, 2, 2)
+    np.testing.assert_allclose(nn.cosine_decay_lr(0.01, 0.1, 6, 2, 2),
+                               [0.1, 0.1, 0.055, 0.055, 0.01, 0.01])

@@ -65,7 +65,13 @@ def inverse_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, deca
 
 def cosine_decay_lr(min_lr, max_lr, total_step, step_per_epoch, decay_epoch):
     """Mirrors `mindspore.nn.cosine_decay_lr`: from max_lr to min_lr over decay_epoch epochs."""
+    if not isinstance(min_lr, float):
+        raise TypeError(f"For 'cosine_decay_lr', the argument 'min_lr' must be type of float, "
+                        f"but got 'min_lr' type: {type(min_lr)}.")
     _check("cosine_decay_lr", total_step, step_per_epoch, decay_epoch, "decay_epoch")
+    if min_lr >= max_lr:
+        raise ValueError(f"For 'cosine_decay_lr', the 'max_lr' must be greater than the "
+                         f"'min_lr', but got 'max_lr' value: {max_lr}, 'min_lr' value: {min_lr}.")
     delta = 0.5 * (max_lr - min_lr)
     lr = []
     for i in range(total_step):
