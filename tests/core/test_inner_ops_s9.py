@@ -629,3 +629,24 @@ def test_array_op_check_errors_are_mindspores():
             ops.ExpandDims()(x, axis)
     with pytest.raises(TypeError, match=r"For Primitive\[Dtype\]"):
         ops.DType()(5.0)
+
+
+def test_registered_bprop_leaves_the_gradient_as_mindspore_pynative_does():
+    from cellgrad.ops._grad_experimental.grad_base import bprop_getters
+
+    class MyMul(ops.Primitive):
+        @ops.prim_attr_register
+        def __init__(self):
+            pass
+
+        def __call__(self, x, y):
+            return x * y
+
+    x, y = Tensor(np.array([1., 2.], np.float32)), Tensor(np.array([3., 4.], np.float32))
+
+    @bprop_getters.register(MyMul)
+    def get_bprop(self):
+        return lambda a, b, out, dout: (dout * 10, dout * out)
+
+    dx, dy = ops.GradOperation(get_all=True)(lambda a, b: MyMul()(a, b))(x, y)
+    assert dx.asnumpy().tolist() == [3, 4] and dy.asnumpy().tolist() == [1, 2]

@@ -2,9 +2,10 @@
 registered in (`grad_base`) and the shape helpers of its array / math bprops that MindSpore's
 tests call directly (`grad_array_ops`, `grad_math_ops`).
 
-cellgrad's own gradients live beside each op's forward (`cellgrad.ops._registry`); a function
-registered here is found by `get_bprop_fn`, not used by cellgrad's autodiff (a user Primitive
-gets its gradient from a `bprop` method or a `Custom(bprop=...)`).
+cellgrad's own gradients live beside each op's forward (`cellgrad.ops._registry`). A function
+registered here is found by `get_bprop_fn`; as in MindSpore 2.10's PyNative mode, registering
+does not change a primitive's gradient (a user Primitive gets one from a Cell's `bprop` method
+or `ops.Custom(..., bprop=...)`).
 """
 
 from cellgrad.ops._grad_experimental import grad_array_ops, grad_math_ops  # noqa: F401
