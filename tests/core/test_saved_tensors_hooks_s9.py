@@ -55,7 +55,7 @@ def test_an_output_saved_by_its_op_is_packed_as_that_output():
     lambda x: (ops.tanh(x) * ops.sigmoid(x)).sum(),
     lambda x: ops.matmul(x.reshape(3, 1), x.reshape(1, 3)).sum(),
     lambda x: (ops.sin(x) / (x * x + 1)).mean(),
-    lambda x: ops.softmax(x.reshape(1, 3), axis=-1)[0, 1],
+    lambda x: (ops.exp(x) / ops.exp(x).sum())[1],
 ])
 def test_identity_hooks_leave_gradients_unchanged(fn):
     x = _x()

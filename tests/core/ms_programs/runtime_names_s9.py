@@ -53,7 +53,7 @@ for kwargs in ({}, {"v": ms.Tensor([1.0])}, {"v": 1}, {"w": dyn},
     except (TypeError, ValueError) as e:
         print(type(e).__name__, e)
 try:
-    ms.enable_dynamic(v=dyn)(ms.nn.ReLU())
+    ms.enable_dynamic(v=dyn)(len)
 except ValueError as e:
     print("ValueError", str(e)[:60])
 try:
