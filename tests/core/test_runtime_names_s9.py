@@ -114,7 +114,7 @@ def test_allocated_and_reserved_memory_follow_a_large_tensor():
 
 
 @linux_glibc
-def test_memory_stats_and_summary_have_mindsporess_layout():
+def test_memory_stats_and_summary_have_mindspores_layout():
     stats = ms.memory_stats()
     assert list(stats) == [
         "total_reserved_memory", "total_allocated_memory", "total_idle_memory",
@@ -134,11 +134,16 @@ def test_memory_stats_and_summary_have_mindsporess_layout():
 
 @linux_glibc
 def test_empty_cache_returns_free_heap_pages():
+    from cellgrad import _heap
+
+    if not _heap.tuned:
+        pytest.skip("glibc trims freed pages itself without cellgrad's heap tuning")
     chunks = [np.ones(1 << 16) for _ in range(200)]          # ~100 MB of heap blocks
-    del chunks[:-1]
-    idle = ms.memory_stats()["total_idle_memory"]
+    del chunks[:-1]                   # freed, but kept in the heap (cellgrad._heap's tuning)
+    kept = ms.memory_reserved()
+    assert ms.memory_stats()["total_idle_memory"] >= 50 << 20
     ms.empty_cache()
-    assert ms.memory_stats()["total_idle_memory"] <= idle
+    assert ms.memory_reserved() < kept - (50 << 20)          # the pages went back to the OS
     ms.reset_max_memory_allocated()
     ms.reset_max_memory_reserved()
     assert ms.max_memory_reserved() >= ms.memory_reserved() > 0
