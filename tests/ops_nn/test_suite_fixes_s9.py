@@ -269,3 +269,16 @@ def test_cosine_decay_lr_needs_max_above_min(min_lr, max_lr):
         nn.cosine_decay_lr(0, 0.1, 10, 2, 2)
     np.testing.assert_allclose(nn.cosine_decay_lr(0.01, 0.1, 6, 2, 2),
                                [0.1, 0.1, 0.055, 0.055, 0.01, 0.01])
+
+
+def test_group_lr_names_follow_the_group_index():
+    ps = _params()
+    opt = nn.SGD([{"params": ps[:1], "weight_decay": 0.01}, {"params": ps[1:], "lr": 0.01},
+                  {"order_params": ps[::-1]}], learning_rate=0.1, weight_decay=0.0)
+    assert [lr.name for lr in opt.learning_rate] == ["learning_rate_group_1", "learning_rate"]
+    assert [p.name for p in opt.parameters] == [p.name for p in ps[::-1]]
+    opt = nn.SGD([{"params": ps[:1], "lr": (0.5, 0.4, 0.3)}, {"params": ps[1:]}], 0.1)
+    lrs = opt.get_lr_parameter(ps)
+    assert [type(lr).__name__ for lr in lrs] == ["Parameter", "Parameter"]
+    np.testing.assert_allclose(lrs[0].data.asnumpy(), [0.5, 0.4, 0.3], rtol=1e-6)
+    assert lrs[0].name == "learning_rate_group_0" and lrs[1].name == "learning_rate"

@@ -141,11 +141,13 @@ class Optimizer(Cell):
                      else 0.0 for p in params]
         if self.is_group:
             made = {}
-            for i, (lr, gwd) in enumerate(zip(group_lr, group_wd)):
-                if lr is not None:
-                    key = id(lr)
+            for i, (glr, gwd) in enumerate(zip(group_lr, group_wd)):
+                if glr is not None:  # (group index, lr): named by the group, as MindSpore
+                    gi, lr = glr
+                    # one schedule Cell shared by groups stays one (it runs once per step)
+                    key = id(lr) if isinstance(lr, LearningRateSchedule) else gi
                     if key not in made:
-                        made[key] = _LearningRate(owner, lr, f"learning_rate_group_{len(made)}")
+                        made[key] = _LearningRate(owner, lr, f"learning_rate_group_{gi}")
                     self._lrs[i] = made[key]
                     self.dynamic_lr = self.dynamic_lr or made[key].dynamic
                 if gwd is not None:
@@ -193,7 +195,10 @@ class Optimizer(Cell):
                 raise ValueError(f"For 'get_lr_parameter', the parameter {p.name} is not in "
                                  f"optimizer, please check whether the argument 'param' is "
                                  f"correct.")
-            found.append(self._lrs[index[id(p)]].holder)
+            holder = self._lrs[index[id(p)]].holder
+            # MindSpore gives the Parameter inside its fixed/list wrappers, a schedule as is
+            found.append(holder.learning_rate if isinstance(holder, _LearningRateList)
+                         else holder)
         return found if many else found[0]
 
     def construct(self, gradients):
@@ -433,7 +438,7 @@ def _check_unique(owner, params, grouped=False):
 def _parse_groups(owner, groups):
     params, lrs, wds, order = [], [], [], None
     known = {"params", "lr", "weight_decay", "grad_centralization"}
-    for g in groups:
+    for gi, g in enumerate(groups):
         if "order_params" in g:
             order = list(g["order_params"])
             continue
@@ -448,7 +453,7 @@ def _parse_groups(owner, groups):
             raise TypeError(f"For '{owner}', group 'params' must hold Parameters, but got "
                             f"{type(bad).__name__}.")
         params += group
-        lrs += [g.get("lr")] * len(group)
+        lrs += [(gi, g["lr"]) if "lr" in g else None] * len(group)
         wds += [g.get("weight_decay")] * len(group)
     _check_unique(owner, params, grouped=True)
     if order is not None:
