@@ -271,3 +271,10 @@ def test_broadcast_to_minus_one_before_the_input_dims(shape, bad):
         P.BroadcastTo(shape)(x)
     assert P.BroadcastTo((2, -1, 5))(x).shape == (2, 4, 5)
     assert ops.broadcast_to(x, (3, -1, -1)).shape == (3, 4, 5)
+
+
+def test_load_of_resident_data_returns_none():
+    p = ms.Parameter(1)
+    assert p._load() is None
+    np.testing.assert_array_equal(p.asnumpy(), 1)
+    assert Tensor(np.ones(2))._load() is None

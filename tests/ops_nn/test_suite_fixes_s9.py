@@ -282,3 +282,10 @@ def test_group_lr_names_follow_the_group_index():
     assert [type(lr).__name__ for lr in lrs] == ["Parameter", "Parameter"]
     np.testing.assert_allclose(lrs[0].data.asnumpy(), [0.5, 0.4, 0.3], rtol=1e-6)
     assert lrs[0].name == "learning_rate_group_0" and lrs[1].name == "learning_rate"
+
+
+def test_optimizer_map_reverse_helpers():
+    opt = nn.SGD(_params(), 0.1)
+    add = (lambda a, b: a + b)
+    assert opt.map_reverse(add, (1, 2, 3), (10, 20, 30)) == (11, 22, 33)
+    assert opt.hyper_map_reverse(add, (1, 2), (10, 20)) == (11, 22)

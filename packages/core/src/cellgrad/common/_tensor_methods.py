@@ -182,6 +182,11 @@ class TensorMethods:
     def is_contiguous(self):
         return True
 
+    def _load(self):
+        """Mirrors `TensorPy._load`: brings offloaded data back to memory; a cellgrad Tensor's
+        data always is in memory, so there is nothing to do (None, as MindSpore returns)."""
+        return None
+
     def value(self):
         """Mirrors `Tensor.value`: the tensor itself."""
         return self

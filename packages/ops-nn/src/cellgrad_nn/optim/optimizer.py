@@ -265,6 +265,7 @@ class Optimizer(Cell):
         self.use_parallel = False
         self.grad_centralization = False
         self.hyper_map, self.map_, self.assignadd = HyperMap(), Map(), AssignAdd()
+        self.map_reverse, self.hyper_map_reverse = Map(None, True), HyperMap(None, True)
         self._target, self._is_device = "CPU", False
 
     @property
