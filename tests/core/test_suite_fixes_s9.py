@@ -278,3 +278,12 @@ def test_load_of_resident_data_returns_none():
     assert p._load() is None
     np.testing.assert_array_equal(p.asnumpy(), 1)
     assert Tensor(np.ones(2))._load() is None
+
+
+def test_tensor_sum_bool_dtype_gives_bool():
+    x = Tensor([[[1, 2, 3], [2, 3, 4]]], ms.float32)
+    for out in (x.sum(dtype=ms.bool_, initial=12), x.sum(dtype=ms.bool_)):
+        assert out.dtype == ms.bool_ and out.shape == () and bool(out) is True
+    out = x.sum(axis=2, dtype=ms.bool_)
+    assert out.dtype == ms.bool_ and out.asnumpy().tolist() == [[True, True]]
+    assert bool((x * 0).sum(dtype=ms.bool_, initial=0)) is False

@@ -8,7 +8,7 @@ from cellgrad._core import _buffer, _tape
 from cellgrad._core._buffer import TensorBuffer, make_tensor
 from cellgrad.common import _tensor_methods
 from cellgrad.common.symbol import Symbol
-from cellgrad.dtype import float32, to_dtype
+from cellgrad.dtype import bool_, float32, to_dtype
 from cellgrad.ops import _elementwise, _index, _xp_numpy, _xp_tensor
 from cellgrad.ops import functional as F
 from cellgrad.ops._registry import apply
@@ -479,7 +479,9 @@ _install()
 
 def _sum_axis(t, axis=None, dtype=None, keepdims=False, initial=None):
     out = F.sum(t, axis, keepdims, dtype=dtype)
-    return out if initial is None else out + initial
+    out = out if initial is None else out + initial
+    # as MindSpore's: a bool dtype gives a bool result (any nonzero sum is True)
+    return out.astype(bool_) if dtype is not None and to_dtype(dtype) == bool_ else out
 
 
 def _sum_dim(t, dim=None, keepdim=False, *, dtype=None):
