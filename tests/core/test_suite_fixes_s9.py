@@ -1,6 +1,8 @@
 """Causes of MindSpore test-suite failures (issue 28), each checked against MindSpore 2.10:
 Tensor ==/!= with non-numbers, reductions with a Tensor axis, candidate samplers."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -287,3 +289,12 @@ def test_tensor_sum_bool_dtype_gives_bool():
     out = x.sum(axis=2, dtype=ms.bool_)
     assert out.dtype == ms.bool_ and out.asnumpy().tolist() == [[True, True]]
     assert bool((x * 0).sum(dtype=ms.bool_, initial=0)) is False
+
+
+@pytest.mark.parametrize("kw, call", [(dict(dim=1, keepdim=1), "mean(dim=int, keepdim=int)"),
+                                      (dict(axis=1, keep_dims=1), "mean(axis=int, keep_dims=int)")])
+def test_tensor_mean_keep_flag_must_be_bool(kw, call):
+    x = Tensor(np.ones((3, 3, 6), np.float32))
+    with pytest.raises(TypeError, match=rf'^Failed calling mean with "{re.escape(call)}".$'):
+        x.mean(**kw)
+    assert x.mean(axis=1, keep_dims=True).shape == (3, 1, 6)

@@ -245,8 +245,15 @@ class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
     def mean(self, axis=None, keep_dims=False, *, dim=None, keepdim=None, dtype=None):
         """MindSpore's overloads `mean(axis=None, keep_dims=False)` and
         `mean(dim=None, keepdim=False, *, dtype=None)` (`dtype`: cast before averaging)."""
+        keep = keep_dims if keepdim is None else keepdim
+        if not isinstance(keep, bool):
+            names = ("dim", "keepdim") if dim is not None or keepdim is not None else \
+                ("axis", "keep_dims")
+            raise TypeError(f"Failed calling mean with \"mean({names[0]}="
+                            f"{type(axis if dim is None else dim).__name__}, {names[1]}="
+                            f"{type(keep).__name__})\".")
         x = self if dtype is None else F.cast(self, dtype)
-        return F.mean(x, axis if dim is None else dim, keep_dims if keepdim is None else keepdim)
+        return F.mean(x, axis if dim is None else dim, keep)
 
     def prod(self, axis=None, keep_dims=False):
         return F.prod(self, axis, keep_dims)
