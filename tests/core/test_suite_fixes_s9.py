@@ -1,5 +1,7 @@
 """Causes of MindSpore test-suite failures (issue 28), each checked against MindSpore 2.10:
-Tensor ==/!= with non-numbers, reductions with a Tensor axis, candidate samplers."""
+Tensor ==/!= with non-numbers, reductions with a Tensor axis, candidate samplers, indexing that
+selects nothing, Tensor methods' second overloads, numpy operands on the left, ApproximateEqual
+and BroadcastTo argument errors."""
 
 import re
 

@@ -1,5 +1,6 @@
-"""Causes of MindSpore test-suite failures (issue 28) in nn's optimizers, each checked against
-MindSpore 2.10: argument errors (classes and messages), `is_group_params_ordered`."""
+"""Causes of MindSpore test-suite failures (issue 28) in ops-nn, each checked against MindSpore
+2.10: optimizers' argument errors, group learning rates and `is_group_params_ordered`,
+nn.probability seeds, pooling/leaky_relu/bidense on integer inputs, CentralCrop, cosine_decay_lr."""
 
 import numpy as np
 import pytest
