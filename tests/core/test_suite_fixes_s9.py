@@ -300,3 +300,13 @@ def test_tensor_mean_keep_flag_must_be_bool(kw, call):
     with pytest.raises(TypeError, match=rf'^Failed calling mean with "{re.escape(call)}".$'):
         x.mean(**kw)
     assert x.mean(axis=1, keep_dims=True).shape == (3, 1, 6)
+
+
+def test_ndarray_in_place_with_a_tensor():
+    a = np.ones(3, np.float32)
+    t = Tensor(np.ones(3, np.float32))
+    a += t
+    np.add(a, t, out=a)
+    np.testing.assert_array_equal(a, [3.0, 3.0, 3.0])
+    with pytest.raises(TypeError):
+        np.add(a, a, out=(t,))

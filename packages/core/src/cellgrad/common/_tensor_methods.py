@@ -157,8 +157,8 @@ class TensorMethods:
         """numpy meets a Tensor as MindSpore's PyNative Tensor does: `array + t`, `array == t`
         and `np.exp(t)` compute in numpy on the values and give numpy arrays. A numpy scalar
         with a Tensor (`np.float32(2) * t`) stays a Tensor op, as in MindSpore's graphs."""
-        if kwargs.get("out") is not None:
-            return NotImplemented
+        if any(isinstance(o, TensorBuffer) for o in kwargs.get("out") or ()):
+            return NotImplemented  # numpy cannot write into a Tensor
         pair = _UFUNC_DUNDERS.get(ufunc)
         if method == "__call__" and pair is not None and len(inputs) == 2:
             first = isinstance(inputs[0], TensorBuffer)
