@@ -170,9 +170,9 @@ def test_adaptive_max_pool3d_refusals():
                                         r"argument\[x\] must be a type of \{Tensor\[Float16\], "
                                         r".*Tensor\[UInt8\]\}, but got Tensor\[Bool\].$"):
         ops.adaptive_max_pool3d(Tensor(np.zeros((1, 4, 4, 4), np.bool_)), 2)
-    for dt in (np.int32, np.float32):  # MindSpore's kernel refuses an empty input
-        with pytest.raises(RuntimeError, match="must not be empty"):
-            nn.AdaptiveMaxPool3d([1, 1, 2])(Tensor(np.zeros((0, 3, 3, 4), dt)))
+    # an empty batch gives an empty result (MindSpore's kernel refuses it; README: on purpose)
+    out = nn.AdaptiveMaxPool3d([1, 1, 2])(Tensor(np.zeros((0, 3, 3, 4), np.int32)))
+    assert out.shape == (0, 1, 1, 2) and out.asnumpy().dtype == np.int32
 
 
 X2 = np.array([3, 9, 7, 0, 3, 5, 5, 3, 1, 8, 9, 4, 9, 8, 3, 4, 9, 9, 6, 9, 9, 1, 0, 1, 9])
