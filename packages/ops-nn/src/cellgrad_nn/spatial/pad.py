@@ -91,7 +91,8 @@ def _padding_tuple(padding):
         raise ValueError(f"For 'pad', the size of padding must be divisible by 2, got "
                          f"{len(padding)}.")
     if any(isinstance(p, bool) or not isinstance(p, (int, np.integer)) for p in padding):
-        raise TypeError(f"For 'pad', the padding values must be ints, got {tuple(padding)!r}.")
+        raise TypeError(f"For 'pad', the paddings value must be tuple of int or list of int, "
+                        f"but got {padding!r}")
     return tuple(int(p) for p in padding)
 
 
