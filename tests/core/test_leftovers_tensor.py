@@ -50,3 +50,14 @@ def test_untyped_storage():
     assert x.asnumpy().tolist() == [5., 6.]
     with pytest.raises(RuntimeError, match="UntypedStorage of 8 bytes"):
         s.copy_(Tensor(np.ones(3, np.float32)).storage())
+
+
+def test_untyped_storage_is_made_only_by_tensors():
+    """MindSpore 2.10: `ms.UntypedStorage()` (or with a Tensor) raises this TypeError; storages
+    come from `Tensor.untyped_storage()` and are instances of the top-level class."""
+    x = Tensor(np.array([1., 2., 3.], np.float32))
+    for args in ((), (x,)):
+        with pytest.raises(TypeError, match="^cannot create 'UntypedStorage' instances$"):
+            ms.UntypedStorage(*args)
+    s = x.untyped_storage()
+    assert type(s) is ms.UntypedStorage and s.nbytes() == 12

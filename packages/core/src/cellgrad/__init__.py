@@ -81,6 +81,7 @@ from cellgrad.heap_stats import *  # noqa: F403
 from cellgrad.heap_stats import __all__ as _memory_names
 from cellgrad.jit_marks import enable_dynamic, no_inline
 from cellgrad.ms_dispatch import MsDispatchMode
+from cellgrad.common._tm_leftovers import UntypedStorage
 
 _heap.tune()
 _plugin_modules.install()
@@ -113,7 +114,7 @@ __all__ += [*_interop_names, "constexpr", "get_algo_parameters", "merge_sliced_p
             "launch_blocking", "set_cpu_affinity", "recompute", "load_segmented_checkpoints",
             "DeviceCtx", "Symbol"]
 __all__ += ["saved_tensors_hooks", "register_saved_tensors_hooks", *_stream_names,
-            *_memory_names, "enable_dynamic", "no_inline", "MsDispatchMode"]
+            *_memory_names, "enable_dynamic", "no_inline", "MsDispatchMode", "UntypedStorage"]
 
 # PEP 562: names that plugins provide (cellgrad.plugins); nothing loads until the first miss.
 __getattr__, __dir__ = _plugin_names(__name__)

@@ -2,6 +2,8 @@
 `soft_shrink`, and the memory queries with their CPU meaning (`is_pinned`, `is_shared`,
 `pin_memory`, `to_`, `storage`): cellgrad's Tensors live in ordinary, unshared host memory."""
 
+import inspect
+
 import numpy as np
 
 from cellgrad import ops as O
@@ -68,12 +70,20 @@ class UntypedStorage:
     """Mirrors `mindspore.UntypedStorage` as `Tensor.untyped_storage()` returns it: the
     Tensor's bytes in host memory ('CPU'); `copy_` writes them in place."""
 
-    def __init__(self, tensor):
+    __signature__ = inspect.Signature()  # MindSpore's: made only by Tensor.untyped_storage()
+
+    def __new__(cls, *args, **kwargs):
+        raise TypeError("cannot create 'UntypedStorage' instances")
+
+    @classmethod
+    def _of(cls, tensor):
         data = tensor._data
         if not data.flags.c_contiguous:
             raise RuntimeError("For 'untyped_storage', the Tensor's data must be contiguous; "
                                "call Tensor.contiguous() first.")
-        self._tensor, self._bytes = tensor, data.reshape(-1).view(np.uint8)
+        storage = object.__new__(cls)
+        storage._tensor, storage._bytes = tensor, data.reshape(-1).view(np.uint8)
+        return storage
 
     device = "CPU"
 
@@ -107,7 +117,7 @@ class UntypedStorage:
 
 def untyped_storage(self):
     """Mirrors `Tensor.untyped_storage`: the Tensor's bytes as an UntypedStorage."""
-    return UntypedStorage(self)
+    return UntypedStorage._of(self)
 
 
 def hooks(self):
