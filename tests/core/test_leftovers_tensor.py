@@ -61,3 +61,12 @@ def test_untyped_storage_is_made_only_by_tensors():
             ms.UntypedStorage(*args)
     s = x.untyped_storage()
     assert type(s) is ms.UntypedStorage and s.nbytes() == 12
+
+
+def test_const_arg_of_the_constructor():
+    """MindSpore 2.10: `Tensor(x, const_arg=True).const_arg` is True; a non-bool is refused."""
+    assert Tensor(1.0, const_arg=True).const_arg is True
+    assert Tensor(1.0).const_arg is False
+    with pytest.raises(TypeError, match="For 'Tensor', the type of 'const_arg' should be 'bool', "
+                                        "but got type 'int'."):
+        Tensor(1.0, const_arg=1)

@@ -40,6 +40,11 @@ class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
             arr = arr.copy()
         self._data = arr
         self._dtype = dt
+        if const_arg is not False:
+            if not isinstance(const_arg, bool):
+                raise TypeError(f"For 'Tensor', the type of 'const_arg' should be 'bool', but "
+                                f"got type '{type(const_arg).__name__}'.")
+            self.set_const_arg(True)
 
     def _init_lazy(self, dtype, shape, init):
         if shape is None:
