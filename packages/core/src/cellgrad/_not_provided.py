@@ -153,7 +153,6 @@ NOT_PROVIDED = {
     "ops.GetNext": ("takes the next batch from the device data queue of MindSpore's dataset "
                     "sink mode; cellgrad has no device queue: iterate the dataset "
                     "(create_tuple_iterator / create_dict_iterator) and pass the batch in"),
-    **{f"ops.{name}": _DUMP for name in ("DumpGradient", "TensorDump", "tensordump")},
     **{f"ops.{name}": _PARAM_SERVER for name in ("Push", "Pull")},
     **{f"ops.{name}": _FUSED_OPTIMIZER for name in (
         "FusedAdaFactor", "FusedAdaFactorWithGlobalNorm", "FusedCastAdamWeightDecay",

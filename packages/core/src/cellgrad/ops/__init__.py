@@ -7,6 +7,8 @@ from cellgrad.ops._complex import *  # noqa: F403
 from cellgrad.ops._complex import __all__ as _complex_names
 from cellgrad.ops._composite2 import *  # noqa: F403
 from cellgrad.ops._composite2 import __all__ as _composite2_names
+from cellgrad.ops._dump import *  # noqa: F403
+from cellgrad.ops._dump import __all__ as _dump_names
 from cellgrad.ops._fft import *  # noqa: F403
 from cellgrad.ops._fft import __all__ as _fft_names
 from cellgrad.ops._fn_eig import *  # noqa: F403
@@ -79,7 +81,7 @@ __all__ = ["jacfwd", "jacrev", "jvp", "vjp", "vmap", *_functional_names, *_primi
            *_math2_names, *_reduce2_names, *_special_names, *_math2_prim_names,
            *_math_alias_names,
            *_leftover_names, *_pyvalue_names, *_leftover_prim_names,
-           *_custom_view_prim_names,
+           *_custom_view_prim_names, *_dump_names,
            "GradOperation", "grad", "value_and_grad",
            "HyperMap", "Map", "MultitypeFuncGraph", "add_flags", "ReduceOp"]
 
