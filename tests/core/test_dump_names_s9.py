@@ -1,0 +1,99 @@
+"""ops.TensorDump / tensordump / DumpGradient, mindspore.set_dump and the jit helper functions,
+checked against what MindSpore 2.10's CPU build does (file names, values, errors)."""
+
+import re
+
+import numpy as np
+import pytest
+
+import cellgrad as ms
+from cellgrad import Tensor, ops
+
+
+def _dumped(folder, stem):
+    """{id: path} of the files `<stem>_<dtype>_<id>.npy` in `folder`."""
+    found = {}
+    for p in folder.iterdir():
+        m = re.fullmatch(re.escape(stem) + r"_([a-z0-9]+)_(\d+)\.npy", p.name)
+        if m:
+            found[int(m.group(2))] = (m.group(1), p)
+    return found
+
+
+def test_tensordump_writes_named_npy_with_increasing_ids(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    assert ops.TensorDump()("add", Tensor(x)) is None
+    ops.TensorDump("in")("add", Tensor(x + 1))   # stand-alone: no `_in` in the name
+    ops.tensordump("sub/ints.npy", Tensor(np.array([1, 2], np.int32)))
+    got = _dumped(tmp_path, "add")
+    (i0, (d0, p0)), (i1, (d1, p1)) = sorted(got.items())
+    assert i1 == i0 + 1 and d0 == d1 == "float32"
+    np.testing.assert_array_equal(np.load(p0), x)
+    np.testing.assert_array_equal(np.load(p1), x + 1)
+    ints = _dumped(tmp_path / "sub", "ints")
+    ((i2, (d2, p2)),) = ints.items()
+    assert i2 == i1 + 1 and d2 == "int32" and np.load(p2).dtype == np.int32
+
+
+def test_tensordump_bool_and_bfloat16_names(tmp_path):
+    ops.tensordump(str(tmp_path / "b"), Tensor(np.array([True, False])))
+    ops.tensordump(str(tmp_path / "h"), Tensor(np.array([1.5], np.float32)).astype(ms.bfloat16))
+    ((_, (db, pb)),) = _dumped(tmp_path, "b").items()
+    ((_, (dh, ph)),) = _dumped(tmp_path, "h").items()
+    assert db == "bool" and np.load(pb).tolist() == [True, False]
+    assert dh == "bfloat16" and np.load(ph).dtype == np.float32 and np.load(ph)[0] == 1.5
+
+
+@pytest.mark.parametrize("call, err, msg", [
+    (lambda x: ops.TensorDump("all"), ValueError,
+     "The 'input_output' argument should be one of ['in', 'out'], but got: all"),
+    (lambda x: ops.TensorDump()(1, x), TypeError,
+     "For 'TensorDump', the type of 'file' should be 'str', but got type 'int'."),
+    (lambda x: ops.TensorDump()("", x), ValueError,
+     "For 'TensorDump', the input argument[file] cannot be an empty string."),
+    (lambda x: ops.TensorDump()("a", 1), TypeError,
+     "For 'TensorDump', the type of 'input_x' should be 'Tensor', but got type 'int'."),
+    (lambda x: ops.tensordump("q", x, "all"), ValueError,
+     "Argument [mode] has been not supported value of 'all'."),
+    (lambda x: ops.tensordump("q", x, "bad"), ValueError,
+     "Parameter mode should in ['out', 'in'], but got bad"),
+    (lambda x: ops.tensordump(1, x), TypeError,
+     "Parameter file_name should only be build_in str type but got: <class 'int'>"),
+    (lambda x: ops.tensordump("q", 1), TypeError,
+     "Parameter tensor should only be Tensor type, but got: <class 'int'>"),
+])
+def test_dump_errors(call, err, msg, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(err) as e:
+        call(Tensor(np.ones(2, np.float32)))
+    assert str(e.value) == msg
+    assert not list(tmp_path.iterdir())
+
+
+def test_tensordump_repr():
+    assert repr(ops.TensorDump()) == ("Prim[TensorDump]<input_output=out, side_effect_io=True, "
+                                      "channel_name=ms_tensor_dump>")
+    assert repr(ops.DumpGradient()) == "Prim[DumpGradient]"
+
+
+def test_dump_gradient_saves_the_gradient_reaching_x(tmp_path):
+    dg = ops.DumpGradient()
+    stem = str(tmp_path / "x_dout.npy")
+    w = np.array([[1.0, -2.0], [0.5, 3.0]], np.float32)
+
+    def f(x, y):
+        return (dg(stem, x, "out") * y * Tensor(w)).sum()
+
+    x = Tensor(np.ones((2, 2), np.float32))
+    y = Tensor(np.full((2, 2), 2.0, np.float32))
+    out = dg(stem, x, "out")
+    np.testing.assert_array_equal(out.asnumpy(), x.asnumpy())
+    assert not _dumped(tmp_path, "x_dout")       # nothing written in the forward
+    gx, gy = ms.grad(f, grad_position=(0, 1))(x, y)
+    ((_, (dtype, path)),) = _dumped(tmp_path, "x_dout").items()
+    assert dtype == "float32"
+    np.testing.assert_allclose(np.load(path), 2.0 * w)
+    np.testing.assert_allclose(gx.asnumpy(), 2.0 * w)
+    np.testing.assert_allclose(gy.asnumpy(), w)
+    assert dg(stem, 3, "out") == 3                # a non-Tensor passes through
