@@ -1,0 +1,242 @@
+"""MoE routing ops (Ascend kernels in MindSpore) on the CPU: values against plain-loop numpy
+references, float64 gradients, argument errors, and the names at MindSpore's paths."""
+
+import numpy as np
+import pytest
+
+import cellgrad as ms
+from cellgrad import ops
+from cellgrad.testing import gradcheck
+
+RNG = np.random.default_rng(9)
+
+
+# ---- independent references (plain loops) ----
+
+def ref_permute(tokens, indices, num_out=None):
+    idx = indices.reshape(indices.shape[0], -1)
+    topk = idx.shape[1]
+    pairs = [(int(idx[t, j]), t * topk + j) for t in range(idx.shape[0]) for j in range(topk)]
+    pairs.sort(key=lambda p: (p[0], p[1]))  # stable by expert
+    out_rows, where = [], np.zeros(len(pairs), np.int32)
+    for pos, (_, flat) in enumerate(pairs):
+        out_rows.append(tokens[flat // topk])
+        where[flat] = pos
+    keep = len(pairs) if not num_out else min(num_out, len(pairs))
+    return np.array(out_rows[:keep]), where
+
+
+def ref_unpermute(permuted, sorted_indices, probs=None):
+    topk = 1 if probs is None else probs.shape[1]
+    n = sorted_indices.size // topk
+    out = np.zeros((n if probs is not None else sorted_indices.size, permuted.shape[1]))
+    for j, s in enumerate(sorted_indices):
+        row = permuted[s] if s < permuted.shape[0] else 0
+        if probs is None:
+            out[j] = row
+        else:
+            out[j // topk] += probs[j // topk, j % topk] * row
+    return out
+
+
+def ref_routing_drop_pad(x, eidx, capacity, experts):
+    n, k = eidx.shape
+    out = np.zeros((experts, capacity, x.shape[1]), x.dtype)
+    where = -np.ones(n * k, np.int32)
+    fill = [0] * experts
+    for e in range(experts):
+        for flat in range(n * k):
+            if eidx.reshape(-1)[flat] == e and fill[e] < capacity:
+                out[e, fill[e]] = x[flat // k]
+                where[flat] = e * capacity + fill[e]
+                fill[e] += 1
+    counts = np.array([(eidx == e).sum() for e in range(experts)], np.int32)
+    return out, where, counts
+
+
+def ref_group_topk(token, group_num, k, k_inner):
+    out = token.copy()
+    size = token.shape[1] // group_num
+    for t in range(token.shape[0]):
+        scores = [sorted(token[t, g * size:(g + 1) * size])[-k_inner:] for g in range(group_num)]
+        scores = [sum(s) for s in scores]
+        best = sorted(range(group_num), key=lambda g: (-scores[g], g))[:k]
+        for g in range(group_num):
+            if g not in best:
+                out[t, g * size:(g + 1) * size] = 0
+    return out
+
+
+# ---- moe_token_permute ----
+
+def test_permute_documented_example():
+    tokens = ms.Tensor([[1, 1, 1], [7, 7, 7], [2, 2, 2], [1, 1, 1], [2, 2, 2], [3, 3, 3]],
+                       ms.float32)
+    out, where = ops.moe_token_permute(tokens, ms.Tensor([5, 0, 3, 1, 2, 4], ms.int32))
+    np.testing.assert_array_equal(out.asnumpy()[:, 0], [7, 1, 2, 2, 3, 1])
+    assert where.dtype == ms.int32
+    np.testing.assert_array_equal(where.asnumpy(), [5, 0, 3, 1, 2, 4])
+
+
+@pytest.mark.parametrize("topk,num_out", [(1, None), (3, None), (3, 7), (2, 0)])
+def test_permute_matches_reference(topk, num_out):
+    tok = RNG.standard_normal((6, 5)).astype(np.float32)
+    idx = RNG.integers(0, 4, (6, topk)).astype(np.int64)
+    arg = idx[:, 0] if topk == 1 else idx
+    out, where = ops.moe_token_permute(ms.Tensor(tok), ms.Tensor(arg), num_out)
+    ref_out, ref_where = ref_permute(tok, idx, num_out)
+    assert out.dtype == ms.float32 and out.shape == ref_out.shape
+    np.testing.assert_array_equal(out.asnumpy(), ref_out)
+    np.testing.assert_array_equal(where.asnumpy(), ref_where)
+
+
+def test_permute_then_unpermute_round_trip_and_grad():
+    tok = RNG.standard_normal((5, 4))
+    idx = ms.Tensor(RNG.integers(0, 3, (5, 2)).astype(np.int32))
+    probs = RNG.random((5, 2))
+    perm, where = ops.moe_token_permute(ms.Tensor(tok), idx)
+    back = ops.moe_token_unpermute(perm, where, ms.Tensor(probs))
+    np.testing.assert_allclose(back.asnumpy(), tok * probs.sum(1, keepdims=True), rtol=1e-12)
+    assert gradcheck(lambda t: ops.moe_token_permute(t, idx, 7)[0], ms.Tensor(tok))
+    # the gradient of a sum is the number of kept copies of each token
+    g = ms.grad(lambda t: ops.moe_token_permute(t, idx)[0].sum())(ms.Tensor(tok))
+    np.testing.assert_array_equal(g.asnumpy(), np.full((5, 4), 2.0))
+
+
+def test_permute_errors():
+    tok = ms.Tensor(np.ones((3, 2), np.float32))
+    with pytest.raises(TypeError, match="indices"):
+        ops.moe_token_permute(tok, ms.Tensor([0.0, 1.0, 2.0]))
+    with pytest.raises(ValueError, match="padded_mode"):
+        ops.moe_token_permute(tok, ms.Tensor([0, 1, 2]), None, True)
+    with pytest.raises(RuntimeError, match="first dims"):
+        ops.moe_token_permute(tok, ms.Tensor([0, 1]))
+    with pytest.raises(TypeError, match="num_out_tokens"):
+        ops.moe_token_permute(tok, ms.Tensor([0, 1, 2]), 1.5)
+    with pytest.raises(ValueError, match="512"):
+        ops.moe_token_permute(tok, ms.Tensor(np.zeros((3, 513), np.int32)))
+
+
+# ---- moe_token_unpermute ----
+
+def test_unpermute_mindspore_test_values_and_grads():
+    # tests/st/ops/test_ops_moe_token_unpermute.py (MindSpore 2.10)
+    pt = ms.Tensor([[1, 1, 1], [0, 0, 0], [0, 0, 0], [3, 3, 3], [2, 2, 2], [1, 1, 1],
+                    [2, 2, 2], [3, 3, 3]], ms.float32)
+    si = ms.Tensor([0, 6, 7, 5, 3, 1, 2, 4], ms.int32)
+    probs = ms.Tensor(np.full((4, 2), 0.5, np.float32))
+    out = ops.moe_token_unpermute(pt, si, probs)
+    np.testing.assert_allclose(out.asnumpy(), np.array([[1.5] * 3, [2.0] * 3, [1.5] * 3,
+                                                        [1.0] * 3]))
+    dx, dp = ms.grad(lambda a, b: ops.moe_token_unpermute(a, si, b), (0, 1))(pt, probs)
+    np.testing.assert_allclose(dx.asnumpy(), np.full((8, 3), 0.5))
+    np.testing.assert_allclose(dp.asnumpy(), [[3, 6], [9, 3], [9, 0], [0, 6]])
+    assert ops.moe_token_unpermute(pt, si).shape == (8, 3)
+
+
+def test_unpermute_reference_with_dropped_rows_and_gradcheck():
+    perm = RNG.standard_normal((5, 3))  # 8 pairs, 3 dropped (indices >= 5)
+    si = RNG.permutation(8).astype(np.int32)
+    probs = RNG.random((4, 2))
+    out = ops.moe_token_unpermute(ms.Tensor(perm), ms.Tensor(si), ms.Tensor(probs))
+    np.testing.assert_allclose(out.asnumpy(), ref_unpermute(perm, si, probs), rtol=1e-12)
+    assert gradcheck(lambda a, b: ops.moe_token_unpermute(a, ms.Tensor(si), b),
+                     ms.Tensor(perm), ms.Tensor(probs))
+
+
+def test_unpermute_errors():
+    pt = ms.Tensor(np.ones((4, 2), np.float32))
+    with pytest.raises(TypeError, match="permuted_tokens"):
+        ops.moe_token_unpermute(np.ones((4, 2)), ms.Tensor([0, 1, 2, 3]))
+    with pytest.raises(ValueError, match="padded_mode"):
+        ops.moe_token_unpermute(pt, ms.Tensor([0, 1, 2, 3]), None, True)
+    with pytest.raises(ValueError, match="probs"):
+        ops.moe_token_unpermute(pt, ms.Tensor([0, 1, 2, 3]), ms.Tensor(np.ones((3, 2))))
+
+
+# ---- moe_init_routing_v2 ----
+
+def test_routing_documented_drop_pad_example():
+    x = ms.Tensor(np.array([[0.1, 0.2, 0.3], [0.2, 0.7, 0.8], [0.3, 0.3, 0.5]]), ms.float16)
+    e = ms.Tensor(np.array([[0, 1, 1], [2, 1, 1], [0, 0, 0]]), ms.int32)
+    out1, out2 = ops.moe_init_routing_v2(x, e, 3, 2, 3, 1, 0, False)
+    assert out1.dtype == ms.float16 and out1.shape == (3, 2, 3)
+    np.testing.assert_allclose(out1.asnumpy()[:, :, 0], [[0.1, 0.3], [0.1, 0.1], [0.2, 0]],
+                               atol=1e-3)
+    np.testing.assert_array_equal(out2.asnumpy(), [0, 2, 3, 4, -1, -1, 1, -1, -1])
+
+
+@pytest.mark.parametrize("capacity", [1, 3, 6])
+def test_routing_drop_pad_reference(capacity):
+    x = RNG.standard_normal((6, 4)).astype(np.float32)
+    e = RNG.integers(0, 4, (6, 3)).astype(np.int32)
+    out, where, counts = ops.moe_init_routing_v2(ms.Tensor(x), ms.Tensor(e), 0, capacity, 4, 1,
+                                                 0, True)
+    r_out, r_where, r_counts = ref_routing_drop_pad(x, e, capacity, 4)
+    np.testing.assert_array_equal(out.asnumpy(), r_out)
+    np.testing.assert_array_equal(where.asnumpy(), r_where)
+    np.testing.assert_array_equal(counts.asnumpy(), r_counts)
+
+
+@pytest.mark.parametrize("active,flag", [(0, 0), (0, 1), (0, 2), (5, 2), (100, 0)])
+def test_routing_dropless_and_active(active, flag):
+    x = RNG.standard_normal((5, 3))
+    e = RNG.integers(0, 4, (5, 2)).astype(np.int32)
+    outs = ops.moe_init_routing_v2(ms.Tensor(x), ms.Tensor(e), active, 0, 4, 0, flag, False)
+    assert len(outs) == (3 if flag else 2)
+    ref, where = ref_permute(x, e, active or None)
+    np.testing.assert_array_equal(outs[0].asnumpy(), ref)
+    np.testing.assert_array_equal(outs[1].asnumpy(), where)
+    counts = np.array([(e == i).sum() for i in range(4)])
+    if flag:
+        np.testing.assert_array_equal(outs[2].asnumpy(),
+                                      np.cumsum(counts) if flag == 1 else counts)
+    assert gradcheck(lambda t: ops.moe_init_routing_v2(t, ms.Tensor(e), active, 2, 4, 1, 0,
+                                                        False)[0], ms.Tensor(x))
+
+
+def test_routing_errors():
+    x = ms.Tensor(np.ones((3, 2), np.float32))
+    e = ms.Tensor(np.array([[0], [1], [5]], np.int32))
+    with pytest.raises(ValueError, match=r"expert_idx' must be in \[0, 2\]"):
+        ops.moe_init_routing_v2(x, e, 0, 2, 3, 1, 0, False)
+    with pytest.raises(ValueError, match="drop_pad_mode"):
+        ops.moe_init_routing_v2(x, e, 0, 2, 8, 2, 0, False)
+    with pytest.raises(ValueError, match="expert_capacity"):
+        ops.moe_init_routing_v2(x, e, 0, 4, 8, 1, 0, False)
+    with pytest.raises(TypeError, match="expert_tokens_before_capacity_flag"):
+        ops.moe_init_routing_v2(x, e, 0, 2, 8, 1, 0, 1)
+
+
+# ---- GroupTopk ----
+
+@pytest.mark.parametrize("shape,group_num,k,k_inner", [((7, 32), 8, 3, 2), ((4, 12), 4, 1, 3)])
+def test_group_topk_in_place(shape, group_num, k, k_inner):
+    data = RNG.uniform(-2, 2, shape).astype(np.float32)
+    token = ms.Tensor(data)
+    out = ops.GroupTopk()(token, ms.Tensor(np.arange(1024, dtype=np.int32)), group_num, k,
+                          k_inner)
+    ref = ref_group_topk(data, group_num, k, k_inner)
+    np.testing.assert_array_equal(out.asnumpy(), ref)
+    np.testing.assert_array_equal(token.asnumpy(), ref)  # written in place, as MindSpore's
+
+
+def test_group_topk_errors():
+    token = ms.Tensor(np.ones((2, 12), np.float32))
+    idx = ms.Tensor(np.arange(12, dtype=np.int32))
+    with pytest.raises(ValueError, match="group_num"):
+        ops.GroupTopk()(token, idx, 5, 1)
+    with pytest.raises(ValueError, match="'k'"):
+        ops.GroupTopk()(token, idx, 4, 5)
+    with pytest.raises(TypeError, match="idx_arr"):
+        ops.GroupTopk()(token, ms.Tensor(np.ones(3, np.float32)), 4, 1)
+
+
+def test_names_at_mindspore_paths():
+    from cellgrad._not_provided import NOT_PROVIDED
+    from cellgrad.ops import functional as F
+    from cellgrad.ops import operations as P
+    for name in ("moe_token_permute", "moe_token_unpermute", "moe_init_routing_v2"):
+        assert getattr(F, name) is getattr(ops, name)
+        assert f"ops.{name}" not in NOT_PROVIDED
+    assert P.GroupTopk is ops.GroupTopk and "ops.GroupTopk" not in NOT_PROVIDED
