@@ -155,10 +155,7 @@ NOT_PROVIDED = {
                     "(create_tuple_iterator / create_dict_iterator) and pass the batch in"),
     **{f"ops.{name}": _PARAM_SERVER for name in ("Push", "Pull")},
     **{f"ops.{name}": _FUSED_OPTIMIZER for name in (
-        "FusedAdaFactor", "FusedAdaFactorWithGlobalNorm", "FusedCastAdamWeightDecay",
-        "FusedSparseAdam", "FusedSparseFtrl", "FusedSparseLazyAdam",
-        "FusedSparseProximalAdagrad", "FusedWeightScaleApplyMomentum", "AdamNoUpdateParam",
-        "LARSUpdate")},
+        "FusedAdaFactor", "FusedAdaFactorWithGlobalNorm")},
     **{name: _MODEL_PARALLEL for name in (
         "Layout", "shard", "reshard", "parameter_broadcast", "build_searched_strategy",
         "load_distributed_checkpoint", "merge_pipeline_strategys", "transform_checkpoints",

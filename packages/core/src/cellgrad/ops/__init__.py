@@ -49,6 +49,8 @@ from cellgrad.ops._prim_math2 import *  # noqa: F403
 from cellgrad.ops._prim_math2 import __all__ as _math2_prim_names
 from cellgrad.ops._prim_update import *  # noqa: F403
 from cellgrad.ops._prim_update import __all__ as _update_prim_names
+from cellgrad.ops._prim_update_fused import *  # noqa: F403
+from cellgrad.ops._prim_update_fused import __all__ as _fused_update_prim_names
 from cellgrad.ops._random import *  # noqa: F403
 from cellgrad.ops._random import __all__ as _random_names
 from cellgrad.ops._reduce_op import ReduceOp
@@ -76,7 +78,8 @@ __all__ = ["jacfwd", "jacrev", "jvp", "vjp", "vmap", *_functional_names, *_primi
            *_stft_names,
            *_complex_names,
            *_scatter_names, *_manip_names, *_array2_prim_names,
-           *_random2_names, *_update_prim_names, "get_grad", *_composite2_names,
+           *_random2_names, *_update_prim_names, *_fused_update_prim_names,
+           "get_grad", *_composite2_names,
            *_gather_fill_names,
            *_math2_names, *_reduce2_names, *_special_names, *_math2_prim_names,
            *_math_alias_names,
