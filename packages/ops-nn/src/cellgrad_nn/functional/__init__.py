@@ -49,6 +49,11 @@ EXPORTS: dict = {
     **_ops("optim_prims", "AdamWeightDecay"),
     **_ops("grid_sample", "grid_sample GridSampler2D GridSampler3D"),
     **_ops("flash_attention", "flash_attention_score"),
+    **_ops("attention_kernels", "rotary_position_embedding ApplyRotaryPosEmb "
+                                "prompt_flash_attention incre_flash_attention "
+                                "fused_infer_attention_score ReshapeAndCache PagedAttention "
+                                "PagedAttentionMask speed_fusion_attention "
+                                "ring_attention_update"),
     **_ops("ops_ext", "unfold fold adaptive_avg_pool2d_ext bidense LogSoftmaxExt"),
     "ops.operations.nn_ops.FlashAttentionScore": "flash_attention:FlashAttentionScore",
     **_ops("pool_extra", "lp_pool1d lp_pool2d max_unpool1d max_unpool2d max_unpool3d MaxUnpool2D "
