@@ -137,11 +137,8 @@ NOT_PROVIDED = {
     "ops.SparseSlice": _DEPRECATED.format("slice the dense Tensor (COOTensor.to_dense())"),
     **{f"ops.{name}": _ASCEND_ATTENTION for name in (
         "lightning_indexer", "multi_scale_deformable_attn_function",
-        "ring_attention_update", "ApplyRotaryPosEmb", "rotary_position_embedding",
-        "PagedAttention", "PagedAttentionMask", "ReshapeAndCache",
-        "fused_infer_attention_score", "incre_flash_attention",
-        "prompt_flash_attention", "sparse_flash_attention", "speed_fusion_attention",
-        "moe_distribute_combine", "moe_distribute_dispatch", "nsa_compress",
+        "sparse_flash_attention", "moe_distribute_combine", "moe_distribute_dispatch",
+        "nsa_compress",
         "nsa_compress_attention",
         "nsa_select_attention")},
     **{f"ops.{name}": _GRAPH_INTERNAL for name in (
