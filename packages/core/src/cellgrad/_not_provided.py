@@ -136,7 +136,7 @@ NOT_PROVIDED = {
     "ops.ScaleAndTranslate": _DEPRECATED.format("use ops.interpolate and ops.affine_grid"),
     "ops.SparseSlice": _DEPRECATED.format("slice the dense Tensor (COOTensor.to_dense())"),
     **{f"ops.{name}": _ASCEND_ATTENTION for name in (
-        "lightning_indexer", "multi_scale_deformable_attn_function",
+        "lightning_indexer",
         "sparse_flash_attention", "moe_distribute_combine", "moe_distribute_dispatch",
         "nsa_compress",
         "nsa_compress_attention",
