@@ -35,9 +35,6 @@ _GRAPH_INTERNAL = (
     "ordering or iterator nodes of a compiled graph) with no meaning when Python runs the "
     "program eagerly: write the Python itself (if/while/for, dicts, next()); cellgrad.grad "
     "gives gradients")
-_DUMP = ("dumps tensors or gradients from inside a compiled graph to files for MindSpore's "
-         "dump tools; in cellgrad's eager execution print or save the value (ops.Print, "
-         "numpy.save(t.asnumpy())), and Tensor.register_hook sees a gradient")
 _PARAM_SERVER = ("is a parameter-server (MS_ROLE=MS_PSERVER) communication op; cellgrad has no "
                  "parameter server: keep the Parameters in the Cell and update them with an "
                  "nn optimizer")
@@ -180,9 +177,7 @@ NOT_PROVIDED = {
         "TrainFaultTolerance", "ExitByRequest", "TFTCommValue", "RSCPluginHandle",
         "mindio_preload", "set_mindio_server_info", "train.TrainFaultTolerance")},
     **{name: _REWRITE for name in ("Node", "NodeType", "ScopedValue", "SymbolTree")},
-    **{name: _GRAPH_OPTIONS for name in (
-        "get_obj_module_and_name_info",
-        "is_invalid_or_jit_forbidden_method", "is_jit_forbidden_module", "ops.Reusing")},
+    **{name: _GRAPH_OPTIONS for name in ("ops.Reusing",)},
     **{name: _FLOPS for name in (
         "FlopsUtilizationCollector", "flops_collection", "train.FlopsUtilizationCollector")},
     **{name: _EXEC_ORDER for name in ("comm_exec_order_check", "runtime_execution_order_check")},
@@ -191,7 +186,6 @@ NOT_PROVIDED = {
     **{name: _OBFUSCATION for name in ("obfuscate_ckpt", "load_obf_params_into_net")},
     "ConvertModelUtils": _THOR,
     "ConvertNetUtils": _THOR,
-    "set_dump": _DUMP,
     **{prefix + name: _DEVICE_MEMORY for prefix in _RUNTIME_PREFIXES for name in (
         "memory_allocated", "max_memory_allocated", "memory_reserved", "max_memory_reserved",
         "memory_stats", "memory_summary", "empty_cache", "reset_max_memory_allocated",
