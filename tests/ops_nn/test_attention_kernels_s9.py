@@ -332,3 +332,37 @@ def test_ring_attention_update_merges_two_halves():
     np.testing.assert_allclose(top.asnumpy()[..., 0], sc.max(-1), rtol=1e-6)
     np.testing.assert_allclose(total.asnumpy()[..., 0],
                                np.exp(sc - sc.max(-1, keepdims=True)).sum(-1), rtol=1e-5)
+
+
+def test_ring_attention_update_tnd_and_errors():
+    t, n, d = 4, 2, 3
+    o1, o2 = (rng.standard_normal((t, n, d)).astype(np.float32) for _ in range(2))
+    m1, m2 = (rng.standard_normal((t, n, 1)) for _ in range(2))
+    l1, l2 = (rng.uniform(0.5, 2, (t, n, 1)) for _ in range(2))
+    args = [ms.Tensor(o1), ms.Tensor(np.tile(m1, 8).astype(np.float32)),
+            ms.Tensor(np.tile(l1, 8).astype(np.float32)), ms.Tensor(o2),
+            ms.Tensor(np.tile(m2, 8).astype(np.float32)),
+            ms.Tensor(np.tile(l2, 8).astype(np.float32))]
+    out, top, total = ops.ring_attention_update(*args, ms.Tensor(np.array([0, 1, 4])), "TND")
+    m = np.maximum(m1, m2)
+    w1, w2 = np.exp(m1 - m) * l1, np.exp(m2 - m) * l2
+    np.testing.assert_allclose(out.asnumpy(), (o1 * w1 + o2 * w2) / (w1 + w2), rtol=1e-5)
+    np.testing.assert_allclose(total.asnumpy()[..., 0], (w1 + w2)[..., 0], rtol=1e-5)
+    with pytest.raises(RuntimeError, match="'actual_seq_qlen' is required"):
+        ops.ring_attention_update(*args, None, "TND")
+    with pytest.raises(RuntimeError, match="non-decreasing from 0"):
+        ops.ring_attention_update(*args, ms.Tensor(np.array([0, 3, 2])), "TND")
+    with pytest.raises(ValueError, match="'layout' must be"):
+        ops.ring_attention_update(*args, None, "BSH")
+
+
+def test_incre_flash_attention_2d_mask_and_float16():
+    q = rng.standard_normal((B, N, 1, D))
+    mask = np.zeros((B, S2), np.uint8)
+    mask[0, 4:] = 1
+    out = ops.incre_flash_attention(*(ms.Tensor(_bsh(t).astype(np.float16)) for t in (q, K, V)),
+                                    attn_mask=ms.Tensor(mask), num_heads=N, scale_value=SCALE,
+                                    num_key_value_heads=NKV)
+    assert out.dtype == ms.float16 and out.shape == (B, 1, N * D)
+    want = _bsh(_grouped(q=q, keep=(mask == 0)[:, None, None, :]))
+    np.testing.assert_allclose(out.asnumpy().astype(np.float64), want, atol=2e-2)

@@ -321,10 +321,7 @@ def incre_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths=
     if query.ndim > s_axis and query.shape[s_axis] != 1:
         raise ValueError(f"For '{name}', the S axis of 'query' must be 1 (one new token), but "
                          f"got shape {query.shape}.")
-    if attn_mask is not None and attn_mask.ndim in (2, 3) and \
-            attn_mask.shape[-1] == key.shape[s_axis] and attn_mask.shape[-2] != 1:
-        attn_mask = ops.reshape(attn_mask, (attn_mask.shape[0], 1, 1, attn_mask.shape[-1]))
-    elif attn_mask is not None and attn_mask.ndim == 2:
+    if attn_mask is not None and attn_mask.ndim in (2, 3):  # (B, KV_S) / (B, 1, KV_S)
         attn_mask = ops.reshape(attn_mask, (attn_mask.shape[0], 1, 1, attn_mask.shape[-1]))
     return _infer_attention(name, query, key, value, mask=attn_mask, pse=pse_shift,
                             actual_q=None, actual_kv=actual_seq_lengths, num_heads=num_heads,
@@ -529,24 +526,36 @@ class PagedAttentionMask(Primitive):
 def ring_attention_update(prev_attn_out, prev_softmax_max, prev_softmax_sum, cur_attn_out,
                           cur_softmax_max, cur_softmax_sum, actual_seq_qlen=None, layout='SBH'):
     """Mirrors `mindspore.ops.ring_attention_update`: merges two partial attention results
-    by their softmax statistics (B, N, S, 8): returns (attn_out, softmax_max, softmax_sum)."""
+    by their softmax statistics ((B, N, S, 8) for SBH, (T, N, 8) for TND): returns
+    (attn_out, softmax_max, softmax_sum)."""
     name = "ring_attention_update"
-    if layout != "SBH" or actual_seq_qlen is not None:
-        raise ValueError(f"For '{name}', only layout 'SBH' without 'actual_seq_qlen' is "
-                         f"supported on the CPU, but got {layout}.")
+    if layout not in ("SBH", "TND"):
+        raise ValueError(f"For '{name}', 'layout' must be 'SBH' or 'TND', but got {layout}.")
+    if layout == "TND":
+        if actual_seq_qlen is None:
+            raise RuntimeError(f"For '{name}', 'actual_seq_qlen' is required with layout TND.")
+        cum = np.asarray(actual_seq_qlen.asnumpy() if isinstance(actual_seq_qlen, ops.Tensor)
+                         else actual_seq_qlen).reshape(-1)
+        if cum.size == 0 or cum[0] != 0 or cum[-1] != prev_attn_out.shape[0] or \
+                (np.diff(cum) < 0).any():
+            raise RuntimeError(f"For '{name}', 'actual_seq_qlen' must be non-decreasing from 0 "
+                               f"to T = {prev_attn_out.shape[0]}, but got {cum.tolist()}.")
     m1, m2 = prev_softmax_max, cur_softmax_max
     top = ops.maximum(m1, m2)
     w1 = ops.exp(m1 - top) * prev_softmax_sum
     w2 = ops.exp(m2 - top) * cur_softmax_sum
     total = w1 + w2
-    s, b, h = prev_attn_out.shape
-    n = m1.shape[1]
 
-    def to_sbh(w):
-        w = ops.transpose((w / total)[..., :1], (2, 0, 1, 3))
+    def weight(w):
+        w = (w / total)[..., :1]
+        if layout == "TND":
+            return w
+        s, b, h = prev_attn_out.shape
+        n = w.shape[1]
+        w = ops.transpose(w, (2, 0, 1, 3))
         return ops.reshape(ops.repeat_interleave(w, h // n, 3), (s, b, h))
 
     dtype = prev_attn_out.dtype
-    out = ops.cast(prev_attn_out, float32) * to_sbh(w1) + \
-        ops.cast(cur_attn_out, float32) * to_sbh(w2)
+    out = ops.cast(prev_attn_out, float32) * weight(w1) + \
+        ops.cast(cur_attn_out, float32) * weight(w2)
     return ops.cast(out, dtype), top, total
