@@ -14,7 +14,6 @@ from cellgrad._not_provided import NOT_PROVIDED
     ("moe_token_permute", "mixture-of-experts"),
     ("env_get", "graph compiler"),
     ("UpdateState", "eagerly"),
-    ("TensorDump", "dump"),
     ("Push", "parameter-server"),
     ("FusedSparseAdam", "nn.Adam"),
     ("GetNext", "create_tuple_iterator"),
