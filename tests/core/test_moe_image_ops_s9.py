@@ -240,3 +240,90 @@ def test_names_at_mindspore_paths():
         assert getattr(F, name) is getattr(ops, name)
         assert f"ops.{name}" not in NOT_PROVIDED
     assert P.GroupTopk is ops.GroupTopk and "ops.GroupTopk" not in NOT_PROVIDED
+
+
+# ---- multi_scale_deformable_attn_function ----
+
+def ref_msda(value, shapes, starts, loc, w):
+    """Deformable DETR's sampling written out: bilinear, align_corners=False, zero outside."""
+    bs, _, heads, dims = value.shape
+    _, nq, _, levels, points, _ = loc.shape
+    out = np.zeros((bs, nq, heads, dims))
+    for b in range(bs):
+        for q in range(nq):
+            for h in range(heads):
+                for lvl in range(levels):
+                    hgt, wid = shapes[lvl]
+                    for p in range(points):
+                        x = loc[b, q, h, lvl, p, 0] * wid - 0.5
+                        y = loc[b, q, h, lvl, p, 1] * hgt - 0.5
+                        x0, y0 = int(np.floor(x)), int(np.floor(y))
+                        for yy in (y0, y0 + 1):
+                            for xx in (x0, x0 + 1):
+                                if 0 <= yy < hgt and 0 <= xx < wid:
+                                    c = (1 - abs(x - xx)) * (1 - abs(y - yy)) * w[b, q, h, lvl, p]
+                                    out[b, q, h] += c * value[b, starts[lvl] + yy * wid + xx, h]
+    return out.reshape(bs, nq, heads * dims)
+
+
+def _msda_inputs(dtype=np.float64, bs=2):
+    shapes = np.array([[3, 4], [2, 2]], np.int64)
+    starts = np.array([1, 13], np.int64)
+    value = RNG.standard_normal((bs, 18, 2, 8)).astype(dtype)
+    loc = RNG.uniform(-0.2, 1.2, (bs, 3, 2, 2, 3, 2)).astype(dtype)  # some points fall outside
+    w = RNG.random((bs, 3, 2, 2, 3)).astype(dtype)
+    return value, shapes, starts, loc, w
+
+
+def test_msda_matches_reference_and_gradcheck():
+    value, shapes, starts, loc, w = _msda_inputs(np.float32)
+    out = ops.multi_scale_deformable_attn_function(ms.Tensor(value), ms.Tensor(shapes),
+                                                   ms.Tensor(starts), ms.Tensor(loc),
+                                                   ms.Tensor(w))
+    assert out.shape == (2, 3, 16) and out.dtype == ms.float32
+    np.testing.assert_allclose(out.asnumpy(), ref_msda(value, shapes, starts, loc, w),
+                               rtol=1e-5, atol=1e-5)
+    value, shapes, starts, loc, w = _msda_inputs(bs=1)
+    sh, st = ms.Tensor(shapes), ms.Tensor(starts)
+    assert gradcheck(lambda v, lc, wt: ops.multi_scale_deformable_attn_function(v, sh, st, lc, wt),
+                     ms.Tensor(value), ms.Tensor(loc), ms.Tensor(w))
+
+
+def test_msda_matches_torch_grid_sample():
+    torch = pytest.importorskip("torch")
+    tf = torch.nn.functional
+    value, shapes, starts, loc, w = _msda_inputs()
+    vt, lt, wt = (torch.tensor(a, requires_grad=True) for a in (value, loc, w))
+    bs, _, heads, dims = value.shape
+    nq, levels, points = loc.shape[1], loc.shape[3], loc.shape[4]
+    sampled = []
+    for lvl, (hgt, wid) in enumerate(shapes):  # mmcv's multi_scale_deformable_attn_pytorch
+        vl = vt[:, starts[lvl]:starts[lvl] + hgt * wid].flatten(2).transpose(1, 2)
+        vl = vl.reshape(bs * heads, dims, int(hgt), int(wid))
+        grid = (2 * lt[:, :, :, lvl] - 1).transpose(1, 2).flatten(0, 1)
+        sampled.append(tf.grid_sample(vl, grid, mode="bilinear", padding_mode="zeros",
+                                      align_corners=False))
+    aw = wt.transpose(1, 2).reshape(bs * heads, 1, nq, levels * points)
+    expect = (torch.stack(sampled, -2).flatten(-2) * aw).sum(-1).view(bs, heads * dims, nq)
+    expect = expect.transpose(1, 2)
+    expect.sum().backward()
+    args = [ms.Tensor(a) for a in (value, shapes, starts, loc, w)]
+    out = ops.multi_scale_deformable_attn_function(*args)
+    np.testing.assert_allclose(out.asnumpy(), expect.detach().numpy(), rtol=1e-10, atol=1e-12)
+    grads = ms.grad(lambda v, lc, wg: ops.multi_scale_deformable_attn_function(
+        v, args[1], args[2], lc, wg).sum(), (0, 1, 2))(args[0], args[3], args[4])
+    for got, want in zip(grads, (vt.grad, lt.grad, wt.grad)):
+        np.testing.assert_allclose(got.asnumpy(), want.numpy(), rtol=1e-9, atol=1e-10)
+
+
+def test_msda_errors():
+    value, shapes, starts, loc, w = (ms.Tensor(a) for a in _msda_inputs(np.float32))
+    with pytest.raises(RuntimeError, match="'shape' must be int32 or int64"):
+        ops.multi_scale_deformable_attn_function(value, ms.Tensor(np.ones((2, 2))), starts,
+                                                 loc, w)
+    with pytest.raises(RuntimeError, match="multiple of 8"):
+        ops.multi_scale_deformable_attn_function(value[..., :4], shapes, starts, loc, w)
+    with pytest.raises(RuntimeError, match="num_keys"):
+        ops.multi_scale_deformable_attn_function(value, shapes, ms.Tensor([1, 16]), loc, w)
+    with pytest.raises(RuntimeError, match="weight"):
+        ops.multi_scale_deformable_attn_function(value, shapes, starts, loc, w[..., :2])
