@@ -97,3 +97,102 @@ def test_dump_gradient_saves_the_gradient_reaching_x(tmp_path):
     np.testing.assert_allclose(gx.asnumpy(), 2.0 * w)
     np.testing.assert_allclose(gy.asnumpy(), w)
     assert dg(stem, 3, "out") == 3                # a non-Tensor passes through
+
+
+# ---- mindspore.set_dump ----
+
+def _net():
+    from cellgrad import nn
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.a = nn.ReLU()
+            self.b = nn.Sigmoid()
+
+        def construct(self, x):
+            return self.b(self.a(x) * 2.0)
+
+    return Net()
+
+
+def test_set_dump_flags_and_warns_like_mindspore_cpu():
+    net = _net()
+    with pytest.warns(UserWarning, match="Current device_target is CPU, which is not supported "
+                                         "by set_dump. Only Ascend"):
+        ms.set_dump(net.a)
+    assert net.a.get_flags() == {"dump": True} and "dump" not in net.get_flags()
+    with pytest.warns(UserWarning):
+        ms.set_dump(net, False)
+    assert net.get_flags()["dump"] is False and net.b.get_flags()["dump"] is False
+    p = ops.Add()
+    with pytest.warns(UserWarning):
+        ms.set_dump(p, False)
+    assert repr(p) == "Prim[Add]<dump=false>"
+    with pytest.raises(ValueError, match=r'^The "target" parameter must be an instance of Cell or '
+                                         r"Primitive, but got an instance of <class 'int'>\.$"):
+        ms.set_dump(1)
+    with pytest.raises(ValueError, match='^The "enabled" parameter must be bool.$'):
+        ms.set_dump(net, 1)
+
+
+def test_set_dump_writes_each_op_of_marked_cells(tmp_path, monkeypatch):
+    import json
+
+    from cellgrad.data_dump import _DumpWatch
+
+    cfg = tmp_path / "dump.json"
+    cfg.write_text(json.dumps({"common_dump_settings": {
+        "dump_mode": 2, "path": str(tmp_path / "out"), "net_name": "Net", "iteration": "1",
+        "input_output": 0}}))
+    monkeypatch.setenv("MINDSPORE_DUMP_CONFIG", str(cfg))
+    net = _net()
+    try:
+        with pytest.warns(UserWarning):
+            ms.set_dump(net.a)
+        x0 = np.array([[-1.0, 2.0]], np.float32)
+        x1 = np.array([[3.0, -4.0]], np.float32)
+        net(Tensor(x0))     # iteration 0: not picked
+        net(Tensor(x1))     # iteration 1
+    finally:
+        _DumpWatch.stop()
+    root = tmp_path / "out" / "rank_0" / "Net" / "0"
+    assert sorted(p.name for p in root.iterdir()) == ["1"]
+    files = sorted((root / "1").iterdir())
+    names = [re.fullmatch(r"(\w+)\.\1\.0\.0\.\d+\.(input|output)\.(\d)\.DefaultFormat\.(\w+)\.npy",
+                          p.name).group(1, 2, 3, 4) for p in files]
+    assert sorted(names) == [("relu", "input", "0", "float32"), ("relu", "output", "0", "float32")]
+    by_side = {n[1]: np.load(p) for n, p in zip(names, files)}
+    np.testing.assert_array_equal(by_side["input"], x1)
+    np.testing.assert_array_equal(by_side["output"], np.maximum(x1, 0))
+
+
+# ---- jit helpers ----
+
+def test_get_obj_module_and_name_info_as_mindspore():
+    import math
+
+    assert ms.get_obj_module_and_name_info(np.sum) == ("numpy", "sum", "class")
+    assert ms.get_obj_module_and_name_info(len) == ("len", "len", "method or function")
+    assert ms.get_obj_module_and_name_info(math.sqrt) == ("sqrt", "sqrt", "method or function")
+    assert ms.get_obj_module_and_name_info([].append) == ("list", "list.append",
+                                                          "method or function")
+    assert ms.get_obj_module_and_name_info(_net) == (__name__, "_net", "method or function")
+    assert ms.get_obj_module_and_name_info(3) is None
+    assert ms.get_obj_module_and_name_info(np.ndarray.sum) is None
+
+
+def test_jit_forbidden_modules_and_methods():
+    assert ms.is_jit_forbidden_module("mindspore.context")
+    assert ms.is_jit_forbidden_module("mindspore.common.initializer")
+    assert ms.is_jit_forbidden_module(ms.set_context.__module__)
+    assert not ms.is_jit_forbidden_module("numpy")
+    t = Tensor([1.0])
+    cell = _net()
+    f = ms.is_invalid_or_jit_forbidden_method
+    assert not f(t, "Tensor", "asnumpy") and f(t, "Tensor", "assign_value")
+    assert f(cell, "Net", "to") and f(cell, "Net", "trainable_params")
+    assert not f(cell, "Net", "construct")
+    assert f(ms.Parameter(t), "Parameter", "set_data")
+    with pytest.raises(AttributeError, match="^'Tensor' object has no attribute 'nope'$"):
+        f(t, "Tensor", "nope")
