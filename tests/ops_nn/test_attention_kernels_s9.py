@@ -366,3 +366,48 @@ def test_incre_flash_attention_2d_mask_and_float16():
     assert out.dtype == ms.float16 and out.shape == (B, 1, N * D)
     want = _bsh(_grouped(q=q, keep=(mask == 0)[:, None, None, :]))
     np.testing.assert_allclose(out.asnumpy().astype(np.float64), want, atol=2e-2)
+
+
+@pytest.mark.parametrize("layout", ["BSH", "BNSD"])
+def test_incre_flash_attention_block_table(layout):
+    block_size, blocks = 4, 5
+    q = rng.standard_normal((B, N, 1, D))
+    cache_k = rng.standard_normal((blocks, NKV, block_size, D))  # BNSD block cache
+    cache_v = rng.standard_normal((blocks, NKV, block_size, D))
+    table = np.array([[3, 0], [1, 4]], np.int32)
+    lens = [6, 8]
+    k = np.concatenate([cache_k[table[:, i]] for i in range(2)], 2)  # (B, NKV, 8, D)
+    v = np.concatenate([cache_v[table[:, i]] for i in range(2)], 2)
+    j = np.arange(8)
+    want = np.stack([_grouped(q=q, k=k, v=v, keep=j < n)[b] for b, n in enumerate(lens)])
+    if layout == "BSH":
+        args = (_bsh(q), _bsh(cache_k), _bsh(cache_v))
+        want = _bsh(want)
+    else:
+        args = (q, cache_k, cache_v)
+    out = ops.incre_flash_attention(*(ms.Tensor(a) for a in args), actual_seq_lengths=lens,
+                                    block_table=ms.Tensor(table), num_heads=N,
+                                    input_layout=layout, scale_value=SCALE,
+                                    num_key_value_heads=NKV, block_size=block_size)
+    np.testing.assert_allclose(out.asnumpy(), want, atol=1e-10)
+    out, _ = ops.fused_infer_attention_score(
+        *(ms.Tensor(a) for a in args), actual_seq_lengths_kv=lens, block_table=ms.Tensor(table),
+        num_heads=N, input_layout=layout, scale=SCALE, num_key_value_heads=NKV,
+        block_size=block_size)
+    np.testing.assert_allclose(out.asnumpy(), want, atol=1e-10)
+    with pytest.raises(ValueError, match="'block_size' must be"):
+        ops.incre_flash_attention(*(ms.Tensor(a) for a in args), block_table=ms.Tensor(table),
+                                  num_heads=N, input_layout=layout, num_key_value_heads=NKV,
+                                  block_size=3)
+
+
+def test_reshape_and_cache_parameters_and_3d_key():
+    bs, seq, n, d = 2, 3, 2, 4
+    key = rng.standard_normal((bs, seq, n * d)).astype(np.float16)
+    key_cache = ms.Parameter(ms.Tensor(np.zeros((4, 2, n, d), np.float16)), "key_cache")
+    slots = np.array([7, 6, 5, 0, 1, 2], np.int32)
+    out = ops.ReshapeAndCache()(ms.Tensor(key), None, key_cache, None, ms.Tensor(slots))
+    assert out.shape == key.shape and out.dtype == ms.float16
+    cached = key_cache.asnumpy().reshape(8, n * d)
+    np.testing.assert_array_equal(cached[slots], key.reshape(-1, n * d))
+    np.testing.assert_array_equal(cached[[3, 4]], 0)

@@ -296,6 +296,32 @@ def _one_kv(name, arg, t):
     return t
 
 
+def _paged_kv(name, key, value, block_table, block_size, layout):
+    """Key / value gathered from a block cache (num_blocks, block_size, kvH) (BSH / BSND) or
+    (num_blocks, kvN, block_size, D) (BNSD) through `block_table` (B, max_blocks)."""
+    _check_tensor(name, "block_table", block_table)
+    axis = 2 if layout == "BNSD" else 1
+    if isinstance(block_size, bool) or not isinstance(block_size, int) or block_size <= 0 or \
+            key.shape[axis] != block_size:
+        raise ValueError(f"For '{name}', 'block_size' must be the block axis of the paged "
+                         f"'key' {key.shape}, but got {block_size}.")
+    table = block_table.asnumpy().astype(np.int64)
+    if table.ndim != 2 or (table < 0).any() or (table >= key.shape[0]).any():
+        raise ValueError(f"For '{name}', 'block_table' must be (B, max_blocks) of block ids in "
+                         f"[0, {key.shape[0]}), but got {table.tolist()}.")
+    index = ops.Tensor(table.reshape(-1))
+    b, blocks = table.shape
+
+    def gather(t):
+        t = ops.gather(t, index, 0)
+        if layout == "BNSD":
+            t = ops.transpose(ops.reshape(t, (b, blocks) + t.shape[1:]), (0, 2, 1, 3, 4))
+            return ops.reshape(t, (b, t.shape[1], blocks * block_size, t.shape[-1]))
+        return ops.reshape(t, (b, blocks * block_size) + t.shape[2:])
+
+    return gather(key), gather(value)
+
+
 def incre_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths=None,
                           pse_shift=None, dequant_scale1=None, quant_scale1=None,
                           dequant_scale2=None, quant_scale2=None, quant_offset2=None,
@@ -304,18 +330,19 @@ def incre_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths=
                           num_key_value_heads=0, block_size=0, inner_precise=1,
                           kv_padding_size=None):
     """Mirrors `mindspore.ops.incre_flash_attention` (one new query token per batch against
-    the cached key / value; `key` / `value` a Tensor or a list of per-batch Tensors;
-    `actual_seq_lengths` the valid key length per batch)."""
+    the cached key / value; `key` / `value` a Tensor, a list of per-batch Tensors or, with
+    `block_table`, a block cache; `actual_seq_lengths` the valid key length per batch)."""
     name = "IncreFlashAttention"
     _refuse(name, dequant_scale1=dequant_scale1, quant_scale1=quant_scale1,
             dequant_scale2=dequant_scale2, quant_scale2=quant_scale2,
             quant_offset2=quant_offset2, antiquant_scale=antiquant_scale,
-            antiquant_offset=antiquant_offset, block_table=block_table,
-            kv_padding_size=kv_padding_size)
+            antiquant_offset=antiquant_offset, kv_padding_size=kv_padding_size)
     key, value = _one_kv(name, "key", key), _one_kv(name, "value", value)
     if input_layout not in ("BSH", "BSND", "BNSD"):
         raise ValueError(f"For '{name}', 'input_layout' must be BSH, BSND or BNSD, but got "
                          f"{input_layout}.")
+    if block_table is not None:
+        key, value = _paged_kv(name, key, value, block_table, block_size, input_layout)
     _check_tensor(name, "query", query)
     s_axis = 2 if input_layout == "BNSD" else 1
     if query.ndim > s_axis and query.shape[s_axis] != 1:
@@ -354,11 +381,14 @@ def fused_infer_attention_score(query, key, value, *, pse_shift=None, atten_mask
             antiquant_offset=antiquant_offset, key_antiquant_scale=key_antiquant_scale,
             key_antiquant_offset=key_antiquant_offset,
             value_antiquant_scale=value_antiquant_scale,
-            value_antiquant_offset=value_antiquant_offset, block_table=block_table,
+            value_antiquant_offset=value_antiquant_offset,
             query_padding_size=query_padding_size, kv_padding_size=kv_padding_size,
             key_shared_prefix=key_shared_prefix, value_shared_prefix=value_shared_prefix,
             actual_shared_prefix_len=actual_shared_prefix_len)
     key, value = _one_kv(name, "key", key), _one_kv(name, "value", value)
+    if block_table is not None:
+        key, value = _paged_kv(name, key, value, block_table, block_size,
+                               "BNSD" if input_layout.startswith("BNSD") else input_layout)
     out = _infer_attention(name, query, key, value, mask=atten_mask, pse=pse_shift,
                            actual_q=actual_seq_lengths, actual_kv=actual_seq_lengths_kv,
                            num_heads=num_heads, num_kv_heads=num_key_value_heads, scale=scale,
@@ -404,7 +434,7 @@ class ReshapeAndCache(Primitive):
     """Mirrors `mindspore.ops.ReshapeAndCache()(key, value, key_cache, value_cache,
     slot_mapping)`: token t's key (T, H) goes to slot slot_mapping[t] of key_cache
     (num_blocks, block_size, N, D) or (num_blocks, block_size, H), in place (negative
-    slots are skipped); returns key_cache."""
+    slots are skipped); returns `key` (the op's output is shaped and typed as `key`)."""
 
     @prim_attr_register
     def __init__(self):
@@ -432,7 +462,7 @@ class ReshapeAndCache(Primitive):
             used = slots >= 0
             flat[slots[used]] = rows[used].astype(flat.dtype)
             cache.assign_value(ops.Tensor(flat.reshape(cache.shape), cache.dtype))
-        return key_cache
+        return key
 
 
 def _gather_blocks(cache, table, length):
