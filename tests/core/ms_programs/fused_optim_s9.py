@@ -60,3 +60,27 @@ for dtype in (ms.float32, ms.float16):
         print("FusedCastAdamWeightDecay", dtype, decay, norm, var.dtype)
         print("  params", [np.round(p.asnumpy().astype(np.float32), 5).tolist()
                            for p in (var, m, v)])
+
+# Adafactor: a matrix (row/column factors), a rank-3 Tensor and a vector, each flag
+AG = rng.uniform(-1, 1, (3, 4)).astype(np.float32)
+AP = rng.uniform(-1, 1, (3, 4)).astype(np.float32)
+for shape in ((3, 4), (2, 3, 2), (5,)):
+    for flags in ((False, False, False), (True, False, False), (False, True, False),
+                  (False, False, True), (True, True, True)):
+        for with_norm in (False, True):
+            size = int(np.prod(shape))
+            grad = Tensor(AG.reshape(-1)[:size].reshape(shape))
+            param = P(AP.reshape(-1)[:size].reshape(shape), "p")
+            exp_avg = P(np.full(shape, 0.05), "ea")
+            row = P(np.full(shape[:-1] or (1,), 0.5), "r")
+            col = P(np.full(shape[:-2] + shape[-1:] if len(shape) > 1 else (1,), 0.4), "c")
+            exp_avg_sq = P(np.full(shape, 0.3), "eas")
+            args = ((1e-30, 1e-3), 1.0, 0.9, 0.8, 1e-2, 0.03, grad, param, exp_avg, row, col,
+                    exp_avg_sq)
+            if with_norm:
+                out = ops.FusedAdaFactorWithGlobalNorm(*flags)(*args, Tensor(np.float32(1.5)))
+            else:
+                out = ops.FusedAdaFactor(*flags)(*args)
+            print("FusedAdaFactor", shape, flags, with_norm, type(out).__name__, len(out))
+            print("  params", [np.round(p.asnumpy(), 5).tolist()
+                               for p in (param, exp_avg, row, col, exp_avg_sq)])

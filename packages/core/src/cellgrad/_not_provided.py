@@ -38,9 +38,6 @@ _GRAPH_INTERNAL = (
 _PARAM_SERVER = ("is a parameter-server (MS_ROLE=MS_PSERVER) communication op; cellgrad has no "
                  "parameter server: keep the Parameters in the Cell and update them with an "
                  "nn optimizer")
-_FUSED_OPTIMIZER = ("is a fused Ascend/GPU optimizer-update kernel; use the nn optimizer (nn.Adam, "
-                    "nn.AdamWeightDecay, nn.FTRL, nn.ProximalAdagrad, nn.AdaFactor, nn.Momentum, "
-                    "nn.LARS) or the unfused ops.Apply*/ops.Adam update Primitives")
 _DEVICE_MEMORY = ("manages or reports device (Ascend/GPU) memory; cellgrad's Tensors are numpy "
                   "arrays in host memory, managed by Python: the top-level statistics "
                   "(cellgrad.memory_allocated, memory_stats, empty_cache, ...) report that heap")
@@ -148,8 +145,6 @@ NOT_PROVIDED = {
                     "sink mode; cellgrad has no device queue: iterate the dataset "
                     "(create_tuple_iterator / create_dict_iterator) and pass the batch in"),
     **{f"ops.{name}": _PARAM_SERVER for name in ("Push", "Pull")},
-    **{f"ops.{name}": _FUSED_OPTIMIZER for name in (
-        "FusedAdaFactor", "FusedAdaFactorWithGlobalNorm")},
     **{name: _MODEL_PARALLEL for name in (
         "Layout", "shard", "reshard", "parameter_broadcast", "build_searched_strategy",
         "load_distributed_checkpoint", "merge_pipeline_strategys", "transform_checkpoints",

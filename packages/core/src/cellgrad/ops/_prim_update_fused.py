@@ -15,7 +15,7 @@ import numpy as np
 from cellgrad._core._buffer import TensorBuffer, make_tensor
 from cellgrad.ops import _prim_checks as C
 from cellgrad.ops._prim_update import _ftrl, _prox, _Update
-from cellgrad.ops.primitive import prim_attr_register
+from cellgrad.ops.primitive import Primitive, prim_attr_register
 
 
 def _is(op, name, value, kinds, what):
@@ -292,8 +292,111 @@ class LARSUpdate(_Update):
         return make_tensor(np.ascontiguousarray(out), None, 0, gradient.dtype)
 
 
+def _rms(x):
+    return np.sqrt(np.mean(x * x))
+
+
+class FusedAdaFactor(Primitive):
+    """Mirrors `mindspore.ops.FusedAdaFactor(enable_scale_parameter=False,
+    enable_first_moment=False, enable_weight_decay=False)(epsilon, clip_threshold, beta1, beta2,
+    weight_decay, learning_rate, grad, param, exp_avg, exp_avg_sq_row, exp_avg_sq_col,
+    exp_avg_sq)`: one Adafactor step as MindSpore's CPU kernel takes it (a parameter of rank 2
+    or more uses the row/column factors, a vector `exp_avg_sq`; the learning rate, scaled by
+    `max(epsilon[1], RMS(param))` with `enable_scale_parameter`, multiplies the clipped update
+    before the first moment; weight decay adds `weight_decay * lr * param`). Returns a 1-tuple
+    of the new `param`."""
+
+    _names = ("epsilon", "clip_threshold", "beta1", "beta2", "weight_decay", "learning_rate",
+              "grad", "param", "exp_avg", "exp_avg_sq_row", "exp_avg_sq_col", "exp_avg_sq")
+
+    @prim_attr_register
+    def __init__(self, enable_scale_parameter=False, enable_first_moment=False,
+                 enable_weight_decay=False):
+        _bools(self.name, enable_scale_parameter=enable_scale_parameter,
+               enable_first_moment=enable_first_moment, enable_weight_decay=enable_weight_decay)
+        self.add_prim_attr("side_effect_mem", True)
+
+    def __call__(self, *args):
+        if len(args) != len(self._names):
+            raise TypeError(f"For '{self.name}', expected {len(self._names)} inputs "
+                            f"({', '.join(self._names)}), but got {len(args)}.")
+        return self._step(dict(zip(self._names, args)), None)
+
+    def _step(self, named, global_norm):
+        param, grad = named["param"], named["grad"]
+        for name in ("grad", "param", "exp_avg", "exp_avg_sq_row", "exp_avg_sq_col",
+                     "exp_avg_sq"):
+            C.floating(self.name, name, named[name])
+        shape = tuple(param.shape)
+        if tuple(grad.shape) != shape:
+            raise ValueError(f"For '{self.name}', 'grad_shape' must be equal to 'param_shape', "
+                             f"but got 'grad_shape': {tuple(grad.shape)} and 'param_shape': "
+                             f"{shape}.")
+        factored = len(shape) >= 2
+        if factored:
+            for name, want in (("exp_avg_sq_row", shape[:-1]),
+                               ("exp_avg_sq_col", shape[:-2] + shape[-1:])):
+                if tuple(named[name].shape) != want:
+                    raise ValueError(f"For '{self.name}', the shape of '{name}' must be {want} "
+                                     f"for a 'param' of shape {shape}, but got "
+                                     f"{tuple(named[name].shape)}.")
+        elif tuple(named["exp_avg_sq"].shape) != shape:
+            raise ValueError(f"For '{self.name}', the shape of 'exp_avg_sq' must be {shape}, but "
+                             f"got {tuple(named['exp_avg_sq'].shape)}.")
+        f32 = np.float32
+        eps = _array(named["epsilon"], f32).reshape(-1)
+        clip, beta1, beta2, decay, lr = (_array(named[k], f32) for k in (
+            "clip_threshold", "beta1", "beta2", "weight_decay", "learning_rate"))
+        g, p = _array(grad, f32), _array(param, f32)
+        if global_norm is not None:
+            g = g / _array(global_norm, f32)
+        new = {}
+        with np.errstate(divide="ignore", invalid="ignore"):
+            sq = g * g + eps[0]
+            if factored:
+                row = beta2 * _array(named["exp_avg_sq_row"], f32) + (1 - beta2) * sq.mean(-1)
+                col = beta2 * _array(named["exp_avg_sq_col"], f32) + (1 - beta2) * sq.mean(-2)
+                r = 1 / np.sqrt(row / row.mean(-1, keepdims=True))
+                update = r[..., :, None] / np.sqrt(col)[..., None, :] * g
+                new["exp_avg_sq_row"], new["exp_avg_sq_col"] = row, col
+            else:
+                avg = beta2 * _array(named["exp_avg_sq"], f32) + (1 - beta2) * sq
+                update = g / np.sqrt(avg)
+                new["exp_avg_sq"] = avg
+            update = update / max(1.0, float(_rms(update) / clip))
+            if self.enable_scale_parameter:
+                lr = lr * max(float(eps[1]), float(_rms(p)))
+            update = update * lr
+            if self.enable_first_moment:
+                update = beta1 * _array(named["exp_avg"], f32) + (1 - beta1) * update
+                new["exp_avg"] = update
+            if self.enable_weight_decay:
+                update = update + decay * lr * p
+        new["param"] = p - update
+        for name, value in new.items():
+            named[name]._data[...] = value
+        return (make_tensor(param._data.copy(), None, 0, param.dtype),)
+
+
+class FusedAdaFactorWithGlobalNorm(FusedAdaFactor):
+    """Mirrors `mindspore.ops.FusedAdaFactorWithGlobalNorm(enable_scale_parameter=False,
+    enable_first_moment=False, enable_weight_decay=False)(..., exp_avg_sq, global_norm)`:
+    `FusedAdaFactor` on `grad / global_norm`."""
+
+    @prim_attr_register
+    def __init__(self, enable_scale_parameter=False, enable_first_moment=False,
+                 enable_weight_decay=False):
+        super().__init__(enable_scale_parameter, enable_first_moment, enable_weight_decay)
+
+    def __call__(self, *args):
+        if len(args) != len(self._names) + 1:
+            raise TypeError(f"For '{self.name}', expected {len(self._names) + 1} inputs "
+                            f"({', '.join(self._names)}, global_norm), but got {len(args)}.")
+        return self._step(dict(zip(self._names, args)), args[-1])
+
+
 __all__ = [
     "FusedSparseAdam", "FusedSparseLazyAdam", "FusedSparseFtrl", "FusedSparseProximalAdagrad",
     "AdamNoUpdateParam", "FusedCastAdamWeightDecay", "FusedWeightScaleApplyMomentum",
-    "LARSUpdate",
+    "LARSUpdate", "FusedAdaFactor", "FusedAdaFactorWithGlobalNorm",
 ]
