@@ -124,11 +124,9 @@ NOT_PROVIDED = {
     "ops.DepthwiseConv2dNative": _DEPRECATED.format(
         "use nn.Conv2d or ops.conv2d with group equal to the input channels"),
     "ops.ExtractGlimpse": _DEPRECATED.format("crop with slicing and ops.interpolate"),
-    "ops.ExtractVolumePatches": _DEPRECATED.format("use ops.unfold on each depth slice"),
     "ops.SampleDistortedBoundingBoxV2": _DEPRECATED.format(
         "use dataset.vision.RandomCropDecodeResize or RandomResizedCrop"),
     "ops.ScaleAndTranslate": _DEPRECATED.format("use ops.interpolate and ops.affine_grid"),
-    "ops.SparseSlice": _DEPRECATED.format("slice the dense Tensor (COOTensor.to_dense())"),
     **{f"ops.{name}": _ASCEND_ATTENTION for name in (
         "lightning_indexer",
         "sparse_flash_attention", "moe_distribute_combine", "moe_distribute_dispatch",
