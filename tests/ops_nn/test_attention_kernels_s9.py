@@ -83,23 +83,48 @@ def test_rope_errors():
         ops.rotary_position_embedding(ms.Tensor(np.zeros((2, 4), np.float32)), x, x)
 
 
-def test_apply_rotary_pos_emb():
-    t, nq, nk, d = 4, 2, 1, 6
-    q = rng.standard_normal((t, nq * d)).astype(np.float32)
-    k = rng.standard_normal((t, nk * d)).astype(np.float32)
-    table = rng.uniform(-3, 3, (10, d))
-    cos, sin = np.cos(table).astype(np.float32), np.sin(table).astype(np.float32)
-    pos = np.array([3, 0, 7, 7], np.int32)
-    out_q, out_k = ops.ApplyRotaryPosEmb(0)(ms.Tensor(q), ms.Tensor(k), ms.Tensor(cos),
-                                            ms.Tensor(sin), ms.Tensor(pos))
+def _rope_tables(max_seq, d, interleaved):
+    freqs = np.outer(np.arange(max_seq), 1.0 / 10000 ** (np.arange(0, d, 2) / d))
+    emb = np.repeat(freqs, 2, -1) if interleaved else np.concatenate([freqs, freqs], -1)
+    return np.cos(emb).astype(np.float32), np.sin(emb).astype(np.float32)
+
+
+@pytest.mark.parametrize("cos_format", [0, 1, 2, 3])
+@pytest.mark.parametrize("seq", [1, 5])
+def test_apply_rotary_pos_emb(cos_format, seq):
+    # the rule of MindSpore's Ascend test: formats 1 / 3 rotate interleaved pairs, 2 / 3 take
+    # per-token tables, position_ids are the S positions (one per batch when S is 1)
+    b, nq, nk, d, max_seq = 2, 2, 1, 8, 16
+    q = rng.standard_normal((b, seq, nq * d)).astype(np.float32)
+    k = rng.standard_normal((b, seq, nk * d)).astype(np.float32)
+    cos, sin = _rope_tables(max_seq, d, cos_format % 2 == 1)
+    pos = rng.integers(0, max_seq, b if seq == 1 else seq).astype(np.int32)
+    per_token = pos[:, None] if seq == 1 else np.tile(pos, (b, 1))  # (B, S) table rows
+    c, s = cos[per_token][:, :, None], sin[per_token][:, :, None]  # (B, S, 1, D)
+    tables = (cos, sin) if cos_format < 2 else (c.reshape(b * seq, d), s.reshape(b * seq, d))
+    rotate = _rotate_interleaved if cos_format % 2 else _rotate_half
+    out_q, out_k = ops.ApplyRotaryPosEmb(cos_format)(
+        ms.Tensor(q), ms.Tensor(k), *(ms.Tensor(t) for t in tables), ms.Tensor(pos))
     for got, x, n in ((out_q, q, nq), (out_k, k, nk)):
-        heads = x.reshape(t, n, d)
-        c, s = cos[pos][:, None], sin[pos][:, None]
-        want = (heads * c + _rotate_half(heads) * s).reshape(t, n * d)
+        heads = x.reshape(b, seq, n, d)
+        want = (heads * c + rotate(heads) * s).reshape(x.shape)
+        assert got.shape == x.shape and got.dtype == ms.float32
         np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-5, atol=1e-6)
-    with pytest.raises(ValueError, match="'position_ids' must be"):
-        ops.ApplyRotaryPosEmb()(ms.Tensor(q), ms.Tensor(k), ms.Tensor(cos), ms.Tensor(sin),
-                                ms.Tensor(pos[:2]))
+
+
+def test_apply_rotary_pos_emb_errors():
+    q = ms.Tensor(np.zeros((2, 3, 8), np.float32))
+    cos = ms.Tensor(np.zeros((10, 8), np.float32))
+    with pytest.raises(ValueError, match="'position_ids' must hold S = 3"):
+        ops.ApplyRotaryPosEmb()(q, q, cos, cos, ms.Tensor(np.array([0, 1], np.int32)))
+    with pytest.raises(ValueError, match=r"must be \(B \* S, D\) = \(6, 8\)"):
+        ops.ApplyRotaryPosEmb(2)(q, q, cos, cos, ms.Tensor(np.array([0, 1, 2], np.int32)))
+    with pytest.raises(ValueError, match="'cos_format' must be in"):
+        ops.ApplyRotaryPosEmb(4)
+    with pytest.raises(ValueError, match="multiple of the head size"):
+        ops.ApplyRotaryPosEmb()(q, q, ms.Tensor(np.zeros((10, 6), np.float32)),
+                                ms.Tensor(np.zeros((10, 6), np.float32)),
+                                ms.Tensor(np.array([0, 1, 2], np.int32)))
 
 
 # ---- prompt / incremental / fused inference attention ----------------------------------------

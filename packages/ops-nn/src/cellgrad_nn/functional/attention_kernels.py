@@ -67,14 +67,39 @@ def rotary_position_embedding(x, cos, sin, mode=0):
 
 class ApplyRotaryPosEmb(Primitive):
     """Mirrors `mindspore.ops.ApplyRotaryPosEmb(cos_format)(query, key, cos, sin,
-    position_ids)`: rotate_half RoPE of token-major query (T, Nq * D) and key (T, Nk * D) with
-    the rows `position_ids` (T,) of cos / sin (max_seq, D); returns (query, key) rotated."""
+    position_ids)`: RoPE of query / key ((T, H), (B, S, H) or (B, S, N, D)) in place of
+    MindSpore's fused kernel; returns (query, key) rotated. cos_format 0 / 1: cos and sin are
+    (max_seq_len, D) tables read at `position_ids` (the S positions, or one per batch when
+    S = 1); 2 / 3: they are already (B * S, D) per token. 0 / 2 rotate halves, 1 / 3 rotate
+    interleaved pairs."""
 
     @prim_attr_register
     def __init__(self, cos_format=0):
         if isinstance(cos_format, bool) or not isinstance(cos_format, int):
             raise TypeError(f"For 'ApplyRotaryPosEmb', 'cos_format' must be an int, but got "
                             f"{type(cos_format).__name__}.")
+        if cos_format not in (0, 1, 2, 3):
+            raise ValueError(f"For 'ApplyRotaryPosEmb', 'cos_format' must be in [0, 3], but "
+                             f"got {cos_format}.")
+
+    def _table(self, name, table, position_ids, b, s):
+        d = table.shape[-1]
+        if self.cos_format in (2, 3):
+            if table.shape[0] != b * s:
+                raise ValueError(f"For '{name}', with cos_format {self.cos_format} 'cos' and "
+                                 f"'sin' must be (B * S, D) = ({b * s}, {d}), but got "
+                                 f"{table.shape}.")
+            return ops.reshape(table, (b, s, 1, d))
+        count = position_ids.shape[0]
+        rows = ops.gather(table, position_ids, 0)
+        if count == b * s:
+            return ops.reshape(rows, (b, s, 1, d))
+        if count == s:
+            return ops.reshape(rows, (1, s, 1, d))
+        if s == 1 and count == b:
+            return ops.reshape(rows, (b, 1, 1, d))
+        raise ValueError(f"For '{name}', 'position_ids' must hold S = {s} positions (or B = "
+                         f"{b} when S is 1), but got {count}.")
 
     def __call__(self, query, key, cos, sin, position_ids):
         name = "ApplyRotaryPosEmb"
@@ -82,23 +107,28 @@ class ApplyRotaryPosEmb(Primitive):
                            ("position_ids", position_ids)):
             _check_tensor(name, arg, value)
         if cos.ndim != 2 or cos.shape != sin.shape:
-            raise ValueError(f"For '{name}', 'cos' and 'sin' must be (max_seq_len, D) of one "
-                             f"shape, but got {cos.shape} and {sin.shape}.")
+            raise ValueError(f"For '{name}', 'cos' and 'sin' must be 2-D of one shape, but got "
+                             f"{cos.shape} and {sin.shape}.")
+        if position_ids.ndim != 1:
+            raise ValueError(f"For '{name}', 'position_ids' must be 1-D, but got "
+                             f"{position_ids.shape}.")
         d = cos.shape[-1]
-        t = query.shape[0]
-        if position_ids.shape != (t,) or key.shape[0] != t:
-            raise ValueError(f"For '{name}', 'position_ids' must be (T,) with T = {t} tokens "
-                             f"of 'query' and 'key', but got {position_ids.shape} and "
-                             f"{key.shape}.")
-        c = ops.reshape(ops.gather(cos, position_ids, 0), (t, 1, d))
-        s = ops.reshape(ops.gather(sin, position_ids, 0), (t, 1, d))
+        lead = query.ndim - 2 if query.ndim == 4 else query.ndim - 1
+        if query.ndim not in (2, 3, 4) or key.ndim != query.ndim or \
+                key.shape[:lead] != query.shape[:lead]:
+            raise ValueError(f"For '{name}', 'query' and 'key' must be (T, H), (B, S, H) or "
+                             f"(B, S, N, D) with the same leading axes, but got {query.shape} "
+                             f"and {key.shape}.")
+        b, s = (1, query.shape[0]) if query.ndim == 2 else query.shape[:2]
+        c = ops.cast(self._table(name, cos, position_ids, b, s), query.dtype)
+        n = ops.cast(self._table(name, sin, position_ids, b, s), query.dtype)
         outs = []
         for arg, x in (("query", query), ("key", key)):
             if x.shape[-1] % d:
-                raise ValueError(f"For '{name}', the hidden size of '{arg}' {x.shape[-1]} must "
+                raise ValueError(f"For '{name}', the last axis of '{arg}' {x.shape[-1]} must "
                                  f"be a multiple of the head size D = {d}.")
-            heads = ops.reshape(x, (t, -1, d))
-            rotated = heads * c + _rotate(heads, 0) * s
+            heads = ops.reshape(x, (b, s, -1, d))
+            rotated = heads * c + _rotate(heads, self.cos_format % 2) * n
             outs.append(ops.reshape(rotated, x.shape))
         return tuple(outs)
 
