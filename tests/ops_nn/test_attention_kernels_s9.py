@@ -436,3 +436,21 @@ def test_reshape_and_cache_parameters_and_3d_key():
     cached = key_cache.asnumpy().reshape(8, n * d)
     np.testing.assert_array_equal(cached[slots], key.reshape(-1, n * d))
     np.testing.assert_array_equal(cached[[3, 4]], 0)
+
+
+def test_paged_attention_adds_attn_and_alibi_masks():
+    heads, d, blocks, block_size = 2, 4, 3, 2
+    kc = rng.standard_normal((blocks, block_size, heads, d)).astype(np.float32)
+    vc = rng.standard_normal((blocks, block_size, heads, d)).astype(np.float32)
+    q = rng.standard_normal((1, heads, d)).astype(np.float32)
+    table, lens = np.array([[2, 1, 0]], np.int32), np.array([5], np.int32)
+    amask = np.where(rng.random((1, 1, 1, 6)) < 0.3, -10000.0, 0.0).astype(np.float32)
+    alibi = rng.uniform(-3, 0, (1, heads, 1, 6)).astype(np.float32)
+    out = ops.PagedAttention(heads, 0.5, heads)(
+        ms.Tensor(q), ms.Tensor(kc), ms.Tensor(vc), ms.Tensor(table), ms.Tensor(lens),
+        attn_mask=ms.Tensor(amask), alibi_mask=ms.Tensor(alibi))
+    want = _paged_reference(q.reshape(1, -1), kc.reshape(blocks, block_size, -1),
+                            vc.reshape(blocks, block_size, -1), table, lens, heads, heads, 0.5,
+                            amask + alibi)
+    assert out.shape == q.shape
+    np.testing.assert_allclose(out.asnumpy().reshape(1, -1), want, rtol=1e-5, atol=1e-6)

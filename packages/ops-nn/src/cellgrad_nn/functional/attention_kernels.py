@@ -558,7 +558,9 @@ class PagedAttention(Primitive):
                  alibi_mask=None):
         _refuse("PagedAttention", antiquant_scale=antiquant_scale,
                 antiquant_offset=antiquant_offset, q_seq_lens=q_seq_lens)
-        mask = attn_mask if alibi_mask is None else alibi_mask
+        masks = [m for m in (attn_mask, alibi_mask) if m is not None]
+        mask = None if not masks else masks[0] if len(masks) == 1 else \
+            ops.cast(masks[0], float32) + ops.cast(masks[1], float32)
         return _paged("PagedAttention", query, key_cache, value_cache, block_tables,
                       context_lens, mask, self.head_num, self.scale_value, self.kv_head_num)
 
