@@ -82,6 +82,7 @@ from cellgrad.heap_stats import __all__ as _memory_names
 from cellgrad.jit_marks import enable_dynamic, no_inline
 from cellgrad.ms_dispatch import MsDispatchMode
 from cellgrad.data_dump import set_dump
+from cellgrad.flops_count import flops_collection
 from cellgrad.jit_forbidden import *  # noqa: F403
 from cellgrad.jit_forbidden import __all__ as _jit_forbidden_names
 from cellgrad.common._tm_leftovers import UntypedStorage
@@ -118,7 +119,7 @@ __all__ += [*_interop_names, "constexpr", "get_algo_parameters", "merge_sliced_p
             "DeviceCtx", "Symbol"]
 __all__ += ["saved_tensors_hooks", "register_saved_tensors_hooks", *_stream_names,
             *_memory_names, "enable_dynamic", "no_inline", "MsDispatchMode", "UntypedStorage"]
-__all__ += ["set_dump", *_jit_forbidden_names]
+__all__ += ["set_dump", *_jit_forbidden_names, "flops_collection"]
 
 # PEP 562: names that plugins provide (cellgrad.plugins); nothing loads until the first miss.
 __getattr__, __dir__ = _plugin_names(__name__)

@@ -64,8 +64,6 @@ _REWRITE = ("belongs to mindspore.rewrite, which edits a network by rewriting it
 _GRAPH_OPTIONS = ("is an option of MindSpore's graph compiler (dynamic-shape symbols, inlining "
                   "of compiled subgraphs, jit syntax checks); cellgrad runs the Python eagerly "
                   "and compiles no graph, so drop it (Cell.set_inputs is accepted as is)")
-_FLOPS = ("measures model FLOPs utilization from Ascend profiling data; cellgrad.Profiler "
-          "reports each op's time and output bytes on the CPU")
 _EXEC_ORDER = ("checks that communication ops ran in the same order on every rank of a "
                "compiled Ascend graph; cellgrad runs ops eagerly in program order: nothing to "
                "check")
@@ -171,8 +169,6 @@ NOT_PROVIDED = {
         "mindio_preload", "set_mindio_server_info", "train.TrainFaultTolerance")},
     **{name: _REWRITE for name in ("Node", "NodeType", "ScopedValue", "SymbolTree")},
     **{name: _GRAPH_OPTIONS for name in ("ops.Reusing",)},
-    **{name: _FLOPS for name in (
-        "FlopsUtilizationCollector", "flops_collection", "train.FlopsUtilizationCollector")},
     **{name: _EXEC_ORDER for name in ("comm_exec_order_check", "runtime_execution_order_check")},
     **{name: _MINDRECORD_CRYPTO for name in (
         "set_enc_key", "set_enc_mode", "set_dec_mode")},

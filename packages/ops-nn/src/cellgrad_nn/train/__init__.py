@@ -26,6 +26,7 @@ _WHERE = {"Model": "model", "data_sink": "data_sink", "ModelCheckpoint": "checkp
           "DatasetHelper": "dataset_helper", "LearningRateScheduler": "lr_scheduler",
           "connect_network_with_dataset": "dataset_helper",
           "OnRequestExit": "callbacks_exit", "BackupAndRestore": "callbacks_backup",
+          "FlopsUtilizationCollector": "flops_collector",
           **{n: "callbacks" for n in _CALLBACKS}, **{n: "metrics" for n in _METRICS},
           **{n: "metrics_more" for n in _METRICS_MORE},
           **{n: "metrics_select" for n in _METRICS_SELECT},
