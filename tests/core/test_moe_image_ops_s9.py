@@ -327,3 +327,68 @@ def test_msda_errors():
         ops.multi_scale_deformable_attn_function(value, shapes, ms.Tensor([1, 16]), loc, w)
     with pytest.raises(RuntimeError, match="weight"):
         ops.multi_scale_deformable_attn_function(value, shapes, starts, loc, w[..., :2])
+
+
+# ---- ExtractVolumePatches, SparseSlice (also replayed: ms_programs/volume_patches_...) ----
+
+def ref_volume_patches(x, k, s, same):
+    n, c, *size = x.shape
+    outs, before = [], []
+    for dim, kk, ss in zip(size, k, s):
+        out = -(-dim // ss) if same else (dim - kk) // ss + 1
+        outs.append(out)
+        before.append(max(0, (out - 1) * ss + kk - dim) // 2 if same else 0)
+    res = np.zeros((n, k[0] * k[1] * k[2] * c, *outs))
+    for od, oh, ow in np.ndindex(*outs):
+        ch = 0
+        for a, b, e in np.ndindex(*k):
+            d = od * s[0] + a - before[0]
+            h = oh * s[1] + b - before[1]
+            w = ow * s[2] + e - before[2]
+            for cc in range(c):
+                if 0 <= d < size[0] and 0 <= h < size[1] and 0 <= w < size[2]:
+                    res[:, ch, od, oh, ow] = x[:, cc, d, h, w]
+                ch += 1
+    return res
+
+
+@pytest.mark.parametrize("k,s,pad", [((2, 2, 2), (1, 2, 2), "VALID"),
+                                     ((2, 3, 2), (2, 2, 3), "SAME"),
+                                     ((3, 1, 2), (1, 1, 1), "SAME")])
+def test_extract_volume_patches(k, s, pad):
+    x = RNG.standard_normal((2, 3, 3, 4, 5))
+    prim = ops.ExtractVolumePatches((1, 1, *k), (1, 1, *s), pad)
+    out = prim(ms.Tensor(x))
+    np.testing.assert_array_equal(out.asnumpy(), ref_volume_patches(x, k, s, pad == "SAME"))
+    assert gradcheck(prim, ms.Tensor(x[:1, :2]))
+
+
+def test_extract_volume_patches_errors():
+    with pytest.raises(ValueError, match="kernel_size"):
+        ops.ExtractVolumePatches((1, 1, 2, 2), 1, "VALID")
+    with pytest.raises(ValueError, match=r"'strides\[1\]' must be int and must = 1"):
+        ops.ExtractVolumePatches(2, (1, 2, 1, 1, 1), "VALID")
+    with pytest.raises(ValueError, match="padding"):
+        ops.ExtractVolumePatches(2, 1, "FULL")
+    with pytest.raises(ValueError, match="dimension of 'input_x' must be 5"):
+        ops.ExtractVolumePatches(2, 1, "VALID")(ms.Tensor(np.ones((2, 3, 3, 3))))
+
+
+def test_sparse_slice_reference_and_grad():
+    idx = np.array([[0, 1], [1, 2], [1, 3], [2, 2], [3, 0], [2, 3]], np.int64)
+    val = RNG.standard_normal(6)
+    args = ms.Tensor(idx), ms.Tensor(val), ms.Tensor(np.array([4, 4], np.int64))
+    start, size = np.array([1, 2]), np.array([5, 5])
+    out_idx, out_val, out_shape = ops.SparseSlice()(*args, ms.Tensor(start), ms.Tensor(size))
+    keep = [i for i in range(6) if all(start[r] <= idx[i, r] < min(start[r] + size[r], 4)
+                                       for r in range(2))]
+    np.testing.assert_array_equal(out_idx.asnumpy(), idx[keep] - start)
+    np.testing.assert_array_equal(out_val.asnumpy(), val[keep])
+    np.testing.assert_array_equal(out_shape.asnumpy(), [3, 2])
+    assert out_idx.dtype == ms.int64 and out_shape.dtype == ms.int64
+    assert gradcheck(lambda v: ops.SparseSlice()(args[0], v, args[2], ms.Tensor(start),
+                                                 ms.Tensor(size))[1], args[1])
+    with pytest.raises(TypeError, match="start"):
+        ops.SparseSlice()(*args, ms.Tensor([0.0, 1.0]), ms.Tensor(size))
+    with pytest.raises(ValueError, match="rank"):
+        ops.SparseSlice()(*args, ms.Tensor(np.array([0, 1, 2])), ms.Tensor(size))

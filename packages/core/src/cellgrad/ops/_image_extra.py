@@ -26,7 +26,7 @@ def _five(name, value, what):
         isinstance(v, numbers.Integral) and not isinstance(v, bool) and v > 0 for v in value)
     if not ok:
         raise ValueError(f"For '{op}', the parameter '{name}' must be an positive integer or a "
-                         f"tuple of three or five positive integer, but got {value}.")
+                         f"tuple of three or five positive integer, but got {value}")
     value = tuple(int(v) for v in value)
     if len(value) == 3:
         value = (1, 1) + value
