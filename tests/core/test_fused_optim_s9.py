@@ -231,3 +231,106 @@ def test_operations_namespace_has_the_same_classes():
                  "FusedWeightScaleApplyMomentum", "LARSUpdate", "FusedAdaFactor",
                  "FusedAdaFactorWithGlobalNorm"):
         assert getattr(P_, name) is getattr(ops, name)
+
+
+def sigmoid(z):
+    return 1 / (1 + np.exp(-z))
+
+
+def lstm_ref(x, h, c, w, b, forget_bias=1.0):
+    """One LSTM step, gates in "ijfo" order, with plain loops over the hidden units."""
+    n, hidden = h.shape
+    xh = np.concatenate([x, h], 1).astype(np.float64)
+    gates = xh @ w.astype(np.float64) + b
+    outs = [np.empty((n, hidden)) for _ in range(7)]
+    for r in range(n):
+        for k in range(hidden):
+            i, j, f, o = (gates[r, g * hidden + k] for g in range(4))
+            it, jt, ft, ot = sigmoid(i), np.tanh(j), sigmoid(f + forget_bias), sigmoid(o)
+            ct = ft * c[r, k] + it * jt
+            for out, value in zip(outs, (ct, ot * np.tanh(ct), it, jt, ft, ot, np.tanh(ct))):
+                out[r, k] = value
+    return outs
+
+
+def lstm_inputs(seed=5):
+    rng = np.random.default_rng(seed)
+    shapes = ((2, 3), (2, 4), (2, 4), (7, 16), (16,))
+    return [rng.uniform(-1, 1, s).astype(np.float32) for s in shapes]
+
+
+def test_basic_lstm_cell_values_and_dtypes():
+    arrays = lstm_inputs()
+    out = ops.BasicLSTMCell(forget_bias=0.5)(*map(Tensor, arrays))
+    want = lstm_ref(*arrays, forget_bias=0.5)
+    assert len(out) == 7
+    for got, ref in zip(out, want):
+        np.testing.assert_allclose(got.asnumpy().astype(np.float64), ref, rtol=1e-3, atol=1e-3)
+    assert out[1].dtype == ms.float16 and out[0].dtype == ms.float32
+    np.testing.assert_allclose(out[0].asnumpy(), want[0], rtol=1e-5, atol=1e-6)
+
+
+def test_basic_lstm_cell_gradient_matches_finite_differences():
+    arrays = lstm_inputs(6)
+    prim = ops.BasicLSTMCell()
+
+    def loss(*ts):
+        ct, ht = prim(*ts)[:2]
+        return (ct * ct).sum() + ht.astype(ms.float32).sum()
+
+    grads = ms.grad(loss, grad_position=(0, 1, 2, 3, 4))(*map(Tensor, arrays))
+
+    def loss_np(values):
+        ct, ht = lstm_ref(*values)[:2]
+        return (ct * ct).sum() + ht.sum()
+
+    eps = 1e-3
+    for pos, grad in enumerate(grads):
+        numeric = np.zeros(arrays[pos].shape)
+        for idx in np.ndindex(arrays[pos].shape):
+            plus = [a.astype(np.float64) for a in arrays]
+            minus = [a.astype(np.float64) for a in arrays]
+            plus[pos][idx] += eps
+            minus[pos][idx] -= eps
+            numeric[idx] = (loss_np(plus) - loss_np(minus)) / (2 * eps)
+        # ht is float16 in the forward, so its share of the gradient carries fp16 rounding
+        np.testing.assert_allclose(grad.asnumpy(), numeric, rtol=2e-2, atol=2e-3)
+
+
+def test_basic_lstm_cell_gradient_matches_torch():
+    torch = pytest.importorskip("torch")
+    x, h, c, w, b = lstm_inputs(7)
+    prim = ops.BasicLSTMCell(forget_bias=0.0)
+    grads = ms.grad(lambda *ts: prim(*ts)[0].sum(), grad_position=(0, 3))(
+        *map(Tensor, (x, h, c, w, b)))
+    cell = torch.nn.LSTMCell(3, 4)
+    ijfo = w.T.reshape(4, 4, 7)  # torch orders the gates i, f, g(=j), o
+    with torch.no_grad():
+        ifgo = np.concatenate([ijfo[0], ijfo[2], ijfo[1], ijfo[3]])
+        cell.weight_ih.copy_(torch.tensor(ifgo[:, :3]))
+        cell.weight_hh.copy_(torch.tensor(ifgo[:, 3:]))
+        bias = b.reshape(4, 4)
+        cell.bias_ih.copy_(torch.tensor(np.concatenate([bias[0], bias[2], bias[1], bias[3]])))
+        cell.bias_hh.zero_()
+    tx = torch.tensor(x, requires_grad=True)
+    _, tc = cell(tx, (torch.tensor(h), torch.tensor(c)))
+    tc.sum().backward()
+    np.testing.assert_allclose(grads[0].asnumpy(), tx.grad.numpy(), rtol=1e-5, atol=1e-6)
+    gw = np.concatenate([cell.weight_ih.grad.numpy(), cell.weight_hh.grad.numpy()], 1)
+    gw = gw.reshape(4, 4, 7)
+    want_w = np.concatenate([gw[0], gw[2], gw[1], gw[3]]).T
+    np.testing.assert_allclose(grads[1].asnumpy(), want_w, rtol=1e-5, atol=1e-6)
+
+
+def test_basic_lstm_cell_errors():
+    with pytest.raises(TypeError, match="the type of 'keep_prob' should be 'float'"):
+        ops.BasicLSTMCell(keep_prob=1)
+    with pytest.raises(ValueError, match=r"'keep_prob' must be in range \[0.0, 1.0\]"):
+        ops.BasicLSTMCell(keep_prob=1.5)
+    with pytest.raises(ValueError, match="'activation'"):
+        ops.BasicLSTMCell(activation="relu")
+    x, h, c, w, b = map(Tensor, lstm_inputs())
+    with pytest.raises(ValueError, match=r"'w_shape' must be equal to"):
+        ops.BasicLSTMCell()(x, h, c, Tensor(np.zeros((6, 16), np.float32)), b)
+    with pytest.raises(TypeError, match="'x_dtype' must be float16 or float32"):
+        ops.BasicLSTMCell()(Tensor(np.zeros((2, 3))), h, c, w, b)

@@ -118,7 +118,6 @@ NOT_PROVIDED = {
     "ops.array_reduce": _GRAPH_INTERNAL,
     "ops.recompute_block": ("marks a block for recomputation inside a compiled graph; in "
                             "cellgrad call Cell.recompute() on the cell to recompute"),
-    "ops.BasicLSTMCell": _DEPRECATED.format("use nn.LSTMCell (or nn.LSTM)"),
     "ops.DepthwiseConv2dNative": _DEPRECATED.format(
         "use nn.Conv2d or ops.conv2d with group equal to the input channels"),
     "ops.ExtractGlimpse": _DEPRECATED.format("crop with slicing and ops.interpolate"),
