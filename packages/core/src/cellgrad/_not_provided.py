@@ -183,9 +183,14 @@ NOT_PROVIDED = {
         if prefix + name not in _RUNTIME_PROVIDED},
     **{prefix + name: _STREAMS for prefix in _RUNTIME_PREFIXES for name in (
         "Stream", "StreamCtx", "Event", "current_stream", "default_stream", "set_cur_stream",
-        "communication_stream", "StreamLimitCtx", "get_stream_limit", "set_stream_limit",
-        "reset_stream_limit", "stream", "event", "stream_limit")
+        "communication_stream", "stream", "event", "stream_limit")
         if prefix + name not in _RUNTIME_PROVIDED},
+    **{prefix + name: (
+        "caps the Ascend AI Core cube/vector cores a stream's kernels may use (MindSpore's CPU "
+        "build cannot even make a Stream on the CPU); cellgrad's CPU kernels have no such cores: "
+        "bound the CPU threads with OMP_NUM_THREADS / OPENBLAS_NUM_THREADS instead")
+       for prefix in _RUNTIME_PREFIXES for name in (
+        "StreamLimitCtx", "get_stream_limit", "set_stream_limit", "reset_stream_limit")},
     **{name: _DEVICE_HEALTH for name in (
         "sdc_detect_start", "sdc_detect_stop", "get_sdc_detect_result", "stress_detect")},
     **{prefix + name: _KERNEL_LAUNCH for prefix in _RUNTIME_PREFIXES for name in (
