@@ -120,7 +120,6 @@ NOT_PROVIDED = {
                             "cellgrad call Cell.recompute() on the cell to recompute"),
     "ops.DepthwiseConv2dNative": _DEPRECATED.format(
         "use nn.Conv2d or ops.conv2d with group equal to the input channels"),
-    "ops.ExtractGlimpse": _DEPRECATED.format("crop with slicing and ops.interpolate"),
     "ops.SampleDistortedBoundingBoxV2": _DEPRECATED.format(
         "use dataset.vision.RandomCropDecodeResize or RandomResizedCrop"),
     "ops.ScaleAndTranslate": _DEPRECATED.format("use ops.interpolate and ops.affine_grid"),

@@ -1,5 +1,5 @@
-"""Patch and slice Primitives of `mindspore.ops` that MindSpore 2.10's CPU build runs:
-ExtractVolumePatches and SparseSlice.
+"""Patch, glimpse and slice Primitives of `mindspore.ops` that MindSpore 2.10's CPU build runs:
+ExtractVolumePatches, ExtractGlimpse and SparseSlice.
 
 Index bookkeeping is numpy; the values move by `gather` on the tape, so the gradients are
 gather's (MindSpore differentiates both ops' values).
@@ -9,13 +9,14 @@ import numbers
 
 import numpy as np
 
+from cellgrad import seeding
 from cellgrad._core._buffer import make_tensor
 from cellgrad.dtype import int64
 from cellgrad.ops import _prim_checks as C
 from cellgrad.ops import functional as F
 from cellgrad.ops.primitive import Primitive, prim_attr_register
 
-__all__ = ["ExtractVolumePatches", "SparseSlice"]
+__all__ = ["ExtractVolumePatches", "ExtractGlimpse", "SparseSlice"]
 
 
 def _five(name, value, what):
@@ -121,3 +122,66 @@ class SparseSlice(Primitive):
         return (make_tensor(np.ascontiguousarray(idx[keep] - lo), None, 0, int64),
                 F.gather(values, keep.astype(np.int64), 0),
                 make_tensor(out_shape, None, 0, int64))
+
+
+class ExtractGlimpse(Primitive):
+    """Mirrors `mindspore.ops.ExtractGlimpse`: a (size[0], size[1]) window of each NHWC image
+    at offsets[i] = (row, column), as MindSpore's CPU kernel places it (normalized: times the
+    image size; centered: halved and moved by half the image; then minus half the window,
+    truncated). Pixels outside the image are noise: uniform in [-1, 1] ('uniform' or
+    uniform_noise), max(0, N(10, 0.5)) ('gaussian') or 0 ('zero'); the noise is drawn from
+    cellgrad's seeded generator (MindSpore's is unseeded). Not differentiable, as MindSpore's."""
+
+    @prim_attr_register
+    def __init__(self, centered=True, normalized=True, uniform_noise=True, noise="uniform"):
+        for name, value in (("centered", centered), ("normalized", normalized),
+                            ("uniform_noise", uniform_noise)):
+            C.boolean(self.name, name, value)
+        if noise not in ("uniform", "gaussian", "zero"):
+            raise ValueError(f"For '{self.name}', the 'noise' must be str and must be in "
+                             f"'['uniform', 'gaussian', 'zero']', but got '{noise}'.")
+        if uniform_noise and noise != "uniform":
+            raise ValueError(f"For '{self.name}', the value of 'noise' must be uniform when "
+                             f"uniform_noise is True, but got {noise}.")
+
+    def __call__(self, x, size, offsets):
+        op = self.name
+        C.dtype_in(op, "x", x, "f", "{Tensor[Float32]}")
+        win = C.indices(op, "size", size).reshape(-1)
+        C.dtype_in(op, "offsets", offsets, "f", "{Tensor[Float32]}")
+        if x.ndim != 4:
+            raise ValueError(f"For '{op}', the dimension of 'x' must be 4 (NHWC), but got "
+                             f"{x.ndim}.")
+        if win.size != 2 or np.any(win <= 0):
+            raise ValueError(f"For '{op}', 'size' must hold 2 positive ints (height, width), "
+                             f"but got {win.tolist()}.")
+        n, hgt, wid, ch = x.shape
+        off = offsets._data.astype(np.float32)
+        if off.shape != (n, 2):
+            raise ValueError(f"For '{op}', the shape of 'offsets' must be ({n}, 2), but got "
+                             f"{tuple(off.shape)}.")
+        gh, gw = int(win[0]), int(win[1])
+        rows, cols = off[:, 0].copy(), off[:, 1].copy()
+        if self.normalized:
+            rows, cols = rows * np.float32(hgt), cols * np.float32(wid)
+        if self.centered:
+            rows, cols = rows / 2 + np.float32(hgt / 2), cols / 2 + np.float32(wid / 2)
+        top = np.trunc(rows - np.float32(gh / 2)).astype(np.int64)[:, None, None]
+        left = np.trunc(cols - np.float32(gw / 2)).astype(np.int64)[:, None, None]
+        r = top + np.arange(gh)[None, :, None]
+        c = left + np.arange(gw)[None, None, :]
+        inside = (r >= 0) & (r < hgt) & (c >= 0) & (c < wid)
+        b = np.arange(n)[:, None, None]
+        out = np.empty((n, gh, gw, ch), x._data.dtype)
+        out[inside] = x._data[b, np.clip(r, 0, hgt - 1), np.clip(c, 0, wid - 1)][inside]
+        outside = ~inside
+        count = int(outside.sum()) * ch
+        if count:
+            if self.uniform_noise or self.noise == "uniform":
+                fill = seeding.generator("ExtractGlimpse").uniform(-1, 1, count)
+            elif self.noise == "gaussian":
+                fill = np.maximum(0, seeding.generator("ExtractGlimpse").normal(10, 0.5, count))
+            else:
+                fill = np.zeros(count)
+            out[outside] = fill.reshape(-1, ch)
+        return make_tensor(out, None, 0, x.dtype)
