@@ -392,3 +392,60 @@ def test_sparse_slice_reference_and_grad():
         ops.SparseSlice()(*args, ms.Tensor([0.0, 1.0]), ms.Tensor(size))
     with pytest.raises(ValueError, match="rank"):
         ops.SparseSlice()(*args, ms.Tensor(np.array([0, 1, 2])), ms.Tensor(size))
+
+
+# ---- ExtractGlimpse (placement replayed from MindSpore: ms_programs/extract_glimpse.py) ----
+
+def ref_glimpse(img, size, offsets, centered, normalized):
+    n, hgt, wid, ch = img.shape
+    out = np.zeros((n, size[0], size[1], ch), img.dtype)
+    for i in range(n):
+        r, c = float(offsets[i, 0]), float(offsets[i, 1])
+        if normalized:
+            r, c = r * hgt, c * wid
+        if centered:
+            r, c = r / 2 + hgt / 2, c / 2 + wid / 2
+        top, left = int(r - size[0] / 2), int(c - size[1] / 2)  # truncation, as the kernel
+        for a in range(size[0]):
+            for b in range(size[1]):
+                if 0 <= top + a < hgt and 0 <= left + b < wid:
+                    out[i, a, b] = img[i, top + a, left + b]
+    return out
+
+
+@pytest.mark.parametrize("centered", [True, False])
+@pytest.mark.parametrize("normalized", [True, False])
+def test_extract_glimpse_reference(centered, normalized):
+    img = RNG.standard_normal((3, 5, 7, 2)).astype(np.float32)
+    lim = (-1.3, 1.3) if normalized else (-4, 8)
+    offsets = RNG.uniform(*lim, (3, 2)).astype(np.float32)
+    for size in ([2, 3], [4, 4], [6, 9]):
+        out = ops.ExtractGlimpse(centered, normalized, False, "zero")(
+            ms.Tensor(img), ms.Tensor(size, ms.int32), ms.Tensor(offsets))
+        assert out.dtype == ms.float32 and out.shape == (3, *size, 2)
+        np.testing.assert_array_equal(out.asnumpy(),
+                                      ref_glimpse(img, size, offsets, centered, normalized))
+
+
+def test_extract_glimpse_noise_is_seeded():
+    img = ms.Tensor(np.full((1, 4, 4, 3), 100.0, np.float32))
+    args = ms.Tensor([6, 6], ms.int32), ms.Tensor([[0.0, 0.0]], ms.float32)
+    ms.set_seed(3)
+    uniform = ops.ExtractGlimpse()(img, *args).asnumpy()
+    ms.set_seed(3)
+    np.testing.assert_array_equal(ops.ExtractGlimpse()(img, *args).asnumpy(), uniform)
+    border = uniform != 100.0
+    assert border.sum() == (36 - 16) * 3 and np.all(np.abs(uniform[border]) <= 1)
+    gauss = ops.ExtractGlimpse(uniform_noise=False, noise="gaussian")(img, *args).asnumpy()
+    noise = gauss[gauss != 100.0]
+    assert noise.size == 60 and abs(noise.mean() - 10) < 0.3 and noise.min() >= 0
+
+
+def test_extract_glimpse_errors():
+    img = ms.Tensor(np.ones((1, 4, 4, 1), np.float32))
+    with pytest.raises(ValueError, match="uniform_noise is True"):
+        ops.ExtractGlimpse(noise="zero")
+    with pytest.raises(ValueError, match="shape of 'offsets' must be"):
+        ops.ExtractGlimpse()(img, ms.Tensor([2, 2], ms.int32), ms.Tensor([[0.0, 0.0, 0.0]]))
+    with pytest.raises(TypeError, match="size"):
+        ops.ExtractGlimpse()(img, ms.Tensor([2.0, 2.0]), ms.Tensor([[0.0, 0.0]]))
