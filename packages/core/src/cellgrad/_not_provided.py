@@ -122,7 +122,6 @@ NOT_PROVIDED = {
         "use nn.Conv2d or ops.conv2d with group equal to the input channels"),
     "ops.SampleDistortedBoundingBoxV2": _DEPRECATED.format(
         "use dataset.vision.RandomCropDecodeResize or RandomResizedCrop"),
-    "ops.ScaleAndTranslate": _DEPRECATED.format("use ops.interpolate and ops.affine_grid"),
     **{f"ops.{name}": _ASCEND_ATTENTION for name in (
         "lightning_indexer",
         "sparse_flash_attention", "moe_distribute_combine", "moe_distribute_dispatch",

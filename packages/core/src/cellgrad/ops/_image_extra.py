@@ -16,7 +16,7 @@ from cellgrad.ops import _prim_checks as C
 from cellgrad.ops import functional as F
 from cellgrad.ops.primitive import Primitive, prim_attr_register
 
-__all__ = ["ExtractVolumePatches", "ExtractGlimpse", "SparseSlice"]
+__all__ = ["ExtractVolumePatches", "ExtractGlimpse", "ScaleAndTranslate", "SparseSlice"]
 
 
 def _five(name, value, what):
@@ -185,3 +185,102 @@ class ExtractGlimpse(Primitive):
                 fill = np.zeros(count)
             out[outside] = fill.reshape(-1, ch)
         return make_tensor(out, None, 0, x.dtype)
+
+
+def _lanczos(radius):
+    def k(x):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            v = radius * np.sin(np.pi * x) * np.sin(np.pi * x / radius) / (np.pi * np.pi * x * x)
+        return np.where(x > radius, 0.0, np.where(x < 1e-6, 1.0, v))
+    return k, float(radius)
+
+
+# TensorFlow's sampling kernels (MindSpore's CPU kernel uses the same): function, radius
+_KERNELS = {
+    "lanczos1": _lanczos(1), "lanczos3": _lanczos(3), "lanczos5": _lanczos(5),
+    "gaussian": (lambda x: np.where(x >= 1.5, 0.0, np.exp(-2.0 * x * x)), 1.5),  # sigma 0.5
+    "box": (lambda x: np.where(x < 0.5, 1.0, np.where(x == 0.5, 0.5, 0.0)), 1.0),
+    "triangle": (lambda x: np.where(x < 1.0, 1.0 - x, 0.0), 1.0),
+    "keyscubic": (lambda x: np.where(x >= 2.0, 0.0, np.where(
+        x >= 1.0, ((-0.5 * x + 2.5) * x - 4.0) * x + 2.0, (1.5 * x - 2.5) * x * x + 1.0)), 2.0),
+    "mitchellcubic": (lambda x: np.where(x >= 2.0, 0.0, np.where(
+        x >= 1.0, (((-7.0 / 18.0) * x + 2.0) * x - 10.0 / 3.0) * x + 16.0 / 9.0,
+        (((7.0 / 6.0) * x - 2.0) * x) * x + 8.0 / 9.0)), 2.0),
+}
+
+
+def _resample_matrix(kernel, out_size, in_size, scale, translate, antialias):
+    """(out_size, in_size) weights of one axis, as TensorFlow's ComputeSpansCore (in float32
+    like it: a box kernel's 0.5 edge depends on the rounding)."""
+    fn, radius = _KERNELS[kernel]
+    f32 = np.float32
+    inv_scale = f32(1) / f32(scale)
+    inv_translate = -inv_scale * f32(translate)
+    kernel_scale = max(inv_scale, f32(1)) if antialias else f32(1)
+    reach = f32(radius) * kernel_scale
+    mat = np.zeros((out_size, in_size))
+    for x in range(out_size):
+        sample = (f32(x) + f32(0.5)) * inv_scale + inv_translate
+        if sample < 0 or sample > in_size:
+            continue
+        lo = min(max(int(np.ceil(sample - reach - 0.5)), 0), in_size - 1)
+        hi = min(max(int(np.floor(sample + reach - 0.5)), 0), in_size - 1) + 1
+        src = np.arange(lo, hi).astype(f32)
+        w = fn(np.abs((src + f32(0.5) - sample) * (f32(1) / kernel_scale)))
+        total = w.sum()
+        if abs(total) >= 1000 * np.finfo(np.float32).eps:
+            w = w / total
+        mat[x, lo:hi] = w
+    return mat
+
+
+class ScaleAndTranslate(Primitive):
+    """Mirrors `mindspore.ops.ScaleAndTranslate`: each NHWC image resampled to `size` with a
+    separable sampling kernel at scale `scale` and offset `translation` (TensorFlow's
+    scale_and_translate, as MindSpore's CPU kernel). Differentiable in `images`."""
+
+    @prim_attr_register
+    def __init__(self, kernel_type="lanczos3", antialias=True):
+        if not isinstance(kernel_type, str):
+            raise TypeError(f"For '{self.name}', the type of 'kernel_type' should be 'str', "
+                            f"but got '{type(kernel_type).__name__}'.")
+        if kernel_type not in _KERNELS:
+            raise ValueError(f"For '{self.name}', the 'kernel_type' must be str and must be in "
+                             f"'{list(_KERNELS)}', but got '{kernel_type}'.")
+        if not isinstance(antialias, bool):
+            raise TypeError(f"For '{self.name}', the type of 'antialias' should be 'bool', but "
+                            f"got '{type(antialias).__name__}'.")
+
+    def __call__(self, images, size, scale, translation):
+        op = self.name
+        C.dtype_in(op, "images", images, "iuf", "number")
+        out_hw = C.indices(op, "size", size).reshape(-1)
+        C.dtype_in(op, "scale", scale, "f", "{Tensor[Float32]}")
+        C.dtype_in(op, "translation", translation, "f", "{Tensor[Float32]}")
+        if images.ndim != 4:
+            raise ValueError(f"For '{op}', the rank of 'images' must be 4, but got "
+                             f"{images.ndim}.")
+        for name, t in (("size", out_hw), ("scale", scale._data), ("translation",
+                                                                     translation._data)):
+            if t.shape != (2,):
+                raise ValueError(f"For '{op}', the shape of '{name}' must be (2,), but got "
+                                 f"{t.shape}.")
+        sc = scale._data.astype(np.float64)
+        if np.any(out_hw <= 0) or np.any(sc <= 0):
+            raise ValueError(f"For '{op}', 'size' and 'scale' must be positive, but got "
+                             f"{out_hw.tolist()} and {sc.tolist()}.")
+        tr = translation._data.astype(np.float64)
+        _, hgt, wid, _ = images.shape
+        rows = _resample_matrix(self.kernel_type, int(out_hw[0]), hgt, sc[0], tr[0],
+                                self.antialias)
+        cols = _resample_matrix(self.kernel_type, int(out_hw[1]), wid, sc[1], tr[1],
+                                self.antialias)
+        x = images if images._data.dtype.kind == "f" else F.cast(images, "float32")
+        dt = x._data.dtype
+        if dt == np.float16:
+            x, dt = F.cast(x, "float32"), np.dtype(np.float32)
+        rows_t = make_tensor(rows.astype(dt), None, 0, x.dtype)
+        cols_t = make_tensor(np.ascontiguousarray(cols.T.astype(dt)), None, 0, x.dtype)
+        x = F.transpose(x, (0, 3, 1, 2))  # (N, C, H, W)
+        x = F.matmul(F.matmul(rows_t, x), cols_t)
+        return F.transpose(x, (0, 2, 3, 1))
