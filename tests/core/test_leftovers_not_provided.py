@@ -28,7 +28,7 @@ def test_ops_names_say_why(name, words):
 
 
 @pytest.mark.parametrize("name, words", [
-    ("StreamLimitCtx", "synchronously on the CPU"),
+    ("StreamLimitCtx", "Ascend AI Core cube/vector cores"),
     ("MemPool", "host memory"),
     ("PluggableAllocator", "host memory"),
     ("set_device_limit", "device (Ascend/GPU) memory"),

@@ -19,7 +19,7 @@ import warnings
 
 import numpy as np
 
-from cellgrad import context, observe
+from cellgrad import context
 from cellgrad._core._buffer import TensorBuffer
 
 __all__ = ["set_dump"]
@@ -62,7 +62,7 @@ def _iterations(spec):
     return picked
 
 
-class _DumpWatch(observe.Observer):
+class _DumpWatch:
     """Writes each op's tensors while a Cell flagged `dump` runs (one watch per process)."""
 
     handle = None
@@ -87,6 +87,8 @@ class _DumpWatch(observe.Observer):
         if not os.path.isabs(settings.get("path", "")):
             raise ValueError(f"set_dump: the dump config {file} must give an absolute 'path', "
                              f"got {settings.get('path')!r}.")
+        from cellgrad import observe
+
         cls.handle = observe.add_observer(cls(settings))
 
     @classmethod
@@ -107,6 +109,19 @@ class _DumpWatch(observe.Observer):
 
     def cell_abort(self, cell):
         self.cell_end(cell, None)
+
+    # the rest of the observer protocol (cellgrad.observe is imported only when watching)
+    def op_begin(self, op, inputs, attrs):
+        pass
+
+    def op_abort(self, op):
+        pass
+
+    def backward_end(self, op):
+        pass
+
+    def backward_begin(self, op):
+        pass
 
     def op_end(self, op, inputs, attrs, result):
         if not self.depth or (self.picked is not None and self.iteration not in self.picked):
