@@ -9,8 +9,8 @@ from cellgrad._not_provided import NOT_PROVIDED
 
 
 @pytest.mark.parametrize("name, words", [
-    ("PagedAttention", "fused attention"),
-    ("incre_flash_attention", "nn.MultiheadAttention"),
+    ("sparse_flash_attention", "fused attention"),
+    ("nsa_select_attention", "nn.MultiheadAttention"),
     ("moe_token_permute", "mixture-of-experts"),
     ("env_get", "graph compiler"),
     ("UpdateState", "eagerly"),
