@@ -449,3 +449,70 @@ def test_extract_glimpse_errors():
         ops.ExtractGlimpse()(img, ms.Tensor([2, 2], ms.int32), ms.Tensor([[0.0, 0.0, 0.0]]))
     with pytest.raises(TypeError, match="size"):
         ops.ExtractGlimpse()(img, ms.Tensor([2.0, 2.0]), ms.Tensor([[0.0, 0.0]]))
+
+
+# ---- ScaleAndTranslate (all kernels replayed from MindSpore: ms_programs/scale_and_...) ----
+
+def ref_triangle_resize(img, out_hw, scale, translate):
+    """Triangle-kernel (linear) resampling without antialias, written out per output pixel."""
+    n, hgt, wid, ch = img.shape
+    out = np.zeros((n, *out_hw, ch))
+
+    def taps(o, size, s, t):
+        centre = (o + 0.5 - t) / s
+        if centre < 0 or centre > size:
+            return []
+        taps = [(i, max(0.0, 1 - abs(i + 0.5 - centre))) for i in range(size)]
+        taps = [(i, w) for i, w in taps if w > 0]
+        total = sum(w for _, w in taps)
+        return [(i, w / total) for i, w in taps] if total > 1e-4 else taps
+
+    for r in range(out_hw[0]):
+        for c in range(out_hw[1]):
+            for i, wi in taps(r, hgt, scale[0], translate[0]):
+                for j, wj in taps(c, wid, scale[1], translate[1]):
+                    out[:, r, c] += wi * wj * img[:, i, j]
+    return out
+
+
+def test_scale_and_translate_triangle_reference_and_gradcheck():
+    img = RNG.standard_normal((2, 5, 6, 3))
+    for out_hw, scale, tr in [((9, 8), (1.8, 1.4), (0.5, -0.3)), ((5, 6), (1.0, 1.0), (1.0, 2.0))]:
+        got = ops.ScaleAndTranslate("triangle", False)(
+            ms.Tensor(img.astype(np.float32)), ms.Tensor(list(out_hw), ms.int32),
+            ms.Tensor(scale, ms.float32), ms.Tensor(tr, ms.float32))
+        assert got.dtype == ms.float32 and got.shape == (2, *out_hw, 3)
+        np.testing.assert_allclose(got.asnumpy(), ref_triangle_resize(img, out_hw, scale, tr),
+                                   rtol=1e-5, atol=1e-5)
+    args = (ms.Tensor([3, 4], ms.int32), ms.Tensor([0.6, 0.7], ms.float32),
+            ms.Tensor([0.2, 0.0], ms.float32))
+    assert gradcheck(lambda x: ops.ScaleAndTranslate()(x, *args), ms.Tensor(img))
+
+
+def test_scale_and_translate_matches_torch_antialiased_bilinear():
+    torch = pytest.importorskip("torch")
+    img = RNG.standard_normal((2, 12, 10, 3))
+    for out_hw in [(5, 4), (20, 17)]:
+        scale = [out_hw[0] / 12, out_hw[1] / 10]
+        got = ops.ScaleAndTranslate("triangle", True)(
+            ms.Tensor(img), ms.Tensor(list(out_hw), ms.int32), ms.Tensor(scale, ms.float32),
+            ms.Tensor([0.0, 0.0], ms.float32))
+        want = torch.nn.functional.interpolate(
+            torch.tensor(img).permute(0, 3, 1, 2), size=out_hw, mode="bilinear",
+            align_corners=False, antialias=True).permute(0, 2, 3, 1).numpy()
+        np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-5, atol=1e-5)
+
+
+def test_scale_and_translate_errors():
+    img = ms.Tensor(np.ones((1, 4, 4, 1), np.float32))
+    good = ms.Tensor([2, 2], ms.int32), ms.Tensor([0.5, 0.5]), ms.Tensor([0.0, 0.0])
+    with pytest.raises(ValueError, match="kernel_type"):
+        ops.ScaleAndTranslate("bicubic")
+    with pytest.raises(TypeError, match="antialias"):
+        ops.ScaleAndTranslate(antialias=1)
+    with pytest.raises(ValueError, match="rank of 'images' must be 4"):
+        ops.ScaleAndTranslate()(ms.Tensor(np.ones((4, 4, 1), np.float32)), *good)
+    with pytest.raises(ValueError, match="shape of 'scale' must be"):
+        ops.ScaleAndTranslate()(img, good[0], ms.Tensor([0.5, 0.5, 0.5]), good[2])
+    with pytest.raises(TypeError, match="size"):
+        ops.ScaleAndTranslate()(img, ms.Tensor([2.0, 2.0]), *good[1:])

@@ -243,13 +243,13 @@ class ScaleAndTranslate(Primitive):
     def __init__(self, kernel_type="lanczos3", antialias=True):
         if not isinstance(kernel_type, str):
             raise TypeError(f"For '{self.name}', the type of 'kernel_type' should be 'str', "
-                            f"but got '{type(kernel_type).__name__}'.")
+                            f"but got type '{type(kernel_type).__name__}'.")
         if kernel_type not in _KERNELS:
             raise ValueError(f"For '{self.name}', the 'kernel_type' must be str and must be in "
                              f"'{list(_KERNELS)}', but got '{kernel_type}'.")
         if not isinstance(antialias, bool):
             raise TypeError(f"For '{self.name}', the type of 'antialias' should be 'bool', but "
-                            f"got '{type(antialias).__name__}'.")
+                            f"got type '{type(antialias).__name__}'.")
 
     def __call__(self, images, size, scale, translation):
         op = self.name
