@@ -120,8 +120,6 @@ NOT_PROVIDED = {
                             "cellgrad call Cell.recompute() on the cell to recompute"),
     "ops.DepthwiseConv2dNative": _DEPRECATED.format(
         "use nn.Conv2d or ops.conv2d with group equal to the input channels"),
-    "ops.SampleDistortedBoundingBoxV2": _DEPRECATED.format(
-        "use dataset.vision.RandomCropDecodeResize or RandomResizedCrop"),
     **{f"ops.{name}": _ASCEND_ATTENTION for name in (
         "lightning_indexer",
         "sparse_flash_attention", "moe_distribute_combine", "moe_distribute_dispatch",

@@ -331,8 +331,8 @@ PATHS.update({
     "ops": {"": "Tensor",  # MindSpore's ops namespace holds the Tensor class too
             "ops._functional_graph": "is_sequence_shape_unknown is_sequence_value_unknown",
             "ops._prim_nms": "CombinedNonMaxSuppression",
-            "ops._image_extra": "ExtractGlimpse ExtractVolumePatches ScaleAndTranslate "
-                                "SparseSlice",
+            "ops._image_extra": "ExtractGlimpse ExtractVolumePatches "
+                                "SampleDistortedBoundingBoxV2 ScaleAndTranslate SparseSlice",
             "ops._deform_attn": "multi_scale_deformable_attn_function",
             "ops._moe_ops": "GroupTopk moe_init_routing_v2 moe_token_permute moe_token_unpermute",
             "ops.operations._inner_ops": "CopyWithSlice",

@@ -16,7 +16,8 @@ from cellgrad.ops import _prim_checks as C
 from cellgrad.ops import functional as F
 from cellgrad.ops.primitive import Primitive, prim_attr_register
 
-__all__ = ["ExtractVolumePatches", "ExtractGlimpse", "ScaleAndTranslate", "SparseSlice"]
+__all__ = ["ExtractVolumePatches", "ExtractGlimpse", "SampleDistortedBoundingBoxV2",
+           "ScaleAndTranslate", "SparseSlice"]
 
 
 def _five(name, value, what):
@@ -284,3 +285,142 @@ class ScaleAndTranslate(Primitive):
         x = F.transpose(x, (0, 3, 1, 2))  # (N, C, H, W)
         x = F.matmul(F.matmul(rows_t, x), cols_t)
         return F.transpose(x, (0, 2, 3, 1))
+
+
+def _rint(v):
+    return int(np.rint(np.float32(v)))
+
+
+class SampleDistortedBoundingBoxV2(Primitive):
+    """Mirrors `mindspore.ops.SampleDistortedBoundingBoxV2`: MindSpore's CPU kernel's search for
+    a random crop (aspect ratio, area and object coverage constraints, up to `max_attempts`,
+    else the whole image). Draws come from cellgrad's generator: nonzero seed/seed2 give the
+    same box on every call, as MindSpore's; the boxes themselves differ from MindSpore's
+    (its Philox stream is not reproduced)."""
+
+    @prim_attr_register
+    def __init__(self, seed=0, seed2=0, aspect_ratio_range=(0.75, 1.33), area_range=(0.05, 1.0),
+                 max_attempts=100, use_image_if_no_bounding_boxes=False):
+        op = self.name
+        C.integer(op, "seed", seed)
+        C.integer(op, "seed2", seed2)
+        C.integer(op, "max_attempts", max_attempts)
+        C.boolean(op, "use_image_if_no_bounding_boxes", use_image_if_no_bounding_boxes)
+        for name, rng in (("aspect_ratio_range", aspect_ratio_range),
+                          ("area_range", area_range)):
+            if not isinstance(rng, (tuple, list)) or len(rng) != 2 or not all(
+                    isinstance(v, numbers.Real) and not isinstance(v, bool) for v in rng):
+                raise TypeError(f"For '{op}', '{name}' must be a tuple or list of 2 floats, but "
+                                f"got {rng!r}.")
+        if max_attempts <= 0:
+            raise ValueError(f"For '{op}', 'max_attempts' must be positive, but got "
+                             f"{max_attempts}.")
+        if min(aspect_ratio_range) <= 0:
+            raise ValueError(f"For '{op}', 'aspect_ratio_range' must be positive, but got "
+                             f"{tuple(aspect_ratio_range)}.")
+        if min(area_range) <= 0 or max(area_range) > 1:
+            raise ValueError(f"For '{op}', 'area_range' must be in (0.0, 1.0], but got "
+                             f"{tuple(area_range)}.")
+
+    def _crop(self, rng, width, height, ratio):
+        """One attempt: (x, y, w, h) or None (the kernel's GenerateRandomCrop)."""
+        lo_area = np.float32(self.area_range[0]) * width * height
+        hi_area = np.float32(self.area_range[1]) * width * height
+        h = _rint(np.sqrt(lo_area / ratio))
+        max_h = _rint(np.sqrt(hi_area / ratio))
+        if _rint(max_h * ratio) > width:
+            max_h = int((width + 0.5 - 1e-7) / ratio)
+            if _rint(max_h * ratio) > width:
+                max_h -= 1
+        max_h = min(max_h, height)
+        h = min(h, max_h)
+        if h < max_h:
+            h += int(rng.integers(0, max_h - h + 1))
+        w = _rint(h * ratio)
+        if w * h < lo_area:
+            h += 1
+            w = _rint(h * ratio)
+        if w * h > hi_area:
+            h -= 1
+            w = _rint(h * ratio)
+        if not (lo_area <= w * h <= hi_area) or w > width or h > height or w <= 0 or h <= 0:
+            return None
+        y = int(rng.integers(0, height - h)) if h < height else 0
+        x = int(rng.integers(0, width - w)) if w < width else 0
+        return x, y, w, h
+
+    def __call__(self, image_size, bounding_boxes, min_object_covered):
+        op = self.name
+        C.dtype_in(op, "image_size", image_size, "iu", "{Tensor[UInt8], Tensor[Int8], "
+                   "Tensor[Int16], Tensor[Int32], Tensor[Int64]}")
+        C.dtype_in(op, "bounding_boxes", bounding_boxes, "f", "{Tensor[Float32]}")
+        C.dtype_in(op, "min_object_covered", min_object_covered, "f", "{Tensor[Float32]}")
+        dims = image_size._data.reshape(-1)
+        boxes = bounding_boxes._data.astype(np.float32)
+        if image_size.ndim != 1 or dims.size != 3:
+            raise ValueError(f"For '{op}', 'image_size' must be 1-D with 3 elements, but got "
+                             f"shape {tuple(image_size.shape)}.")
+        if boxes.ndim != 3 or boxes.shape[-1] != 4:
+            raise ValueError(f"For '{op}', 'bounding_boxes' must be 3-D [batch, num_boxes, 4], "
+                             f"but got shape {tuple(boxes.shape)}.")
+        if min_object_covered.ndim != 1 or min_object_covered._data.size != 1:
+            raise ValueError(f"For primitive[{op}], the min_object_covered dimension must be "
+                             f"equal to 1, but got {min_object_covered.ndim}.")
+        covered = float(min_object_covered._data.reshape(-1)[0])
+        height, width = int(dims[0]), int(dims[1])
+        if height <= 0 or width <= 0:
+            raise ValueError(f"For '{op}', image height and width must be positive, but got "
+                             f"{height} and {width}.")
+        if not 0.0 <= covered <= 1.0:
+            raise ValueError(f"For '{op}', min_object_covered must be in [0.0, 1.0], but got "
+                             f"{covered}.")
+        boxes = boxes.reshape(-1, 4)
+        if np.any((boxes < 0) | (boxes > 1)):
+            raise ValueError(f"For '{op}', all bounding box coordinates must be in [0.0, 1.0].")
+        if np.any(boxes[:, 1] >= boxes[:, 3]) or np.any(boxes[:, 0] >= boxes[:, 2]):
+            raise ValueError(f"For '{op}', each bounding box's min must be less than its max.")
+        regions = [(int(np.float32(b[1]) * width), int(np.float32(b[0]) * height),
+                    int(np.float32(b[3]) * width), int(np.float32(b[2]) * height))
+                   for b in boxes]
+        if not regions:
+            if not self.use_image_if_no_bounding_boxes:
+                raise ValueError(f"For '{op}', no bounding boxes provided as input. One must "
+                                 f"enable use_image_if_no_bounding_boxes if you wish to not "
+                                 f"provide any bounding boxes.")
+            regions = [(0, 0, width, height)]
+        rng = (seeding.fixed_generator(self.seed, self.seed2) if self.seed or self.seed2
+               else seeding.generator(op))
+        lo_r, hi_r = (np.float32(v) for v in self.aspect_ratio_range)
+        crop = (0, 0, width, height)
+        for _ in range(self.max_attempts):
+            ratio = np.float32(rng.random()) * (hi_r - lo_r) + lo_r
+            found = self._crop(rng, width, height, ratio)
+            if found and _covers(found, regions, covered):
+                crop = found
+                break
+        x, y, w, h = crop
+        dt = image_size._data.dtype
+        begin = np.array([y, x, 0], dt)
+        size = np.array([h, w, -1], dt)
+        bbox = np.array([[[y / height, x / width, (y + h) / height, (x + w) / width]]],
+                        np.float32)
+        return (make_tensor(begin, None, 0, image_size.dtype),
+                make_tensor(size, None, 0, image_size.dtype),
+                make_tensor(bbox, None, 0, bounding_boxes.dtype))
+
+
+def _covers(crop, regions, minimum):
+    """The kernel's SatisfiesOverlapConstraints: crop area >= 1 and some box (area >= 1) at
+    least `minimum` covered."""
+    x, y, w, h = crop
+    if w * h < 1:
+        return False
+    for x0, y0, x1, y1 in regions:
+        area = (x1 - x0) * (y1 - y0)
+        if area < 1:
+            continue
+        iw = max(0, min(x + w, x1) - max(x, x0))
+        ih = max(0, min(y + h, y1) - max(y, y0))
+        if iw * ih / area >= minimum:
+            return True
+    return False
