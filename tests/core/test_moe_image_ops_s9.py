@@ -516,3 +516,67 @@ def test_scale_and_translate_errors():
         ops.ScaleAndTranslate()(img, good[0], ms.Tensor([0.5, 0.5, 0.5]), good[2])
     with pytest.raises(TypeError, match="size"):
         ops.ScaleAndTranslate()(img, ms.Tensor([2.0, 2.0]), *good[1:])
+
+
+# ---- SampleDistortedBoundingBoxV2 ----
+
+def _sdbb(prim, hw, boxes, covered):
+    return prim(ms.Tensor([hw[0], hw[1], 3], ms.int32), ms.Tensor(boxes, ms.float32),
+                ms.Tensor([covered], ms.float32))
+
+
+def test_sample_distorted_bounding_box_constraints():
+    prim = ops.SampleDistortedBoundingBoxV2(aspect_ratio_range=(0.5, 2.0), area_range=(0.1, 0.6))
+    box = [[[0.2, 0.3, 0.6, 0.9]]]
+    hgt, wid = 40, 50
+    obj = (int(0.3 * wid), int(0.2 * hgt), int(0.9 * wid), int(0.6 * hgt))  # x0, y0, x1, y1
+    for _ in range(30):
+        begin, size, bbox = _sdbb(prim, (hgt, wid), box, 0.5)
+        assert begin.dtype == size.dtype == ms.int32 and bbox.dtype == ms.float32
+        (y, x, c0), (h, w, c1) = begin.asnumpy(), size.asnumpy()
+        assert (c0, c1) == (0, -1) and 0 <= y and y + h <= hgt and 0 <= x and x + w <= wid
+        assert 0.1 * hgt * wid <= h * w <= 0.6 * hgt * wid
+        assert 0.5 - 0.1 <= w / h <= 2.0 + 0.1  # aspect ratio up to the rounding of w
+        inter = (max(0, min(x + w, obj[2]) - max(x, obj[0]))
+                 * max(0, min(y + h, obj[3]) - max(y, obj[1])))
+        assert inter / ((obj[2] - obj[0]) * (obj[3] - obj[1])) >= 0.5
+        np.testing.assert_allclose(bbox.asnumpy(), [[[y / hgt, x / wid, (y + h) / hgt,
+                                                      (x + w) / wid]]], rtol=1e-6)
+
+
+def test_sample_distorted_bounding_box_seeds_and_fallback():
+    box = [[[0.1, 0.1, 0.5, 0.5]]]
+    fixed = ops.SampleDistortedBoundingBoxV2(seed=1, seed2=2)
+    first = [t.asnumpy() for t in _sdbb(fixed, (30, 30), box, 0.1)]
+    for _ in range(3):  # MindSpore restarts its generator from fixed seeds on every call
+        again = _sdbb(fixed, (30, 30), box, 0.1)
+        for a, b in zip(first, again):
+            np.testing.assert_array_equal(a, b.asnumpy())
+    ms.set_seed(5)
+    unseeded = ops.SampleDistortedBoundingBoxV2()
+    draws = [_sdbb(unseeded, (30, 30), box, 0.1)[0].asnumpy() for _ in range(5)]
+    ms.set_seed(5)
+    np.testing.assert_array_equal(draws[0], _sdbb(unseeded, (30, 30), box, 0.1)[0].asnumpy())
+    # an area range no crop can meet: the whole image comes back
+    tight = ops.SampleDistortedBoundingBoxV2(aspect_ratio_range=(3.0, 4.0),
+                                             area_range=(0.9, 1.0), max_attempts=5)
+    begin, size, bbox = _sdbb(tight, (10, 10), box, 1.0)
+    assert begin.asnumpy().tolist() == [0, 0, 0] and size.asnumpy().tolist() == [10, 10, -1]
+    np.testing.assert_array_equal(bbox.asnumpy(), [[[0, 0, 1, 1]]])
+
+
+def test_sample_distorted_bounding_box_errors():
+    prim = ops.SampleDistortedBoundingBoxV2()
+    with pytest.raises(ValueError, match="min_object_covered dimension must be equal to 1"):
+        prim(ms.Tensor([10, 10, 3], ms.int32), ms.Tensor([[[0.1, 0.1, 0.5, 0.5]]]),
+             ms.Tensor(0.1, ms.float32))
+    with pytest.raises(ValueError, match="area_range"):
+        ops.SampleDistortedBoundingBoxV2(area_range=(0.5, 1.5))
+    with pytest.raises(ValueError, match="max_attempts"):
+        ops.SampleDistortedBoundingBoxV2(max_attempts=0)
+    with pytest.raises(ValueError, match="no bounding boxes"):
+        _sdbb(prim, (10, 10), np.zeros((1, 0, 4), np.float32), 0.1)
+    with pytest.raises(ValueError, match="coordinates must be in"):
+        _sdbb(prim, (10, 10), [[[0.1, 0.1, 1.5, 0.5]]], 0.1)
+    assert _sdbb(ops.SampleDistortedBoundingBoxV2(use_image_if_no_bounding_boxes=True),
+                 (10, 10), np.zeros((1, 0, 4), np.float32), 0.0)[1].shape == (3,)
