@@ -11,11 +11,11 @@ from cellgrad._not_provided import NOT_PROVIDED
 @pytest.mark.parametrize("name, words", [
     ("sparse_flash_attention", "fused attention"),
     ("nsa_select_attention", "nn.MultiheadAttention"),
-    ("moe_token_permute", "mixture-of-experts"),
+    ("moe_distribute_dispatch", "mixture-of-experts"),
     ("env_get", "graph compiler"),
     ("UpdateState", "eagerly"),
     ("Push", "parameter-server"),
-    ("ExtractGlimpse", "ops.interpolate"),
+    ("BasicLSTMCell", "nn.LSTMCell"),
     ("GetNext", "create_tuple_iterator"),
 ])
 def test_ops_names_say_why(name, words):
