@@ -15,7 +15,7 @@ from cellgrad._not_provided import NOT_PROVIDED
     ("env_get", "graph compiler"),
     ("UpdateState", "eagerly"),
     ("Push", "parameter-server"),
-    ("BasicLSTMCell", "nn.LSTMCell"),
+    ("lightning_indexer", "KV-cache"),
     ("GetNext", "create_tuple_iterator"),
 ])
 def test_ops_names_say_why(name, words):
