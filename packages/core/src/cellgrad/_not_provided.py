@@ -118,8 +118,6 @@ NOT_PROVIDED = {
     "ops.array_reduce": _GRAPH_INTERNAL,
     "ops.recompute_block": ("marks a block for recomputation inside a compiled graph; in "
                             "cellgrad call Cell.recompute() on the cell to recompute"),
-    "ops.DepthwiseConv2dNative": _DEPRECATED.format(
-        "use nn.Conv2d or ops.conv2d with group equal to the input channels"),
     **{f"ops.{name}": _ASCEND_ATTENTION for name in (
         "lightning_indexer",
         "sparse_flash_attention", "moe_distribute_combine", "moe_distribute_dispatch",

@@ -17,6 +17,7 @@ _WHERE = {
                "AdaptiveAvgPool3D AdaptiveMaxPool3D",
     "pad": "pad Pad",
     "interpolate": "interpolate upsample",
+    "depthwise": "DepthwiseConv2dNative",
 }
 
 EXPORTS: dict = {f"ops.{name}": f"{module}:{name}"
