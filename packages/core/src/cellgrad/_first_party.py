@@ -75,7 +75,10 @@ _OPS_NN_IMAGE_DETECTION = """
     BoundingBoxDecode bounding_box_encode bounding_box_decode CheckValid check_valid NMSWithMask
     ROIAlign CropAndResize crop_and_resize CTCLoss ctc_loss FloatStatus NPUAllocFloatStatus
     NPUGetFloatStatus NPUClearFloatStatus DropoutGenMask DropoutDoMask AdamWeightDecay
-    grid_sample GridSampler2D GridSampler3D
+    grid_sample GridSampler2D GridSampler3D DepthwiseConv2dNative
+    rotary_position_embedding ApplyRotaryPosEmb prompt_flash_attention incre_flash_attention
+    fused_infer_attention_score ReshapeAndCache PagedAttention PagedAttentionMask
+    speed_fusion_attention ring_attention_update
 """
 _METRICS = """
     Metric Accuracy Loss Precision Recall F1 Fbeta TopKCategoricalAccuracy
@@ -84,7 +87,8 @@ _METRICS = """
 _TRAIN = """
     Model Callback RunContext LossMonitor TimeMonitor History LambdaCallback ModelCheckpoint
     CheckpointConfig EarlyStopping ReduceLROnPlateau SummaryRecord SummaryCollector
-    DatasetHelper connect_network_with_dataset
+    DatasetHelper connect_network_with_dataset OnRequestExit BackupAndRestore
+    FlopsUtilizationCollector
 """ + _METRICS
 _COMMUNICATION = """
     init release get_rank get_group_size get_local_rank get_local_rank_size
@@ -118,7 +122,7 @@ _OPS_COMM = """
 """
 _CHECKPOINT = """
     save_checkpoint load_checkpoint load_param_into_net ckpt_to_safetensors safetensors_to_ckpt
-    CheckpointError
+    CheckpointError load_checkpoint_async
 """
 
 _MINT_NN = """
@@ -169,7 +173,7 @@ PROVIDES = {
     },
     HOOKS: {"ops": ["HookBackward", "InsertGradientOf"]},
     DATASET: {},  # whole sub-packages: MODULES below
-    JIT: {"": ["export", "load"], "train": ["export", "load"],
+    JIT: {"": ["export", "load", "save_mindir", "load_mindir"], "train": ["export", "load"],
           "train.serialization": ["export", "load"], "nn": ["GraphCell"]},
     CHECKPOINT: {"": _CHECKPOINT.split(), "train": _CHECKPOINT.split()},
     DISTRIBUTED: {
