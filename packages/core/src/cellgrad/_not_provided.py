@@ -127,7 +127,7 @@ NOT_PROVIDED = {
     **{f"ops.{name}": _GRAPH_INTERNAL for name in (
         "env_get", "environ_add", "environ_create", "environ_get", "environ_set", "ms_next",
         "ms_hasnext", "iter_converter", "GeSwitch", "geswitch", "Merge", "merge", "UpdateState",
-        "J", "is_tensor_bool_cond", "is_dynamic_sequence_element_unknown",
+        "J",
         "get_vm_impl_fn", "PyExecute",
         "SliceGetItem", "DtypeToEnum")},
     "ops.GetNext": ("takes the next batch from the device data queue of MindSpore's dataset "

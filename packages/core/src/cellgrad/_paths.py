@@ -329,7 +329,8 @@ EVERY_PRIMITIVE = ("ops.operations", "ops.operations.nn_ops", "ops.operations.ma
 PATHS.update({path: {"ops": "prim_attr_register"} for path in EVERY_PRIMITIVE[1:]})
 PATHS.update({
     "ops": {"": "Tensor",  # MindSpore's ops namespace holds the Tensor class too
-            "ops._functional_graph": "is_sequence_shape_unknown is_sequence_value_unknown",
+            "ops._functional_graph": "is_sequence_shape_unknown is_sequence_value_unknown "
+                                     "is_dynamic_sequence_element_unknown is_tensor_bool_cond",
             "ops._prim_nms": "CombinedNonMaxSuppression",
             "ops._image_extra": "ExtractGlimpse ExtractVolumePatches "
                                 "SampleDistortedBoundingBoxV2 ScaleAndTranslate SparseSlice",
@@ -346,7 +347,8 @@ PATHS.update({
         "ops": "SparseTensorDenseAdd SparseTensorDenseMatmul SparseToDense",
     },
     "ops.functional": {
-        "ops._functional_graph": "is_sequence_shape_unknown is_sequence_value_unknown"},
+        "ops._functional_graph": "is_sequence_shape_unknown is_sequence_value_unknown "
+                                 "is_dynamic_sequence_element_unknown is_tensor_bool_cond"},
     "ops.operations": {"ops": "ReduceOp"},
     "ops.operations.comm_ops": {"ops": "ReduceOp Tensor prim_attr_register"},
     "ops.operations.array_ops": {"ops": "Tensor prim_attr_register"},
