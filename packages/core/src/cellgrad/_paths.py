@@ -336,6 +336,7 @@ PATHS.update({
                                 "SampleDistortedBoundingBoxV2 ScaleAndTranslate SparseSlice",
             "ops._deform_attn": "multi_scale_deformable_attn_function",
             "ops._moe_ops": "GroupTopk moe_init_routing_v2 moe_token_permute moe_token_unpermute",
+            "ops._rotated_iou": "rotated_iou",
             "ops.operations._inner_ops": "CopyWithSlice",
             "ops._op_info": "CustomRegOp DataType"},
     "ops.composite.base": {
