@@ -48,6 +48,7 @@ from cellgrad.ops._prim_linalg import *  # noqa: F403
 from cellgrad.ops._prim_linalg import __all__ as _linalg_prim_names
 from cellgrad.ops._prim_math2 import *  # noqa: F403
 from cellgrad.ops._prim_math2 import __all__ as _math2_prim_names
+from cellgrad.ops._prim_rnnt import RNNTLoss
 from cellgrad.ops._prim_update import *  # noqa: F403
 from cellgrad.ops._prim_update import __all__ as _update_prim_names
 from cellgrad.ops._prim_update_fused import *  # noqa: F403
@@ -80,7 +81,7 @@ __all__ = ["jacfwd", "jacrev", "jvp", "vjp", "vmap", *_functional_names, *_primi
            *_complex_names,
            *_scatter_names, *_manip_names, *_array2_prim_names,
            *_random2_names, *_update_prim_names, *_fused_update_prim_names,
-           "BasicLSTMCell", "get_grad", *_composite2_names,
+           "BasicLSTMCell", "RNNTLoss", "get_grad", *_composite2_names,
            *_gather_fill_names,
            *_math2_names, *_reduce2_names, *_special_names, *_math2_prim_names,
            *_math_alias_names,
