@@ -4,7 +4,7 @@ Read by `cellgrad_nn.plugin` without importing the modules below: `EXPORTS` maps
 qualname to `module:attr` in this package; `OP_MODULES` names modules with an `OPS` tuple.
 """
 
-OP_MODULES: tuple = ("conv", "transpose", "pool", "pad", "interpolate")
+OP_MODULES: tuple = ("conv", "transpose", "pool", "pad", "interpolate", "deformable")
 
 _WHERE = {
     "conv": "conv1d conv2d conv3d Conv2D Conv3D",
@@ -18,6 +18,7 @@ _WHERE = {
     "pad": "pad Pad",
     "interpolate": "interpolate upsample",
     "depthwise": "DepthwiseConv2dNative",
+    "deformable": "DeformableOffsets deformable_conv2d",
 }
 
 EXPORTS: dict = {f"ops.{name}": f"{module}:{name}"
