@@ -21,6 +21,7 @@ import numpy as np
 
 from cellgrad import context
 from cellgrad._core._buffer import TensorBuffer
+from cellgrad._observer_protocol import Observer
 
 __all__ = ["set_dump"]
 
@@ -62,7 +63,7 @@ def _iterations(spec):
     return picked
 
 
-class _DumpWatch:
+class _DumpWatch(Observer):
     """Writes each op's tensors while a Cell flagged `dump` runs (one watch per process)."""
 
     handle = None
@@ -109,19 +110,6 @@ class _DumpWatch:
 
     def cell_abort(self, cell):
         self.cell_end(cell, None)
-
-    # the rest of the observer protocol (cellgrad.observe is imported only when watching)
-    def op_begin(self, op, inputs, attrs):
-        pass
-
-    def op_abort(self, op):
-        pass
-
-    def backward_end(self, op):
-        pass
-
-    def backward_begin(self, op):
-        pass
 
     def op_end(self, op, inputs, attrs, result):
         if not self.depth or (self.picked is not None and self.iteration not in self.picked):

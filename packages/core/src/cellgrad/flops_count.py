@@ -13,6 +13,7 @@ holds the whole model and recomputes nothing, so all four counts are the same nu
 import math
 
 from cellgrad._core._buffer import TensorBuffer
+from cellgrad._observer_protocol import Observer
 
 __all__ = ["flops_collection"]
 
@@ -39,7 +40,7 @@ _COUNTED = frozenset(("matmul", "dense", "conv2d", "conv3d", "conv_transpose2d",
                       "conv_transpose3d"))
 
 
-class FlopCounter:
+class FlopCounter(Observer):
     """Counts the FLOPs of what runs between `start()` and `stop()` (a context manager too)."""
 
     def __init__(self):
@@ -80,25 +81,6 @@ class FlopCounter:
         stack = self.pending.get(op.name)
         if stack:
             self.flops += stack.pop()
-
-    # the rest of the observer protocol (cellgrad.observe is imported only when watching)
-    def op_begin(self, op, inputs, attrs):
-        pass
-
-    def op_abort(self, op):
-        pass
-
-    def backward_end(self, op):
-        pass
-
-    def cell_begin(self, cell, args, kwargs):
-        pass
-
-    def cell_end(self, cell, result):
-        pass
-
-    def cell_abort(self, cell):
-        pass
 
 
 def flops_collection(phase='train'):

@@ -23,39 +23,12 @@ is true, so that observers see every op.
 """
 
 from cellgrad._core import _buffer, _tape
+from cellgrad._observer_protocol import Observer
 from cellgrad.nn import cell as _cell
 
 __all__ = ["Observer", "add_observer", "observers", "watching"]
 
 _active = []  # the observers, in the order added
-
-
-class Observer:
-    """The observer protocol with every method a no-op."""
-
-    def op_begin(self, op, inputs, attrs):
-        pass
-
-    def op_end(self, op, inputs, attrs, result):
-        pass
-
-    def op_abort(self, op):
-        pass
-
-    def backward_begin(self, op):
-        pass
-
-    def backward_end(self, op):
-        pass
-
-    def cell_begin(self, cell, args, kwargs):
-        pass
-
-    def cell_end(self, cell, result):
-        pass
-
-    def cell_abort(self, cell):
-        pass
 
 
 class _FanOut(Observer):
