@@ -157,3 +157,9 @@ def test_argument_checks():
     costs, _ = ops.RNNTLoss()(f, Tensor(np.array([[1, 9], [1, -4]], np.int32)), n,
                               Tensor(np.array([1, 1], np.int32)))
     assert costs.shape == (2,)
+
+
+def test_a_dtype_error_wins_over_a_rank_error_as_in_mindspore():
+    n = Tensor(np.array([3, 2], np.int32))
+    with pytest.raises(TypeError, match="acts_type"):
+        ops.RNNTLoss()(Tensor(np.zeros((3, 3, 5))), Tensor(np.zeros((2, 2), np.int32)), n, n)

@@ -92,16 +92,13 @@ class RNNTLoss(Primitive):
                                 outputs=["costs", "grads"])
 
     def _check(self, acts, labels, input_lengths, label_lengths):
-        if not isinstance(acts, TensorBuffer) or acts.dtype not in (float32, float16):
-            raise TypeError(f"For '{self.name}', the element of 'acts_type' must be one of "
-                            f"Tensor[Float32], Tensor[Float16], but got {_dtype_name(acts)}."
-                            + _HINT)
-        named = (("labels", labels), ("input_length", input_lengths),
+        named = (("acts_type", acts), ("labels", labels), ("input_length", input_lengths),
                  ("label_length", label_lengths))
+        # MindSpore checks the dtypes first: a dtype error wins over a rank error
         for name, t in named:
-            if not isinstance(t, TensorBuffer) or t.dtype != int32:
-                raise TypeError(f"For '{self.name}', the element of '{name}' must be "
-                                f"Tensor[Int32], but got {_dtype_name(t)}." + _HINT)
+            if not isinstance(t, TensorBuffer) or t.dtype not in (
+                    (float32, float16) if name == "acts_type" else (int32,)):
+                self._dtype_error(name, t)
         for name, t, rank in (("acts_rank", acts, 4), ("labels_rank", labels, 2),
                               ("input_length_rank", input_lengths, 1),
                               ("label_length_rank", label_lengths, 1)):
@@ -132,6 +129,12 @@ class RNNTLoss(Primitive):
         if np.any(used & ((lab < 0) | (lab >= v_n))):
             raise ValueError(f"For '{self.name}', the labels within label_length must be in "
                              f"[0, {v_n}) (acts shape[3]), but got {lab.tolist()}.")
+
+    def _dtype_error(self, name, value):
+        want = ("one of Tensor[Float32], Tensor[Float16]" if name == "acts_type"
+                else "Tensor[Int32]")
+        raise TypeError(f"For '{self.name}', the element of '{name}' must be {want}, but got "
+                        f"{_dtype_name(value)}." + _HINT)
 
     def __call__(self, acts, labels, input_lengths, label_lengths):
         self._check(acts, labels, input_lengths, label_lengths)
