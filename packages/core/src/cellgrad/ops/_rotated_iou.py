@@ -64,13 +64,16 @@ def _cross(a, b, p):
 
 def _clip(poly, cnt, a, b, tol):
     """One Sutherland-Hodgman pass: keep the part of each polygon (P, M, 2) with `cnt` vertices
-    left of the edge a -> b (P, 2); a vertex within `tol` of the edge counts as inside."""
+    left of the edge a -> b (P, 2); a vertex within `tol` of the edge's line counts as inside.
+    A zero-length edge (a degenerate box) gives nan distances: nothing is inside."""
     m = poly.shape[1]
     idx = np.arange(m)
     valid = idx < cnt[:, None]
     prev_idx = np.where(idx == 0, np.maximum(cnt[:, None] - 1, 0), idx - 1)
     prev = np.take_along_axis(poly, prev_idx[..., None], 1)
-    side_c = _cross(a[:, None], b[:, None], poly)
+    # signed distances to the edge's line, so that `tol` is a length
+    with np.errstate(invalid="ignore", divide="ignore"):
+        side_c = _cross(a[:, None], b[:, None], poly) / np.hypot(*(b - a).T)[:, None]
     side_p = np.take_along_axis(side_c, prev_idx, 1)
     in_c, in_p = side_c >= -tol, side_p >= -tol
     crosses = valid & (in_c != in_p)
