@@ -75,7 +75,8 @@ _OPS_NN_IMAGE_DETECTION = """
     BoundingBoxDecode bounding_box_encode bounding_box_decode CheckValid check_valid NMSWithMask
     ROIAlign CropAndResize crop_and_resize CTCLoss ctc_loss FloatStatus NPUAllocFloatStatus
     NPUGetFloatStatus NPUClearFloatStatus DropoutGenMask DropoutDoMask AdamWeightDecay
-    grid_sample GridSampler2D GridSampler3D DepthwiseConv2dNative
+    grid_sample GridSampler2D GridSampler3D DepthwiseConv2dNative DeformableOffsets
+    deformable_conv2d
     rotary_position_embedding ApplyRotaryPosEmb prompt_flash_attention incre_flash_attention
     fused_infer_attention_score ReshapeAndCache PagedAttention PagedAttentionMask
     speed_fusion_attention ring_attention_update
