@@ -25,6 +25,21 @@ def python_value(value):
     return int(value) if _INT64_MIN <= value < -_INT64_MIN else _INT64_MIN
 
 
+def check_reader_args(file_name, num_consumer):
+    """MindSpore's checks of a reader's files and `num_consumer` (FileReader, MindPage)."""
+    for name in file_name if isinstance(file_name, list) else [file_name]:
+        check_filename(name)
+    # MindSpore caps it at the core count but never checks its default (4)
+    max_consumer = max(os.cpu_count() or 1, 4)
+    if num_consumer is None:
+        raise ParamValueError("Parameter num_consumer is None.")
+    if not isinstance(num_consumer, int):
+        raise ParamValueError("Parameter num_consumer is not int.")
+    if not 1 <= num_consumer <= max_consumer:
+        raise ParamValueError(f"Parameter num_consumer: {num_consumer} should between 1 and "
+                              f"{max_consumer}.")
+
+
 class FileReader:
     """Mirrors `mindspore.mindrecord.FileReader`: reads the rows of MindRecord files as dicts.
 
@@ -33,17 +48,7 @@ class FileReader:
     """
 
     def __init__(self, file_name, num_consumer=4, columns=None, operator=None):
-        for name in file_name if isinstance(file_name, list) else [file_name]:
-            check_filename(name)
-        # MindSpore caps it at the core count but never checks its default (4)
-        max_consumer = max(os.cpu_count() or 1, 4)
-        if num_consumer is None:
-            raise ParamValueError("Parameter num_consumer is None.")
-        if not isinstance(num_consumer, int):
-            raise ParamValueError("Parameter num_consumer is not int.")
-        if not 1 <= num_consumer <= max_consumer:
-            raise ParamValueError(f"Parameter num_consumer: {num_consumer} should between 1 and "
-                                  f"{max_consumer}.")
+        check_reader_args(file_name, num_consumer)
         if operator is not None:
             logger.warning("The parameter 'operator' will be deprecated in a future version.")
         if columns and not isinstance(columns, list):

@@ -2,7 +2,6 @@
 one index field (the category), read a page at a time."""
 
 import json
-import os
 import sqlite3
 
 from cellgrad_dataset.mindrecord._shards import ShardSet
@@ -11,8 +10,7 @@ from cellgrad_dataset.mindrecord.exceptions import (
     ParamTypeError,
     ParamValueError,
 )
-from cellgrad_dataset.mindrecord.filereader import python_value
-from cellgrad_dataset.mindrecord.filewriter import check_filename
+from cellgrad_dataset.mindrecord.filereader import check_reader_args, python_value
 
 __all__ = ["MindPage"]
 
@@ -26,17 +24,7 @@ class MindPage:
     def __init__(self, file_name, num_consumer=4):
         if not isinstance(file_name, (str, list)):
             raise ParamValueError(f"File path: {file_name} is not string.")
-        for name in file_name if isinstance(file_name, list) else [file_name]:
-            check_filename(name)
-        # as FileReader: capped at the core count, MindSpore's default (4) always allowed
-        max_consumer = max(os.cpu_count() or 1, 4)
-        if num_consumer is None:
-            raise ParamValueError("Parameter num_consumer is None.")
-        if not isinstance(num_consumer, int):
-            raise ParamValueError("Parameter num_consumer is not int.")
-        if not 1 <= num_consumer <= max_consumer:
-            raise ParamValueError(f"Parameter num_consumer: {num_consumer} should between 1 "
-                                  f"and {max_consumer}.")
+        check_reader_args(file_name, num_consumer)
         self._shards = ShardSet(file_name)
         self._candidate_fields = list(self._shards.headers[0]["index_fields"])
         self._category_field = None
