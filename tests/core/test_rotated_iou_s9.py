@@ -242,3 +242,12 @@ def test_paths():
     assert functional.rotated_iou is ops.rotated_iou
     assert function.rotated_iou is ops.rotated_iou
     assert math_func.rotated_iou is ops.rotated_iou
+
+
+def test_chunked_clipping_matches_one_pass():
+    from cellgrad.ops._rotated_iou import _corners, _intersection
+    box = random_boxes(1, 40)[0].astype(np.float64)
+    c, _ = _corners(box, False)
+    pa, pb = np.repeat(c, 40, 0), np.tile(c, (40, 1, 1))
+    np.testing.assert_array_equal(_intersection(pa, pb, 0.0, chunk=7),
+                                  _intersection(pa, pb, 0.0))

@@ -97,8 +97,12 @@ def _polygon_area(poly, cnt):
     return 0.5 * np.abs(np.where(idx < cnt[:, None], terms, 0.0).sum(1))
 
 
-def _intersection(pa, pb, tol):
-    """Overlap areas of the rectangles pa[i] and pb[i] ((P, 4, 2) counter-clockwise)."""
+def _intersection(pa, pb, tol, chunk=1 << 15):
+    """Overlap areas of the rectangles pa[i] and pb[i] ((P, 4, 2) counter-clockwise), in
+    chunks of pairs so the (P, 16, 2) clipping buffers stay a few MB."""
+    if len(pa) > chunk:
+        return np.concatenate([_intersection(pa[i:i + chunk], pb[i:i + chunk], tol, chunk)
+                               for i in range(0, len(pa), chunk)])
     n = len(pa)
     poly = np.zeros((n, _MAX_VERTS, 2))
     poly[:, :4] = pa
