@@ -23,3 +23,4 @@ _WHERE = {
 
 EXPORTS: dict = {f"ops.{name}": f"{module}:{name}"
                  for module, names in _WHERE.items() for name in names.split()}
+EXPORTS["ops.operations._grad_ops.DeformableOffsetsGrad"] = "deformable:DeformableOffsetsGrad"

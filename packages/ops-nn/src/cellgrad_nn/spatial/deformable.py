@@ -7,14 +7,17 @@ then masks, each (deformable_groups, kh, kw)-major, as MindSpore 2.10's CPU kern
 deformable_conv2d is then a conv2d with kernel = stride = (kh, kw).
 """
 
+from types import SimpleNamespace
+
 import numpy as np
 
+from cellgrad.common.tensor import Tensor
 from cellgrad.ops.primitive import Primitive, prim_attr_register
 from cellgrad.plugins import PROMOTE_NONE, Op, apply
 from cellgrad_nn.functional import _checks
 from cellgrad_nn.spatial.conv import conv_checked
 
-__all__ = ["DeformableOffsets", "deformable_conv2d"]
+__all__ = ["DeformableOffsets", "DeformableOffsetsGrad", "deformable_conv2d"]
 
 
 def _taps(x, off, strides, pads, ksize, dilations, groups):
@@ -99,6 +102,37 @@ def _ints(op, name, value, size, what=None):
     return value
 
 
+def _check_attrs(op, strides, pads, ksize, dilations, data_format, deformable_groups,
+                 modulated):
+    _ints(op, "strides", strides, 4)
+    _ints(op, "pads", pads, 4)
+    _ints(op, "kernel_size", ksize, 2)
+    _ints(op, "dilations", dilations, 4)
+    for name, value in (("strides", strides), ("dilations", dilations)):
+        if value[0] != 1 or value[1] != 1:
+            raise ValueError(f"For '{op}', The N and C dimensions of '{name}' must be set "
+                             f"to 1.")
+        if value[2] <= 0 or value[3] <= 0:
+            raise ValueError(f"For '{op}', the H and W of '{name}' must be positive, but "
+                             f"got {value}.")
+    if min(ksize) <= 0 or min(pads) < 0:
+        raise ValueError(f"For '{op}', 'kernel_size' must be positive and 'pads' "
+                         f"non-negative, but got {ksize} and {pads}.")
+    if data_format not in ("NCHW", "NHWC"):
+        raise ValueError(f"For '{op}', the 'data_format' must be str and must be in "
+                         f"'['NCHW', 'NHWC']', but got '{data_format}'.")
+    if not isinstance(deformable_groups, int) or isinstance(deformable_groups, bool) or \
+            deformable_groups <= 0:
+        raise ValueError(f"For '{op}', the 'deformable_groups' must be int and must > 0, "
+                         f"but got '{deformable_groups}' with type "
+                         f"'{type(deformable_groups).__name__}'.")
+    if not isinstance(modulated, bool):
+        raise TypeError(f"For '{op}', the 'modulated' must be a bool, but got "
+                        f"{type(modulated).__name__}.")
+    if not modulated:
+        raise ValueError(f"For '{op}', The modulated must be set to True.")
+
+
 class DeformableOffsets(Primitive):
     """Mirrors `mindspore.ops.DeformableOffsets` (deprecated in MindSpore): x (N, C, H, W),
     offsets (N, 3 * deformable_groups * kh * kw, H_out, W_out) -> (N, C, H_out*kh, W_out*kw)."""
@@ -106,34 +140,8 @@ class DeformableOffsets(Primitive):
     @prim_attr_register
     def __init__(self, strides, pads, ksize, dilations=(1, 1, 1, 1), data_format="NCHW",
                  deformable_groups=1, modulated=True):
-        op = self.name
-        _ints(op, "strides", strides, 4)
-        _ints(op, "pads", pads, 4)
-        _ints(op, "kernel_size", ksize, 2)
-        _ints(op, "dilations", dilations, 4)
-        for name, value in (("strides", strides), ("dilations", dilations)):
-            if value[0] != 1 or value[1] != 1:
-                raise ValueError(f"For '{op}', The N and C dimensions of '{name}' must be set "
-                                 f"to 1.")
-            if value[2] <= 0 or value[3] <= 0:
-                raise ValueError(f"For '{op}', the H and W of '{name}' must be positive, but "
-                                 f"got {value}.")
-        if min(ksize) <= 0 or min(pads) < 0:
-            raise ValueError(f"For '{op}', 'kernel_size' must be positive and 'pads' "
-                             f"non-negative, but got {ksize} and {pads}.")
-        if data_format not in ("NCHW", "NHWC"):
-            raise ValueError(f"For '{op}', the 'data_format' must be str and must be in "
-                             f"'['NCHW', 'NHWC']', but got '{data_format}'.")
-        if not isinstance(deformable_groups, int) or isinstance(deformable_groups, bool) or \
-                deformable_groups <= 0:
-            raise ValueError(f"For '{op}', the 'deformable_groups' must be int and must > 0, "
-                             f"but got '{deformable_groups}' with type "
-                             f"'{type(deformable_groups).__name__}'.")
-        if not isinstance(modulated, bool):
-            raise TypeError(f"For '{op}', the 'modulated' must be a bool, but got "
-                            f"{type(modulated).__name__}.")
-        if not modulated:
-            raise ValueError(f"For '{op}', The modulated must be set to True.")
+        _check_attrs(self.name, strides, pads, ksize, dilations, data_format,
+                     deformable_groups, modulated)
 
     def __call__(self, x, offsets):
         op = self.name
@@ -165,6 +173,47 @@ class DeformableOffsets(Primitive):
         return apply(DEFORMABLE_OFFSETS, (x, offsets),
                      {"strides": s, "pads": p, "ksize": (kh, kw), "dilations": d,
                       "groups": groups})
+
+
+class DeformableOffsetsGrad(Primitive):
+    """Mirrors `mindspore.ops.operations._grad_ops.DeformableOffsetsGrad(strides, pads,
+    kernel_size, ...)(grad, x, offsets)` -> (grad_x, grad_offsets); H_out and W_out are read
+    from `offsets`, as MindSpore's CPU kernel; 'NHWC' takes and returns channels-last Tensors."""
+
+    @prim_attr_register
+    def __init__(self, strides, pads, kernel_size, dilations=(1, 1, 1, 1), data_format="NCHW",
+                 deformable_groups=1, modulated=True):
+        _check_attrs(self.name, strides, pads, kernel_size, dilations, data_format,
+                     deformable_groups, modulated)
+
+    def __call__(self, grad, x, offsets):
+        op = self.name
+        for name, t in (("grad", grad), ("x", x), ("offsets", offsets)):
+            _checks.floating(op, name, t)
+            if t.ndim != 4 or t.dtype != x.dtype:
+                raise ValueError(f"For '{op}', 'grad', 'x' and 'offsets' must be 4-D of one "
+                                 f"dtype, but got {_checks.describe(grad)}, "
+                                 f"{_checks.describe(x)} and {_checks.describe(offsets)}.")
+        nhwc = self.data_format == "NHWC"
+        g, xa, off = (t.asnumpy().transpose(0, 3, 1, 2) if nhwc else t.asnumpy()
+                      for t in (grad, x, offsets))
+        n, c = xa.shape[:2]
+        groups, (kh, kw) = self.deformable_groups, self.kernel_size
+        ho, wo = off.shape[2:]
+        if c % groups or off.shape[:2] != (n, 3 * groups * kh * kw) or \
+                g.shape != (n, c, ho * kh, wo * kw):
+            raise ValueError(f"For '{op}', with x (N, C) = {(n, c)} (C divisible by "
+                             f"deformable_groups {groups}) 'offsets' must be ({n}, "
+                             f"{3 * groups * kh * kw}, H_out, W_out) and 'grad' ({n}, {c}, "
+                             f"H_out * {kh}, W_out * {kw}), but got {off.shape} and {g.shape} "
+                             f"({self.data_format}).")
+        attrs = {"strides": self.strides[2:], "pads": self.pads, "ksize": (kh, kw),
+                 "dilations": self.dilations[2:], "groups": groups}
+        _, saved = _offsets_fwd(xa, off, **attrs)
+        gx, goff = _offsets_bwd(SimpleNamespace(saved=saved, needs_input_grad=(True, True)), g)
+        if nhwc:
+            gx, goff = gx.transpose(0, 2, 3, 1), goff.transpose(0, 2, 3, 1)
+        return Tensor(np.ascontiguousarray(gx)), Tensor(np.ascontiguousarray(goff))
 
 
 def deformable_conv2d(x, weight, offsets, kernel_size, strides, padding, bias=None,
