@@ -181,3 +181,35 @@ def test_call_errors():
         ops.deformable_conv2d(x, Tensor(np.ones((3, 2, 2, 2)), ms.float32),
                               Tensor(np.ones((1, 12, 4, 4)), ms.float32), (2, 2), (1, 1, 1, 1),
                               (0, 0, 0, 0), modulated=False)
+
+
+def test_offsets_grad_primitive_is_the_vjp():
+    from cellgrad.ops.operations import _grad_ops as G
+
+    shape, ksize, strides, pads, dilations, dgroups = CASES[1]
+    x, off = _data(shape, ksize, strides, pads, dilations, dgroups, seed=9)
+    prim = ops.DeformableOffsets(strides, pads, ksize, dilations, "NCHW", dgroups)
+    dout = np.random.default_rng(10).standard_normal(prim(Tensor(x), Tensor(off)).shape)
+    want = ms.grad(lambda a, b: (prim(a, b) * Tensor(dout)).sum(), (0, 1))(Tensor(x), Tensor(off))
+    for fmt, perm in (("NCHW", (0, 1, 2, 3)), ("NHWC", (0, 2, 3, 1))):
+        got = G.DeformableOffsetsGrad(strides, pads, ksize, dilations, fmt, dgroups)(
+            *(Tensor(a.transpose(perm)) for a in (dout, x, off)))
+        for g, w in zip(got, want):
+            assert g.dtype == ms.float64
+            np.testing.assert_allclose(g.asnumpy(), w.asnumpy().transpose(perm), atol=1e-12)
+
+
+def test_offsets_grad_primitive_mindspore_case():
+    """MindSpore's tests/st/ops/cpu/test_deformable_offsets_grad.py, NCHW float32."""
+    from cellgrad.ops.operations import _grad_ops as G
+
+    op = G.DeformableOffsetsGrad((1, 1, 1, 1), (0, 0, 0, 0), (3, 3))
+    gx, goff = op(Tensor(np.ones((1, 2, 3, 3), np.float32)), Tensor(np.ones((1, 2, 4, 4),
+                                                                          np.float32)),
+                  Tensor(np.full((1, 27, 1, 1), 0.1, np.float32)))
+    row = np.array([0.9, 1.0, 1.0, 0.1])
+    np.testing.assert_allclose(gx.asnumpy()[0, 1], np.outer(row, row) * 0.1, rtol=1e-5)
+    np.testing.assert_allclose(goff.asnumpy().ravel(), [0] * 18 + [2.0] * 9, atol=1e-5)
+    with pytest.raises(ValueError, match="'grad' \\(1, 2, H_out \\* 3, W_out \\* 3\\)"):
+        op(Tensor(np.ones((1, 2, 3, 4), np.float32)), Tensor(np.ones((1, 2, 4, 4), np.float32)),
+           Tensor(np.full((1, 27, 1, 1), 0.1, np.float32)))

@@ -49,3 +49,16 @@ try:
     prim(Tensor(np.ones((1, 2, 5, 5)), ms.float32), Tensor(np.ones((1, 36, 4, 4)), ms.float32))
 except (TypeError, ValueError) as e:
     print(type(e).__name__)
+
+from mindspore.ops.operations import _grad_ops as G  # noqa: E402
+
+dout = Tensor(rng.standard_normal((1, 2, 6, 6)).astype(np.float32))
+xg = Tensor(rng.standard_normal((1, 2, 5, 5)).astype(np.float32))
+og = Tensor((rng.standard_normal((1, 27, 2, 2)) * 0.7).astype(np.float32))
+for fmt, perm in (("NCHW", (0, 1, 2, 3)), ("NHWC", (0, 2, 3, 1))):
+    grads = G.DeformableOffsetsGrad((1, 1, 1, 1), (0, 0, 1, 0), (3, 3), (1, 1, 2, 1),
+                                    data_format=fmt)(dout.transpose(perm), xg.transpose(perm),
+                                                     og.transpose(perm))
+    print(fmt, grads[0].shape, grads[1].shape)
+    print(grads[0])
+    print(grads[1])
