@@ -106,3 +106,16 @@ def test_ma_collector_files(tmp_path, monkeypatch, capsys):
     assert re.fullmatch(r'flops\{type="hardware_flops", rank_id="0"\} 6400 \d+', flops[1])
     step = (tmp_path / "time_step_rank_0.txt").read_text()
     assert re.fullmatch(r'time_monitor\{type="per_step_time", rank_id="0"\} [\d.e-]+ \d+\n', step)
+
+
+def test_ma_files_are_rewritten_whole(tmp_path, monkeypatch):
+    """Each write replaces the file: a shorter line never keeps the tail of a longer one (the
+    per-step time's length changes from step to step)."""
+    monkeypatch.setenv("MA_LOG_DIR", str(tmp_path))
+    for name in ("flops_rank_0.txt", "time_step_rank_0.txt"):
+        (tmp_path / name).write_text("x" * 500 + "\n" * 5)
+    cb = ms.train.FlopsUtilizationCollector(2, enable_ma_collector=True)
+    _model(nn.Dense(10, 5)).train(1, _dataset(), callbacks=[cb])
+    assert len((tmp_path / "flops_rank_0.txt").read_text().splitlines()) == 2
+    step = (tmp_path / "time_step_rank_0.txt").read_text()
+    assert re.fullmatch(r'time_monitor\{type="per_step_time", rank_id="0"\} [\d.e-]+ \d+\n', step)

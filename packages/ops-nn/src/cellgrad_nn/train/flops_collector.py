@@ -83,7 +83,7 @@ class FlopsUtilizationCollector(Callback):
                 flops_path = os.path.join(shard_mf_dir, "flops_rank_0.txt")
                 self.time_step_path = os.path.join(shard_mf_dir, "time_step_rank_0.txt")
                 stamp = int(round(time.time() * 1000))
-                with os.fdopen(os.open(flops_path, os.O_WRONLY | os.O_CREAT,
+                with os.fdopen(os.open(flops_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC,
                                        stat.S_IWUSR | stat.S_IRUSR), 'w') as f:
                     f.write(f"flops{{type=\"model_flops\", rank_id=\"0\"}} "
                             f"{self.shard_model_flops} {stamp}\n")
@@ -100,7 +100,7 @@ class FlopsUtilizationCollector(Callback):
         if cb_params.get("dataset_sink_mode"):
             step_seconds = step_seconds / self.batch_step_size
         if self.ma:
-            with os.fdopen(os.open(self.time_step_path, os.O_WRONLY | os.O_CREAT,
+            with os.fdopen(os.open(self.time_step_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC,
                                    stat.S_IWUSR | stat.S_IRUSR), 'w') as f:
                 f.write(f"time_monitor{{type=\"per_step_time\", rank_id=\"0\"}} {step_seconds} "
                         f"{int(round(time.time() * 1000))}\n")
