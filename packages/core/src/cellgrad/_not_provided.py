@@ -84,8 +84,6 @@ _RUNTIME_PROVIDED += tuple(prefix + name for prefix in ("", "runtime.") for name
 _EMBEDDING_CACHE = ("belongs to MindSpore's embedding cache / map-parameter service for "
                     "parameter-server training (hash tables on the device), which cellgrad does "
                     "not have: keep the table in nn.Embedding or nn.EmbeddingLookup")
-_DEPRECATED = ("is deprecated in MindSpore 2.10 (to be removed) and cellgrad does not provide "
-               "it: {}")
 
 # qualname (as written after `cellgrad.`) -> why it is not there and what to use instead
 NOT_PROVIDED = {
