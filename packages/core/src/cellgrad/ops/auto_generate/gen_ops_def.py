@@ -2,7 +2,7 @@
 its op definitions, here the functions of `cellgrad.ops` whose signature is the generated
 one's (recorded from MindSpore 2.10)."""
 
-import importlib
+from cellgrad.ops.auto_generate._lazy import lazy_names
 
 # module -> the names it gives this namespace
 _FROM = {
@@ -26,14 +26,4 @@ _FROM = {
 }
 
 
-def __getattr__(name):
-    for module, names in _FROM.items():
-        if name in names:
-            value = getattr(importlib.import_module(module), name)
-            globals()[name] = value
-            return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | {n for names in _FROM.values() for n in names})
+__getattr__, __dir__ = lazy_names(globals(), _FROM)

@@ -3,7 +3,7 @@ from its op definitions. Each name here is cellgrad's Primitive of the same name
 `mindspore.ops` / `mindspore.ops.operations` exports, or the inner op of the same name), plus
 the inner Primitives of `_inner_prims` that MindSpore's tests build directly."""
 
-import importlib
+from cellgrad.ops.auto_generate._lazy import lazy_names
 
 # module -> the names it gives this namespace
 _FROM = {
@@ -44,14 +44,4 @@ _FROM = {
 }
 
 
-def __getattr__(name):
-    for module, names in _FROM.items():
-        if name in names:
-            value = getattr(importlib.import_module(module), name)
-            globals()[name] = value
-            return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | {n for names in _FROM.values() for n in names})
+__getattr__, __dir__ = lazy_names(globals(), _FROM)
