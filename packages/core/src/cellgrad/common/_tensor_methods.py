@@ -31,27 +31,26 @@ THIN = {
     "asin": F.asin, "arcsin": F.asin, "acos": F.acos, "arccos": F.acos, "atan": F.atan,
     "arctan": F.atan, "isnan": F.isnan, "isinf": F.isinf, "isfinite": F.isfinite,
     "logical_not": F.logical_not, "pow": F.pow,
-    "add": F.add, "sub": F.sub, "mul": F.mul, "multiply": (F.mul, "value"),
+    "mul": F.mul, "multiply": (F.mul, "value"),
     "div": F.div, "divide": F.div, "true_divide": (F.div, "other"),
-    "floor_divide": F.floor_divide, "remainder": F.remainder, "atan2": F.atan2,
+    "floor_divide": F.floor_divide, "atan2": F.atan2,
     "arctan2": F.atan2, "maximum": F.maximum, "minimum": F.minimum,
     # comparisons and logic
     "gt": F.gt, "greater": F.gt, "ge": F.ge, "greater_equal": F.ge, "lt": F.lt, "less": F.lt,
     "le": F.le, "less_equal": F.le, "eq": F.eq, "equal": F.eq, "ne": F.ne,
-    "not_equal": F.ne, "logical_and": F.logical_and, "logical_or": F.logical_or,
+    "not_equal": F.ne,
     "logical_xor": F.logical_xor, "bitwise_and": A.bitwise_and, "bitwise_or": A.bitwise_or,
     "bitwise_xor": A.bitwise_xor,
     # shape, selection, linear algebra
-    "expand_dims": (F.expand_dims, "axis"), "unsqueeze": F.unsqueeze, "swapaxes": F.swapaxes,
-    "tile": F.tile, "broadcast_to": F.broadcast_to, "flip": F.flip, "reverse": A.reverse,
-    "gather": F.gather, "gather_elements": F.gather_elements, "masked_fill": F.masked_fill,
+    "expand_dims": (F.expand_dims, "axis"), "broadcast_to": F.broadcast_to, "flip": F.flip,
+    "reverse": A.reverse,
+    "gather_elements": F.gather_elements, "masked_fill": F.masked_fill,
     "masked_select": F.masked_select, "tril": F.tril, "triu": F.triu, "unbind": F.unbind,
     "tensor_split": A.tensor_split, "diagonal": (A.diagonal, "offset=0, axis1=0, axis2=1"),
-    "topk": F.topk, "matmul": F.matmul, "dot": A.dot, "inverse": A.inverse,
-    "norm": F.norm, "var": F.var, "std": F.std,
+    "topk": F.topk, "dot": A.dot, "inverse": A.inverse, "norm": F.norm,
     # the functions engineer's ops (cellgrad.ops)
     "amax": O.amax, "amin": O.amin, "mm": O.mm, "bmm": O.bmm, "outer": O.outer,
-    "cummin": O.cummin, "diag": O.diag, "gather_nd": O.gather_nd, "isclose": O.isclose,
+    "cummin": O.cummin, "diag": O.diag, "gather_nd": O.gather_nd,
     "logsumexp": O.logsumexp, "roll": O.roll, "top_k": O.top_k,
     "to_coo": O.dense_to_sparse_coo, "to_csr": O.dense_to_sparse_csr,  # sparse tensors
 }
@@ -92,11 +91,12 @@ def _thin(name, fn, params=None):
 AREAS = ("cellgrad.common._tm_dtype", "cellgrad.common._tm_linalg",
          "cellgrad.common._tm_math", "cellgrad.common._tm_array2",
          "cellgrad.common._tm_leftovers", "cellgrad.common._tm_nn",
-         "cellgrad.common._tm_runtime")
+         "cellgrad.common._tm_runtime", "cellgrad.common._tm_overloads")
 
 
 def install(cls):
-    """Put the THIN methods and the areas' methods on `cls` (methods `cls` defines win)."""
+    """Put the THIN methods and the areas' methods on `cls` (methods `cls` defines win, then
+    the areas' `METHODS`, then the `THIN` wrappers)."""
     import importlib
 
     thin, methods = dict(THIN), {}
@@ -105,12 +105,20 @@ def install(cls):
         thin.update(getattr(module, "THIN", {}))
         methods.update(getattr(module, "METHODS", {}))
     for name, entry in thin.items():
-        if name not in cls.__dict__:
+        if name not in cls.__dict__ and name not in methods:
             fn, params = entry if isinstance(entry, tuple) else (entry, None)
             setattr(cls, name, _thin(name, fn, params))
     for name, method in methods.items():
         if name not in cls.__dict__:
             setattr(cls, name, method)
+
+
+def view_dtype(x, dtype):
+    """`Tensor.view(dtype)`: the same bytes read as `dtype` (the last axis rescaled by the
+    itemsizes, as numpy's `ndarray.view`)."""
+    from cellgrad.dtype import to_dtype
+
+    return make_tensor(np.ascontiguousarray(x._data).view(to_dtype(dtype).np_dtype))
 
 
 def _spelling(method, first, second, names):
@@ -262,7 +270,7 @@ class TensorMethods:
                              f"match the result's size {out.shape[axis]} along the axis.")
         return out
 
-    def argsort(self, axis=-1, descending=False, *, dim=None, stable=False):
+    def argsort(self, axis=-1, descending=False, stable=False, *, dim=None):
         """Mirrors `Tensor.argsort(axis=-1, descending=False)` and `(dim=-1, descending=False,
         stable=False)`: Int32 indices (our sort is always stable)."""
         return F.argsort(self, axis if dim is None else dim, descending)
@@ -290,9 +298,10 @@ class TensorMethods:
             return _index_add_dim(self, *args, **kwargs)
         return A.index_add(self, *args, **kwargs)
 
-    def take(self, indices, axis=None, mode="clip"):
+    def take(self, indices=None, axis=None, mode="clip", *, index=None):
         """Mirrors `Tensor.take(indices, axis=None, mode='clip')`: numpy's take, out-of-range
-        indices clipped or wrapped ('raise' raises IndexError)."""
+        indices clipped or wrapped ('raise' raises IndexError); `Tensor.take(index=)` too."""
+        indices = _spelling("take", indices, index, ("indices", "index"))
         src, ax = (F.reshape(self, (-1,)), 0) if axis is None else (self, axis)
         n = src.shape[ax]
         idx = np.asarray(indices._data if isinstance(indices, TensorBuffer) else indices)

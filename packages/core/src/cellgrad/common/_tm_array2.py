@@ -32,7 +32,7 @@ THIN = {
     "select_scatter": M.select_scatter, "slice_scatter": M.slice_scatter,
     "diagonal_scatter": M.diagonal_scatter, "narrow": M.narrow, "diagflat": M.diagflat,
     "fliplr": M.fliplr, "flipud": M.flipud, "rot90": M.rot90, "moveaxis": M.moveaxis,
-    "movedim": M.movedim, "swapdims": M.swapdims, "hsplit": M.hsplit, "vsplit": M.vsplit,
+    "movedim": M.movedim, "hsplit": M.hsplit, "vsplit": M.vsplit,
     "dsplit": M.dsplit, "view_as": M.view_as, "argwhere": M.argwhere, "msort": M.msort,
     "unique_consecutive": M.unique_consecutive, "unique_with_pad": M.unique_with_pad,
     "reverse_sequence": (M.reverse_sequence, "seq_lengths, seq_dim=0, batch_dim=0"),
@@ -212,12 +212,6 @@ def multinomial(self, num_samples, replacement=True, seed=None):
     return draw(self, num_samples, replacement, seed)
 
 
-def where(self, condition, y):
-    """Mirrors `mindspore.Tensor.where(condition, y)`: this tensor where `condition`, else
-    `y`."""
-    return F.where(condition, self, y)
-
-
 def fills(self, value):
     """Mirrors `mindspore.Tensor.fills`: `ops.fills` (no CPU kernel in MindSpore 2.10)."""
     from cellgrad.ops._fn_gather_fill import fills as fill
@@ -227,14 +221,33 @@ def fills(self, value):
 
 def select(self, *args, **kwargs):
     """Mirrors `mindspore.Tensor.select`: `(dim, index)` takes the slice `index` of `dim`;
-    `(x, y)` is `ops.select(self, x, y)` with this tensor as the condition."""
-    if len(args) + len(kwargs) != 2:
-        raise TypeError("Tensor.select() takes (dim, index) or (x, y).")
-    first, second = (list(args) + [kwargs[k] for k in ("dim", "index", "x", "y") if k in kwargs])
-    if isinstance(first, int) and not isinstance(first, bool):
+    `(condition, y)` is `ops.select(condition, self, y)`: this tensor where `condition`, else
+    `y` (a Python int `y` needs an Int32 tensor, a float one a Float32 tensor)."""
+    names = ("dim", "index") if "dim" in kwargs or "index" in kwargs else ("condition", "y")
+    values = list(args) + [kwargs.pop(k) for k in names[len(args):] if k in kwargs]
+    if kwargs or len(values) != 2:
+        raise TypeError(f"Failed calling select with \"select({_types(args, kwargs)})\". The "
+                        "valid calling should be: \"Tensor.select(dim=<int>, index=<int>)\" or "
+                        "\"Tensor.select(condition=<Tensor>, y=<number,Tensor>)\".")
+    first, second = values
+    if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values):
         axis = M._axis("select", first, self.ndim)
         return self[(slice(None),) * axis + (int(second),)]
-    return F.select(self, first, second)
+    if not isinstance(first, TensorBuffer) or isinstance(second, bool) or not isinstance(
+            second, (int, float, TensorBuffer)):
+        raise TypeError(f"Failed calling select with \"select({_types(values, {})})\". The "
+                        "valid calling should be: \"Tensor.select(dim=<int>, index=<int>)\" or "
+                        "\"Tensor.select(condition=<Tensor>, y=<number,Tensor>)\".")
+    for kind, dtype in ((int, "Int32"), (float, "Float32")):
+        if isinstance(second, kind) and str(self.dtype) != dtype:
+            raise TypeError(f"For 'Tensor.select', if the argument 'y' is {kind.__name__}, then "
+                            f"the tensor type should be {dtype.lower()} but got {self.dtype}")
+    return F.select(first, self, second)
+
+
+def _types(args, kwargs):
+    return ", ".join([type(a).__name__ for a in args]
+                     + [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
 
 
 def itemset(self, *args):
@@ -280,7 +293,7 @@ def _to_dlpack(self):
 
 
 METHODS = {
-    "where": where, "fills": fills, "select": select, "itemset": itemset, "choose": choose,
+    "fills": fills, "select": select, "itemset": itemset, "choose": choose,
     "move_to": move_to,
     "scatter_add": scatter_add, "scatter_add_": scatter_add_, "index_fill_": index_fill_,
     "index_put": index_put, "index_put_": index_put_, "index_add_": index_add_,

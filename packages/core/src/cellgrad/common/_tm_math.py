@@ -30,9 +30,9 @@ THIN = {
     "addcdiv": O.addcdiv, "addcmul": O.addcmul, "digamma": O.digamma, "lgamma": O.lgamma,
     "igamma": O.igamma, "igammac": O.igammac, "mvlgamma": O.mvlgamma, "sinc": O.sinc,
     "i0": O.i0, "cummax": O.cummax, "cumprod": O.cumprod, "logcumsumexp": O.logcumsumexp,
-    "median": O.median, "nanmedian": O.nanmedian, "quantile": O.quantile,
+    "nanmedian": O.nanmedian, "quantile": O.quantile,
     "nanquantile": O.nanquantile, "nanmean": O.nanmean, "nansum": O.nansum,
-    "aminmax": O.aminmax, "histc": O.histc, "bincount": O.bincount, "msort": O.msort,
+    "histc": O.histc, "bincount": O.bincount, "msort": O.msort,
     "count_nonzero": O.count_nonzero, "fmod": O.fmod,
     "kthvalue": (R.kthvalue, "k, dim=-1, keepdim=False"),
 }

@@ -205,31 +205,81 @@ class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
     def reshape(self, *shape):
         return F.reshape(self, _shape_args(shape))
 
-    def view(self, *shape):
+    def view(self, *shape, **kwargs):
+        """MindSpore's overloads `view(*shape)`, `view(shape=)` and `view(dtype)` (the bytes
+        reinterpreted as `dtype`, as `view_as_real` does: `_tm_dtype.view_dtype`)."""
+        if kwargs:
+            unknown = set(kwargs) - {"shape", "dtype"}
+            if unknown or shape or len(kwargs) != 1:
+                raise TypeError(f"Failed calling view with \"view({_call_text(shape, kwargs)})\". "
+                                "The valid calling should be: \"Tensor.view(shape=<tuple of int>)"
+                                "\" or \"Tensor.view(dtype=<mstype>)\".")
+            shape = (kwargs["shape"],) if "shape" in kwargs else ()
+            if "dtype" in kwargs:
+                return _tensor_methods.view_dtype(self, kwargs["dtype"])
+        if len(shape) == 1 and not isinstance(shape[0], (int, np.integer, tuple, list,
+                                                         TensorBuffer)):
+            return _tensor_methods.view_dtype(self, shape[0])
         return F.reshape(self, _shape_args(shape))
 
     def squeeze(self, axis=None):
         return F.squeeze(self, axis)
 
-    def transpose(self, *axes):
+    def transpose(self, *axes, dim0=None, dim1=None):
+        """MindSpore's overloads `transpose(*axes)` (a permutation; none reverses the axes)
+        and `transpose(dim0, dim1)` (two axes swapped: two ints on a tensor that is not 2-D,
+        or the keywords)."""
+        if dim0 is not None or dim1 is not None:
+            axes = (dim0, dim1)
         if not axes or axes == (None,):
             return F.transpose(self, tuple(range(self.ndim))[::-1])
-        return F.transpose(self, _shape_args(axes))
+        if len(axes) == 2 and (self.ndim != 2 or dim0 is not None):
+            if not all(isinstance(a, (int, np.integer)) for a in axes):
+                raise ValueError("For Tensor.transpose, the number of axes must be equal to the "
+                                 f"dimension of Tensor, but got {len(axes)} in the number of "
+                                 "axes.")
+            perm = list(range(self.ndim))
+            a, b = (_dim_in_range(self.ndim, int(d)) for d in axes)
+            perm[a], perm[b] = perm[b], perm[a]
+            return F.transpose(self, tuple(perm))
+        perm = _shape_args(axes)
+        if len(perm) != self.ndim:
+            raise ValueError(f"For 'Transpose', size of perm should equal to rank of x, but got "
+                             f"{len(perm)} and {self.ndim}!")
+        perm = tuple(_dim_in_range(self.ndim, int(d)) for d in perm)
+        for d in perm:
+            if perm.count(d) > 1:
+                raise ValueError(f"For 'Transpose' perms should all be unique dim, but{d} is not "
+                                 "unique!")
+        return F.transpose(self, perm)
 
-    def permute(self, *axis):
+    def permute(self, *axis, dims=None):
+        """MindSpore's overloads `permute(*dims)`, `permute(dims=)` and `permute(axis=)`."""
+        if dims is not None:
+            axis = (dims,)
         return F.permute(self, _shape_args(axis))
 
     @property
     def T(self):
         return F.transpose(self, tuple(range(self.ndim))[::-1])
 
-    def flatten(self, order="C", *, start_dim=0, end_dim=-1):
-        return F.flatten(self, order, start_dim=start_dim, end_dim=end_dim)
+    def flatten(self, *args, **kwargs):
+        """MindSpore's overloads `flatten(start_dim=0, end_dim=-1)` and
+        `flatten(order='C', start_dim=0, end_dim=-1)` (a string first is the order)."""
+        if args and isinstance(args[0], str) or "order" in kwargs:
+            return _flatten_order(self, *args, **kwargs)
+        return _flatten_dims(self, *args, **kwargs)
 
     def ravel(self):
         return F.reshape(self, (-1,))
 
-    def expand_as(self, other):
+    def expand_as(self, other=None, *, x=None):
+        """MindSpore's overloads `expand_as(other)` and `expand_as(x=)`."""
+        other = _tensor_methods._spelling("expand_as", other, x, ("other", "x"))
+        if not isinstance(other, TensorBuffer):
+            raise TypeError(f"Failed calling expand_as with \"expand_as("
+                            f"{type(other).__name__})\". The valid calling should be: "
+                            "\"Tensor.expand_as(other=<Tensor>)\".")
         return F.broadcast_to(self, other.shape)
 
     def split(self, split_size_or_sections=None, axis=0, *, split_size=None, dim=None):
@@ -260,8 +310,12 @@ class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
         x = self if dtype is None else F.cast(self, dtype)
         return F.mean(x, axis if dim is None else dim, keep)
 
-    def prod(self, axis=None, keep_dims=False):
-        return F.prod(self, axis, keep_dims)
+    def prod(self, axis=None, keep_dims=False, dtype=None, *, dim=None, keepdim=None):
+        """MindSpore's overloads `prod(axis=None, keep_dims=False, dtype=None)` and
+        `prod(dim=None, keepdim=False, dtype=None)`."""
+        axis = _tensor_methods._spelling("prod", axis, dim, ("axis", "dim"))
+        keep = keep_dims if keepdim is None else keepdim
+        return F.prod(self, axis, keep, dtype)
 
     def max(self, *args, **kwargs):
         """MindSpore's two overloads: `max(dim, keepdim=False)` (a positional int, or `dim=`)
@@ -291,14 +345,23 @@ class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
         return F.argmin(self, axis if dim is None else dim,
                         keepdims if keepdim is None else keepdim)
 
-    def any(self, axis=None, keep_dims=False):
-        return F.any(self, axis, keep_dims)
+    def any(self, axis=None, keep_dims=False, *, dim=None, keepdim=None):
+        """MindSpore's overloads `any(axis=None, keep_dims=False)` and `any(dim, keepdim)`;
+        `axis=()` reduces every axis, as MindSpore's ReduceAny."""
+        axis = _tensor_methods._spelling("any", axis, dim, ("axis", "dim"))
+        return F.any(self, None if axis == () else axis,
+                     keep_dims if keepdim is None else keepdim)
 
-    def all(self, axis=None, keep_dims=False):
-        return F.all(self, axis, keep_dims)
+    def all(self, axis=None, keep_dims=False, *, dim=None, keepdim=None):
+        """MindSpore's overloads `all(axis=None, keep_dims=False)` and `all(dim, keepdim)`."""
+        axis = _tensor_methods._spelling("all", axis, dim, ("axis", "dim"))
+        return F.all(self, None if axis == () else axis,
+                     keep_dims if keepdim is None else keepdim)
 
     # ---- elementwise (the thin ones: _tensor_methods.THIN) ----
-    def cumsum(self, axis=None, dtype=None):
+    def cumsum(self, axis=None, dtype=None, *, dim=None):
+        """MindSpore's overloads `cumsum(axis=None, dtype=None)` and `cumsum(dim, *, dtype)`."""
+        axis = _tensor_methods._spelling("cumsum", axis, dim, ("axis", "dim"))
         # MindSpore's method sums bool and small integers as int32, then casts to `dtype`
         x = self.astype("int32") if self._data.dtype.char in "?bhB" else self
         out = F.cumsum(x.reshape(-1), 0) if axis is None else F.cumsum(x, axis)
@@ -348,13 +411,19 @@ class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
         """Mirrors `Tensor.has_init`: made by an initializer and not yet initialised."""
         return getattr(self, "_pending_init", False)
 
-    def clip(self, xmin=None, xmax=None):
-        return F.clamp(self, xmin, xmax)
+    def clamp(self, min=None, max=None):
+        """Mirrors `Tensor.clamp(min=None, max=None)` (`clip` is the same method)."""
+        if min is None and max is None:
+            raise ValueError("For Clamp, at least one of 'min' or 'max' must not be None.")
+        return F.clamp(self, min, max)
 
-    clamp = clip
+    clip = clamp
 
-    def sort(self, axis=-1, descending=False):
-        return F.sort(self, axis, descending)
+    def sort(self, axis=-1, descending=False, stable=False, *, dim=None):
+        """MindSpore's overloads `sort(axis=-1, descending=False)` and
+        `sort(dim=-1, descending=False, stable=False)` (numpy's sort is stable: `stable`
+        changes nothing)."""
+        return F.sort(self, axis if dim is None else dim, descending)
 
     # ---- indexing ----
     def __getitem__(self, index):
@@ -500,12 +569,49 @@ def _sum_dim(t, dim=None, keepdim=False, *, dtype=None):
     return F.sum(t, dim, keepdim, dtype=dtype)
 
 
+def _dim_in_range(ndim, d):
+    if not -max(ndim, 1) <= d < max(ndim, 1):
+        raise ValueError(f"Dimension out of range (expected to be in range of [{-max(ndim, 1)}, "
+                         f"{max(ndim, 1)}), but got {d})")
+    return d % max(ndim, 1)
+
+
+def _flatten_dims(t, start_dim=0, end_dim=-1):
+    return F.flatten(t, start_dim=start_dim, end_dim=end_dim)
+
+
+def _flatten_order(t, order="C", start_dim=0, end_dim=-1):
+    if order not in ("C", "F"):
+        raise ValueError(f"For 'flatten', 'order' must be 'C' or 'F', but got {order!r}.")
+    if order == "C" or t.ndim < 2:
+        return F.flatten(t, start_dim=start_dim, end_dim=end_dim)
+    # column-major: merge the same axes of the reversed-axes view, then reverse back
+    n = t.ndim
+    start, end = start_dim % n, end_dim % n
+    merged = F.flatten(t.transpose(), start_dim=n - 1 - end, end_dim=n - 1 - start)
+    return merged.transpose()
+
+
+def _call_text(args, kwargs):
+    parts = [type(a).__name__ for a in args] + [f"{k}={type(v).__name__}"
+                                                 for k, v in kwargs.items()]
+    return ", ".join(parts)
+
+
 def _dim_overload(t, reduce, dim, keepdim=False):
     return reduce(t, dim, keepdim)
 
 
 def _axis_overload(t, reduce, reduce_axes, axis=None, keepdims=False, *, initial=None,
                    where=True, return_indices=False):
+    if not isinstance(return_indices, bool):
+        raise TypeError(f"{reduce.__name__}(): argument 'return_indices' must be bool but got "
+                        f"{type(return_indices).__name__}.")
+    if not isinstance(where, (bool, TensorBuffer)) or initial is not None and not isinstance(
+            initial, (int, float, np.number)):
+        kw = {"axis": axis, "keepdims": keepdims, "initial": initial, "where": where}
+        raise TypeError(f"Failed calling {reduce.__name__} with \"{reduce.__name__}("
+                        f"{_call_text((), kw)})\".")
     # as MindSpore's: axes in a tuple reduce as amax, else ops.max (first index's gradient)
     if isinstance(axis, (list, tuple)):
         return reduce_axes(t, axis, keepdims, initial=initial, where=where)
