@@ -1,9 +1,19 @@
 """Elementwise ops: arithmetic, math functions, comparisons, logic. Forward and backward
 of each primitive sit on one line of a table where the rule is one line."""
 
+import numbers
+
 import numpy as np
 
-from cellgrad._core._buffer import SAVE_INPUTS, SAVE_NONE, SAVE_OUTPUT, apply_binary, apply_unary
+from cellgrad._core._buffer import (
+    SAVE_INPUTS,
+    SAVE_NONE,
+    SAVE_OUTPUT,
+    TensorBuffer,
+    apply_binary,
+    apply_unary,
+)
+from cellgrad.ops._call_errors import bad_call, prim_name
 from cellgrad.ops._registry import (
     PROMOTE_ARITH,
     PROMOTE_COMPARE,
@@ -250,12 +260,23 @@ def unary(name, arg="input"):
     MindSpore names it: `input` or `x`)."""
     op = OPS[name]
 
+    def run(x):
+        # MindSpore takes a Tensor here; Python numbers are accepted too (a superset)
+        if type(x) is list or type(x) is tuple:
+            raise bad_call(prim_name(name), ((arg, x),), ("Tensor",))
+        try:
+            return apply_unary(op, x)
+        except TypeError as e:
+            if isinstance(x, TensorBuffer):
+                raise
+            raise bad_call(prim_name(name), ((arg, x),), ("Tensor",)) from e
+
     if arg == "x":
         def fn(x):
-            return apply_unary(op, x)
+            return run(x)
     else:
         def fn(input):
-            return apply_unary(op, input)
+            return run(input)
 
     fn.__name__ = name
     fn.__doc__ = f"Mirrors `mindspore.ops.{name}`: elementwise {name}."
@@ -266,13 +287,22 @@ def binary(name, args=("input", "other")):
     """The public function for the elementwise op `name` (two inputs, broadcast), its
     arguments named as MindSpore names them (`input, other` or `x, y`)."""
     op = OPS[name]
+    kinds = "bool, Tensor" if name.startswith("logical") else "Number, Tensor"
+
+    def run(x, y):
+        try:
+            return apply_binary(op, x, y)
+        except TypeError as e:
+            if all(isinstance(v, (TensorBuffer, numbers.Number)) for v in (x, y)):
+                raise
+            raise bad_call(prim_name(name), tuple(zip(args, (x, y))), (kinds, kinds)) from e
 
     if args == ("x", "y"):
         def fn(x, y):
-            return apply_binary(op, x, y)
+            return run(x, y)
     else:
         def fn(input, other):
-            return apply_binary(op, input, other)
+            return run(input, other)
 
     fn.__name__ = name
     fn.__doc__ = f"Mirrors `mindspore.ops.{name}`: elementwise {name} with broadcasting."

@@ -95,6 +95,17 @@ def _inv(x):
         return np.reciprocal(x)
 
 
+def _inv_bwd(ctx, g):
+    y = ctx.saved[0]
+    dtype = y._data.dtype if ctx.xp.IS_TENSOR else y.dtype
+    if dtype.kind == "c":
+        # MindSpore's InvGrad is -dy * y * y for complex too: the gradient users see is
+        # -1/z**2 itself, not its conjugate (ops.reciprocal's gradient is the conjugate)
+        from cellgrad.ops._complex import _cj
+        y = _cj(ctx.xp, y)
+    return -g * y * y
+
+
 def _trunc_div(x, y):
     if x.dtype.kind in "iu":
         with np.errstate(all="ignore"):
@@ -139,13 +150,14 @@ def _nan_to_num(x, nan, posinf, neginf):
 _SPECS = {
     # name: (forward, backward, promote)
     "tan": (_out(np.tan), lambda c, g: g + g * c.saved[0] * c.saved[0], PROMOTE_FLOAT),
-    "acosh": (_ins(_quiet(np.arccosh)), _quiet(lambda c, g: g * (c.saved[0] ** 2 - 1) ** -0.5),
+    # 1 / sinh(acosh x) (MindSpore's AcoshGrad): the branch of sqrt(x^2 - 1) for complex x
+    "acosh": (_out(_quiet(np.arccosh)), _quiet(lambda c, g: g / c.xp.sinh(c.saved[0])),
               PROMOTE_FLOAT),
     "asinh": (_ins(np.arcsinh), lambda c, g: g * (c.saved[0] ** 2 + 1) ** -0.5, PROMOTE_FLOAT),
     "atanh": (_ins(_quiet(np.arctanh)), _quiet(lambda c, g: g / (1 - c.saved[0] ** 2)),
               PROMOTE_FLOAT),
     "rint": (_none(np.rint), None, PROMOTE_NONE),
-    "inv": (_out(_inv), lambda c, g: -g * c.saved[0] * c.saved[0], PROMOTE_NONE),
+    "inv": (_out(_inv), _inv_bwd, PROMOTE_NONE),
     "invert": (_none(_invert), None, PROMOTE_NONE),
     "population_count": (_none(_popcount), None, PROMOTE_NONE),
     "signbit": (_none(np.signbit), None, PROMOTE_NONE),

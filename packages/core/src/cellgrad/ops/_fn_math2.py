@@ -11,6 +11,7 @@ from cellgrad._core._buffer import TensorBuffer, make_tensor
 from cellgrad.dtype import float64, to_dtype
 from cellgrad.ops import _ew_math2 as E
 from cellgrad.ops import functional as F
+from cellgrad.ops._call_errors import bad_call
 from cellgrad.ops._registry import apply
 
 __all__ = ["tan", "acosh", "arccosh", "asinh", "arcsinh", "atanh", "arctanh", "deg2rad",
@@ -23,6 +24,7 @@ __all__ = ["tan", "acosh", "arccosh", "asinh", "arcsinh", "atanh", "arctanh", "d
            "tensor_expm1", "fmod", "tanh_", "clamp_", "erfinv_"]
 
 _FLOAT = ("float16", "float32", "float64")
+_COMPLEX = ("complex64", "complex128")
 _INT = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
 
 
@@ -44,8 +46,7 @@ def _need(prim, arg, x, names):
 def _unsupported(prim, x, names):
     """MindSpore's CPU kernel-selection error for a dtype the kernel lacks."""
     if not isinstance(x, TensorBuffer):
-        raise TypeError(f"For '{prim}', the input must be a Tensor, but got "
-                        f"{type(x).__name__}.")
+        raise bad_call(prim, (("input", x),), ("Tensor",))
     if x._data.dtype.name not in names:
         raise TypeError(f"Select CPU operator[{prim}] fail! Unsupported data type! The "
                         f"input is Tensor[{x.dtype}]; supported: {_dtype_set(names)}.")
@@ -63,10 +64,10 @@ def _unary(name, prim, names=_FLOAT, kernel_error=True):
     return fn
 
 
-tan = _unary("tan", "Tan")
-acosh = arccosh = _unary("acosh", "Acosh")
-asinh = arcsinh = _unary("asinh", "Asinh")
-atanh = arctanh = _unary("atanh", "Atanh")
+tan = _unary("tan", "Tan", _FLOAT + _COMPLEX)
+acosh = arccosh = _unary("acosh", "Acosh", _FLOAT + _COMPLEX)
+asinh = arcsinh = _unary("asinh", "Asinh", _FLOAT + _COMPLEX)
+atanh = arctanh = _unary("atanh", "Atanh", _FLOAT + _COMPLEX)
 
 
 def _scale(op, x, factor):
@@ -90,7 +91,7 @@ def rad2deg(x):
 
 def inv(x):
     """Mirrors `mindspore.ops.inv`: 1 / x; integer inputs keep their dtype (truncated)."""
-    return apply(E.OPS["inv"], (_need("Inv", "x", x, _FLOAT + _INT),))
+    return apply(E.OPS["inv"], (_need("Inv", "x", x, _FLOAT + _INT + _COMPLEX),))
 
 
 def invert(x):

@@ -15,6 +15,14 @@ def tensor(op, name, x):
     return x
 
 
+def called_with(op, name, x):
+    """`x` must be a Tensor (MindSpore's "Failed calling" message)."""
+    if not isinstance(x, TensorBuffer):
+        from cellgrad.ops._call_errors import bad_call
+        raise bad_call(op, ((name, x),), ("Tensor",))
+    return x
+
+
 def dtype_in(op, name, x, kinds, what):
     """`x` must be a Tensor whose numpy dtype kind is in `kinds` (e.g. "f", "iu")."""
     tensor(op, name, x)

@@ -18,6 +18,11 @@ def _float(prim, fn):
     return lambda x: fn(C.floating(prim, "x", x))
 
 
+def _float_complex(prim, fn):
+    return lambda x: fn(C.dtype_in(prim, "x", x, "fc", "{Tensor[Complex128], Tensor[Complex64], "
+                                   "Tensor[Float16], Tensor[Float32], Tensor[Float64]}"))
+
+
 def _bitwise(prim, fn):
     def call(x, y):
         for name, v in (("x", x), ("y", y)):
@@ -79,11 +84,11 @@ def _compare_and_bitpack(x, threshold):
 
 _NO_ATTRS = {
     # name: the function it calls with the call arguments
-    "Tan": M.tan, "Asin": _float("Asin", F.asin), "Atan": _float("Atan", F.atan),
+    "Tan": M.tan, "Asin": _float_complex("Asin", F.asin), "Atan": _float_complex("Atan", F.atan),
     "Atan2": lambda x, y: F.atan2(C.floating("Atan2", "x", x), y),
-    "Acosh": M.acosh, "Asinh": M.asinh, "Atanh": M.atanh, "Sinh": _float("Sinh", F.sinh),
-    "Cosh": _float("Cosh", F.cosh), "Log1p": _float("Log1p", F.log1p),
-    "Expm1": _float("Expm1", F.expm1), "Erfc": S.erfc, "Erfinv": S.erfinv, "Inv": M.inv,
+    "Acosh": M.acosh, "Asinh": M.asinh, "Atanh": M.atanh, "Sinh": _float_complex("Sinh", F.sinh),
+    "Cosh": _float_complex("Cosh", F.cosh), "Log1p": _float_complex("Log1p", F.log1p),
+    "Expm1": _float_complex("Expm1", F.expm1), "Erfc": S.erfc, "Erfinv": S.erfinv, "Inv": M.inv,
     "Invert": M.invert, "Rint": lambda x: F.cast(_rint(C.floating("Rint", "x", x)), x.dtype),
     "Trunc": lambda x: F.trunc(x) if x._data.dtype.kind == "f" else x * 1,
     "TruncateDiv": M.truncate_div, "TruncateMod": M.truncate_mod, "FloorMod": M.floor_mod,

@@ -12,6 +12,7 @@ from cellgrad._core._buffer import TensorBuffer, make_tensor, promote_types
 from cellgrad.dtype import int32, int64
 from cellgrad.ops import _index
 from cellgrad.ops import functional as F
+from cellgrad.ops._call_errors import bad_call
 from cellgrad.ops._registry import apply, define
 
 __all__ = ["bitwise_and", "bitwise_or", "bitwise_xor", "diagonal", "dot", "index_add",
@@ -180,7 +181,9 @@ def index_add(x, indices, y, axis, use_lock=True, check_index_bound=True):
 def diagonal(input, offset=0, dim1=0, dim2=1):
     """Mirrors `mindspore.ops.diagonal`: the `offset` diagonal of the (dim1, dim2) planes,
     as a last axis."""
-    _tensor("diagonal", "input", input)
+    if not isinstance(input, TensorBuffer):
+        raise bad_call("Diagonal", (("input", input),), ("Tensor",),
+                       (("offset", offset), ("dim1", dim1), ("dim2", dim2)), ("int",) * 3)
     nd = input.ndim
     if nd < 2:
         raise ValueError(f"Dimension out of range (expected to be in range of [{-max(nd, 1)}, "

@@ -88,10 +88,13 @@ Round = _simple("Round", F.round)
 
 
 class ACos(Primitive):
-    """Mirrors `mindspore.ops.ACos`: elementwise arccosine (float inputs)."""
+    """Mirrors `mindspore.ops.ACos`: elementwise arccosine (float and complex inputs)."""
 
     def __call__(self, input):
-        return F.acos(_prim_checks.floating("ACos", "input", input))
+        return F.acos(_prim_checks.dtype_in(
+            "ACos", "input", _prim_checks.called_with("ACos", "input", input), "fc",
+            "{Tensor[Complex128], Tensor[Complex64], Tensor[Float16], Tensor[Float32], "
+            "Tensor[Float64]}"))
 
 
 class TensorAdd(Primitive):
