@@ -399,11 +399,46 @@ def tile(input, dims):
 
 # ---- selection ----
 def gather(input_params, input_indices, axis, batch_dims=0):
-    """Mirrors `mindspore.ops.gather` (batch_dims=0)."""
-    if batch_dims:
-        raise ValueError("For 'gather', only batch_dims=0 is supported.")
+    """Mirrors `mindspore.ops.gather`: slices of `input_params` along `axis`; the first
+    `batch_dims` axes of params and indices are batch axes gathered pairwise."""
     idx = input_indices._data if isinstance(input_indices, TensorBuffer) else input_indices
-    return apply(_index.GATHER, (input_params,), {"indices": np.asarray(idx), "axis": axis})
+    idx = np.asarray(idx)
+    if batch_dims:
+        return _gather_batched(input_params, idx, axis, batch_dims)
+    return apply(_index.GATHER, (input_params,), {"indices": idx, "axis": axis})
+
+
+def _gather_batched(params, idx, axis, batch_dims):
+    """Gather with batch axes as one plain gather: the batch and `axis` merged into one axis,
+    each batch's indices offset into its block."""
+    _need_tensor("gather", params)
+    b = batch_dims + idx.ndim if batch_dims < 0 else batch_dims
+    ax = axis + params.ndim if axis < 0 else axis
+    if not 0 <= b <= idx.ndim or not b <= ax < params.ndim:
+        raise ValueError(f"For 'gather', batch_dims must be in [0, {idx.ndim}] and no greater "
+                         f"than axis, got batch_dims={batch_dims}, axis={axis} for params of "
+                         f"rank {params.ndim} and indices of rank {idx.ndim}.")
+    if params.shape[:b] != idx.shape[:b]:
+        raise ValueError(f"For 'gather', the first {b} dims of params {params.shape} and "
+                         f"indices {idx.shape} must be equal (batch_dims={batch_dims}).")
+    batch, pre = params.shape[:b], params.shape[b:ax]
+    size, post, ishape = params.shape[ax], params.shape[ax + 1:], idx.shape[b:]
+    nb = int(np.prod(batch, dtype=np.int64))
+    x = reshape(params, (nb, *pre, size, *post))
+    x = transpose(x, (0, len(pre) + 1, *builtins.range(1, len(pre) + 1),
+                      *builtins.range(len(pre) + 2, x.ndim)))
+    x = reshape(x, (nb * size, *pre, *post))
+    bad = idx[(idx < 0) | (idx >= size)]
+    if bad.size:
+        raise RuntimeError(f"For 'Gather', the 'input_indices' should be in the range [0, "
+                           f"{size}), but got {bad.flat[0]}.")
+    flat = idx.reshape(nb, *ishape).astype(np.int64)
+    flat = flat + (np.arange(nb) * size).reshape(nb, *(1,) * len(ishape))
+    out = apply(_index.GATHER, (x,), {"indices": flat, "axis": 0})
+    ni, npre = len(ishape), len(pre)
+    out = transpose(out, (0, *builtins.range(ni + 1, ni + 1 + npre), *builtins.range(1, ni + 1),
+                          *builtins.range(ni + 1 + npre, out.ndim)))
+    return reshape(out, (*batch, *pre, *ishape, *post))
 
 
 def where(condition, input, other):
