@@ -154,3 +154,26 @@ def test_transpose_forms():
         x.transpose((0, 1, 1))
     with pytest.raises(ValueError, match="the number of axes must be equal to the dimension"):
         x.transpose(0, 2.0)
+
+
+def test_contiguous_views_and_offload():
+    x = ms.Tensor([[1, 2, 3], [4, 5, 6]], dtype=ms.float32)
+    y = ms.ops.transpose(x, (1, 0))
+    assert not y.is_contiguous() and not x[:, 1].is_contiguous()
+    z = y.contiguous()
+    assert z.is_contiguous() and z is not y and x.contiguous() is x
+    close(z, x.asnumpy().T)
+    assert x._offload() is None
+
+
+def test_tensor_buffers_pickle():
+    import pickle
+
+    from cellgrad._c_expression import TensorPy
+
+    src = ms.Tensor(np.ones((3, 3)))
+    buf = TensorPy()  # the Cython base class, as MindSpore's `_c_expression.TensorPy`
+    buf._data, buf._dtype = src._data, src._dtype
+    out = pickle.loads(pickle.dumps(buf))
+    assert out.dtype == ms.float64
+    close(out, np.ones((3, 3)))

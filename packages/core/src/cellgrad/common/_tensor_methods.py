@@ -184,11 +184,22 @@ class TensorMethods:
         return out
 
     def contiguous(self):
-        """Mirrors `Tensor.contiguous`: numpy-backed tensors are always contiguous here."""
-        return self
+        """Mirrors `Tensor.contiguous`: this tensor when its memory is row-major contiguous,
+        else a contiguous copy (gradients flow back to this tensor)."""
+        if self._data.flags.c_contiguous:
+            return self
+        out = apply(F.IDENTITY, (self,))
+        out._data = np.ascontiguousarray(self._data)
+        return out
 
     def is_contiguous(self):
-        return True
+        """Mirrors `Tensor.is_contiguous`: False for the strided views MindSpore's view ops
+        give too (transposes, strided slices, broadcasts)."""
+        return bool(self._data.flags.c_contiguous)
+
+    def _offload(self):
+        """Mirrors `Tensor._offload` (device memory to host): a CPU tensor is on the host
+        already, so nothing moves."""
 
     def _load(self):
         """Mirrors `TensorPy._load`: brings offloaded data back to memory; a cellgrad Tensor's

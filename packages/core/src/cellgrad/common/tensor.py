@@ -1,5 +1,7 @@
 """`Tensor`: MindSpore's Tensor API over the Cython tensor buffer."""
 
+import copyreg
+
 import numpy as np
 
 from cellgrad import _format, _jit_hook
@@ -618,5 +620,16 @@ def _axis_overload(t, reduce, reduce_axes, axis=None, keepdims=False, *, initial
     values, indices = reduce(t, axis, keepdims, initial=initial, where=where)
     return (values, indices) if return_indices else values
 
+
+def _rebuild_buffer(data, dtype):
+    return make_tensor(data, None, 0, to_dtype(dtype))
+
+
+def _reduce_buffer(t):
+    return _rebuild_buffer, (np.ascontiguousarray(t._data), str(t.dtype))
+
+
+# `_c_expression.TensorPy` objects (the Cython base) pickle as MindSpore's do: values and dtype
+copyreg.pickle(TensorBuffer, _reduce_buffer)
 
 from cellgrad.tensor_interop import swap_tensors  # noqa: E402,F401  (MindSpore's path too)
