@@ -2,6 +2,8 @@
 those ops): selu, celu, mish, softsign, hardtanh, logsigmoid, softmin, hardshrink,
 softshrink, tanhshrink, threshold, fast_gelu, prelu."""
 
+import numpy as np
+
 from cellgrad.plugins import apply
 from cellgrad_nn.functional import _checks
 from cellgrad_nn.functional.activation import ELU, SOFTPLUS
@@ -50,15 +52,32 @@ def softsign(x):
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0):
-    """Mirrors `mindspore.ops.hardtanh`: clip to [min_val, max_val]."""
-    _checks.floating("hardtanh", "input", input)
+    """Mirrors `mindspore.ops.hardtanh`: clip to [min_val, max_val]; integer and bool inputs
+    keep their dtype (bounds cast to it as MindSpore's kernel casts them)."""
+    kind = _checks.tensor("hardtanh", "input", input)._data.dtype.kind
+    if kind not in "biu":
+        _checks.floating("hardtanh", "input", input)
     lo = _checks.number("hardtanh", "min_val", min_val)
     hi = _checks.number("hardtanh", "max_val", max_val)
     if lo > hi:
         raise ValueError(f"For 'hardtanh', 'min_val' ({lo}) must not exceed 'max_val' ({hi}).")
     F = _F()
+    if kind == "b":
+        return input.copy()
+    if kind in "iu":
+        dt = input._data.dtype
+        lo, hi = (F.full((), _int_bound(v, dt), dtype=input.dtype) for v in (min_val, max_val))
     # maximum/minimum, not clamp: a value on a bound gets half the gradient, as in MindSpore
     return F.minimum(F.maximum(input, lo), hi)
+
+
+def _int_bound(value, dtype):
+    """A bound as MindSpore's integer kernel sees it: an int wraps, a float truncates and
+    saturates."""
+    if not isinstance(value, int):
+        info = np.iinfo(dtype)
+        return int(np.clip(np.trunc(value), info.min, info.max))
+    return int(np.array(value).astype(dtype))
 
 
 def logsigmoid(x):
