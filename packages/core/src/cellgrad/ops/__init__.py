@@ -37,6 +37,7 @@ from cellgrad.ops._fn_scatter import *  # noqa: F403
 from cellgrad.ops._fn_scatter import __all__ as _scatter_names
 from cellgrad.ops._fn_special import *  # noqa: F403
 from cellgrad.ops._fn_special import __all__ as _special_names
+from cellgrad.ops._jet import derivative, jet
 from cellgrad.ops._prim_array2 import *  # noqa: F403
 from cellgrad.ops._prim_array2 import __all__ as _array2_prim_names
 from cellgrad.ops._prim_basic_lstm import BasicLSTMCell
@@ -81,7 +82,7 @@ __all__ = ["jacfwd", "jacrev", "jvp", "vjp", "vmap", *_functional_names, *_primi
            *_complex_names,
            *_scatter_names, *_manip_names, *_array2_prim_names,
            *_random2_names, *_update_prim_names, *_fused_update_prim_names,
-           "BasicLSTMCell", "RNNTLoss", "get_grad", *_composite2_names,
+           "BasicLSTMCell", "RNNTLoss", "get_grad", "jet", "derivative", *_composite2_names,
            *_gather_fill_names,
            *_math2_names, *_reduce2_names, *_special_names, *_math2_prim_names,
            *_math_alias_names,

@@ -1,9 +1,8 @@
 """`mindspore.ops.composite` leftovers: the `augassign_*` MultitypeFuncGraphs behind `x op= y`,
-`tail` and `zip_operation`, and the forward-mode helpers `derivative` and `linearize`."""
+`tail` and `zip_operation`, and the forward-mode helper `linearize` (`derivative` is in `_jet`)."""
 
 import operator
 
-from cellgrad._core._buffer import TensorBuffer
 from cellgrad.ops.composite import MultitypeFuncGraph
 
 
@@ -68,34 +67,5 @@ def linearize(fn, inputs):
     return out, jvp_fn
 
 
-def derivative(fn, primals, order):
-    """Mirrors `mindspore.ops.derivative`: `(fn(*primals), the order-th derivative along the
-    all-ones direction)`, by nested forward-mode products."""
-    from cellgrad.func_transforms import jvp
-    from cellgrad.ops import functional as F
-
-    if isinstance(order, bool) or not isinstance(order, int) or order < 1:
-        raise ValueError(f"For 'derivative', 'order' must be a positive int, but got {order!r}.")
-    primals = _as_tuple(primals)
-    for p in primals:
-        if not isinstance(p, TensorBuffer):
-            raise TypeError(f"For 'derivative', 'primals' must be Tensors, but got "
-                            f"{type(p).__name__}.")
-    ones = tuple(F.ones_like(p) for p in primals)
-    direction = ones if len(ones) > 1 else ones[0]
-
-    def nth(k):
-        if k == 0:
-            return fn
-
-        def inner(*xs):
-            return jvp(nth(k - 1), xs if len(xs) > 1 else xs[0], direction)[1]
-
-        return inner
-
-    return fn(*primals), nth(order)(*primals)
-
-
 __all__ = ["augassign_add", "augassign_sub", "augassign_mul", "augassign_div",
-           "augassign_floordiv", "augassign_mod", "tail", "zip_operation", "linearize",
-           "derivative"]
+           "augassign_floordiv", "augassign_mod", "tail", "zip_operation", "linearize"]
