@@ -14,15 +14,15 @@ from cellgrad.ops._tm_array import INVERSE
 __all__ = []
 
 
-def _square(op, a):
+def _square(op, a, kinds="f"):
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError(f"For '{op}', the input must be square matrices of shape (*, n, n), "
                          f"but got shape {a.shape}.")
-    _floating(op, a)
+    _floating(op, a, kinds)
 
 
-def _floating(op, a):
-    if a.dtype.kind != "f":
+def _floating(op, a, kinds="f"):
+    if a.dtype.kind not in kinds:
         raise TypeError(f"For '{op}', the input must be a float tensor (float32 or float64), "
                         f"but got {a.dtype}.")
 
@@ -36,7 +36,7 @@ def _inv(xp, a):
 
 
 def _det_fwd(a):
-    _square("det", a)
+    _square("det", a, "fc")
     out = np.asarray(np.linalg.det(a), a.dtype)
     return out, (a, out)
 
@@ -53,15 +53,25 @@ DET = define("det", _det_fwd, _det_bwd)
 
 
 def _slogdet_fwd(a):
-    _square("slogdet", a)
+    _square("slogdet", a, "fc")
     sign, logabs = np.linalg.slogdet(a)
+    # a complex input gives a complex log|det| (imaginary part 0), as MindSpore's
     return (np.asarray(sign, a.dtype), np.asarray(logabs, a.dtype)), (a,)
 
 
 def _slogdet_bwd(ctx, g_sign, g_logabs):
+    # log|det A| = Re(log det A): the tape's cotangent Re(g) A^-T (MindSpore's rule, which
+    # also passes nothing back through the sign)
     (a,) = ctx.saved
     xp = ctx.xp
+    if _kind(xp, a) == "c":
+        from cellgrad.ops._complex import _re
+        g_logabs = _re(xp, g_logabs)
     return xp.expand_dims(xp.expand_dims(g_logabs, -1), -1) * _mT(xp, _inv(xp, a))
+
+
+def _kind(xp, a):
+    return (a._data if xp.IS_TENSOR else a).dtype.kind
 
 
 SLOGDET = define("slogdet", _slogdet_fwd, _slogdet_bwd)
