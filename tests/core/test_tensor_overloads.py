@@ -177,3 +177,33 @@ def test_tensor_buffers_pickle():
     out = pickle.loads(pickle.dumps(buf))
     assert out.dtype == ms.float64
     close(out, np.ones((3, 3)))
+
+
+def test_to_forms(t):
+    out = t.to(ms.float16)
+    assert out.dtype == ms.float16
+    assert t.to(ms.float32) is not t and t.to().dtype == ms.float32
+    assert t.to("cpu", ms.int32, False, False).dtype == ms.int32
+    assert t.to(ms.Tensor([1], ms.int8)).dtype == ms.int8
+    assert t.to(device="CPU", dtype=ms.float64).dtype == ms.float64
+    with pytest.raises(ValueError, match="Failed to convert the value \"gpu\" of input 'device'"):
+        t.to("gpu")
+    with pytest.raises(RuntimeError, match="cellgrad computes on the CPU"):
+        t.to("Ascend")
+    with pytest.raises(TypeError, match="Failed calling to"):
+        t.to(1)
+
+
+def test_diag_broadcast_addmv_scatter_forms(t):
+    assert t.diag().shape == (2, 3, 2, 3)
+    with pytest.raises(ValueError, match="'diagonal' should be '0', but got 1"):
+        t.diag(1)
+    for out in (t.broadcast_to(2, 2, 3), t.broadcast_to((2, 2, 3)),
+                t.broadcast_to(shape=(2, 2, 3))):
+        assert out.shape == (2, 2, 3)
+    close(ms.Tensor([1.0, 1.0]).addmv(ms.Tensor(np.ones((2, 3), np.float32)),
+                                      ms.Tensor([1.0, 1, 1]), 2, 3), [11, 11])
+    index = ms.Tensor([[0], [1]])
+    close(t.scatter(1, index, ms.Tensor([[9.0], [9.0]]), "add"), [[9, 1, 2], [3, 13, 5]])
+    close(t.scatter(1, index, 7.0, reduce="add"), [[7, 1, 2], [3, 11, 5]])
+    close(t.scatter(axis=1, index=index, src=ms.Tensor([[9.0], [9.0]])), [[9, 1, 2], [3, 9, 5]])

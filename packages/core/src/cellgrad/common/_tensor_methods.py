@@ -42,7 +42,7 @@ THIN = {
     "logical_xor": F.logical_xor, "bitwise_and": A.bitwise_and, "bitwise_or": A.bitwise_or,
     "bitwise_xor": A.bitwise_xor,
     # shape, selection, linear algebra
-    "expand_dims": (F.expand_dims, "axis"), "broadcast_to": F.broadcast_to, "flip": F.flip,
+    "expand_dims": (F.expand_dims, "axis"), "flip": F.flip,
     "reverse": A.reverse,
     "gather_elements": F.gather_elements, "masked_fill": F.masked_fill,
     "masked_select": F.masked_select, "tril": F.tril, "triu": F.triu, "unbind": F.unbind,
@@ -50,7 +50,7 @@ THIN = {
     "topk": F.topk, "dot": A.dot, "inverse": A.inverse, "norm": F.norm,
     # the functions engineer's ops (cellgrad.ops)
     "amax": O.amax, "amin": O.amin, "mm": O.mm, "bmm": O.bmm, "outer": O.outer,
-    "cummin": O.cummin, "diag": O.diag, "gather_nd": O.gather_nd,
+    "cummin": O.cummin, "gather_nd": O.gather_nd,
     "logsumexp": O.logsumexp, "roll": O.roll, "top_k": O.top_k,
     "to_coo": O.dense_to_sparse_coo, "to_csr": O.dense_to_sparse_csr,  # sparse tensors
 }
@@ -286,7 +286,7 @@ class TensorMethods:
         stable=False)`: Int32 indices (our sort is always stable)."""
         return F.argsort(self, axis if dim is None else dim, descending)
 
-    def scatter(self, dim=None, index=None, src=None, *, axis=None, value=None, reduce=None):
+    def scatter(self, dim=None, index=None, src=None, reduce=None, *, axis=None, value=None):
         """Mirrors `Tensor.scatter(dim, index, src)` / `(axis, index, src)` / `(dim, index,
         value)`, with `reduce='add'` summing into place."""
         axis = _spelling("scatter", dim, axis, ("dim", "axis"))

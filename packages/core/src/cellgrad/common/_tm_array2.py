@@ -138,9 +138,12 @@ def sum_to_size(self, *size):
     return F.reshape(out, size)
 
 
-def new_empty(self, size, *, dtype=None):
+def new_empty(self, size, *, dtype=None, device=None):
     """Mirrors `mindspore.Tensor.new_empty`: an uninitialised (here zero) Tensor of `size`,
-    in this tensor's dtype unless `dtype`."""
+    in this tensor's dtype unless `dtype` (`device`: see `Tensor.to`)."""
+    from cellgrad.common._tm_overloads import check_device
+
+    check_device("new_empty", device)
     return new_full(self, size, 0, dtype=dtype)
 
 

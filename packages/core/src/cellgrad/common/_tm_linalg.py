@@ -18,9 +18,15 @@ THIN = {
     "matrix_power": LA.matrix_power, "ger": LA.ger, "inner": LA.inner, "cross": LA.cross,
     "cov": LA.cov, "eigvals": E.eigvals, "geqrf": LA.geqrf,
     "orgqr": LA.orgqr, "ormqr": (LA.ormqr, "input2, input3, left=True, transpose=False"),
-    "renorm": LA.renorm, "addmm": LA.addmm, "addmv": LA.addmv, "addbmm": LA.addbmm,
+    "renorm": LA.renorm, "addmm": LA.addmm, "addbmm": LA.addbmm,
     "baddbmm": (LA.baddbmm, "batch1, batch2, *, beta=1, alpha=1"),
 }
+
+
+def addmv(self, mat, vec, beta=1, alpha=1):
+    """Mirrors `mindspore.Tensor.addmv`: `beta * self + alpha * (mat @ vec)` (`beta` and
+    `alpha` by position too, as MindSpore's method)."""
+    return LA.addmv(self, mat, vec, beta=beta, alpha=alpha)
 
 
 def trace(self, offset=0, axis1=0, axis2=1, dtype=None):
@@ -55,4 +61,4 @@ def addmm_(self, mat1, mat2, *, beta=1, alpha=1):
 
 
 METHODS = {"trace": trace, "qr": qr, "triangular_solve": triangular_solve, "addr": addr,
-           "addmm_": addmm_}
+           "addmm_": addmm_, "addmv": addmv}

@@ -179,6 +179,75 @@ def median(self, axis=-1, keepdims=False, *, dim=None, keepdim=None):
     return O.median(self, axis if dim is None else dim, keepdims if keepdim is None else keepdim)
 
 
+def broadcast_to(self, *shape, **kwargs):
+    """Mirrors `Tensor.broadcast_to(shape)`, `Tensor.broadcast_to(*shape)` and
+    `Tensor.broadcast_to(shape=)`."""
+    if set(kwargs) - {"shape"} or shape and kwargs:
+        raise TypeError(f"Tensor.broadcast_to() got an unexpected argument: {sorted(kwargs)}.")
+    if "shape" in kwargs:
+        shape = (kwargs["shape"],)
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = tuple(shape[0])
+    return F.broadcast_to(self, shape)
+
+
+def diag(self, diagonal=0):
+    """Mirrors `Tensor.diag(diagonal=0)`: `ops.diag` (MindSpore's method takes only the main
+    diagonal)."""
+    from cellgrad import ops as O
+
+    if diagonal != 0:
+        raise ValueError(f"For 'Tensor.diag', the argument 'diagonal' should be '0', but got "
+                         f"{diagonal}.")
+    return O.diag(self)
+
+
+_DEVICES = ("cpu", "CPU")
+_NOT_HERE = ("Ascend", "npu", "meta")
+
+
+def check_device(method, device):
+    """MindSpore's device names: 'cpu'/'CPU' are this machine; 'Ascend'/'npu'/'meta' are
+    devices cellgrad does not have."""
+    if device is None or device in _DEVICES:
+        return
+    if device in _NOT_HERE:
+        raise RuntimeError(f"For 'Tensor.{method}', device {device!r} is not available: "
+                           "cellgrad computes on the CPU; use 'cpu'.")
+    raise ValueError(f"Failed to convert the value \"{device}\" of input 'device' of "
+                     f"'{method}' to enum.")
+
+
+def to(self, *args, **kwargs):
+    """Mirrors `Tensor.to`: `to(device=None, dtype=None, non_blocking=False, copy=False)`,
+    `to(dtype=None, non_blocking=False, copy=False)` and `to(other, non_blocking=False,
+    copy=False)` (`other`'s dtype); always a new Tensor."""
+    first = args[0] if args else None
+    if isinstance(first, str) or "device" in kwargs:
+        device, dtype = _to_device(*args, **kwargs)
+        check_device("to", device)
+    elif isinstance(first, TensorBuffer) or "other" in kwargs:
+        dtype = _to_other(*args, **kwargs).dtype
+    else:
+        dtype = _to_dtype(*args, **kwargs)
+    if dtype is not None and not hasattr(dtype, "np_dtype") and not isinstance(dtype, str):
+        raise TypeError(f"Failed calling to with \"to({type(dtype).__name__})\".")
+    out = self if dtype is None else F.cast(self, dtype)
+    return self.clone() if out is self else out
+
+
+def _to_device(device=None, dtype=None, non_blocking=False, copy=False):
+    return device, dtype
+
+
+def _to_dtype(dtype=None, non_blocking=False, copy=False):
+    return dtype
+
+
+def _to_other(other, non_blocking=False, copy=False):
+    return other
+
+
 def swapaxes(self, axis0, axis1):
     """Mirrors `Tensor.swapaxes(axis0, axis1)`."""
     return F.swapaxes(self, *_two_axes("swapaxes", self, axis0, axis1))
@@ -210,5 +279,5 @@ METHODS = {
     "logical_or": logical_or, "unsqueeze": unsqueeze, "tile": tile, "isclose": isclose,
     "var": _reduce_moments("var", F.var),
     "std": _reduce_moments("std", F.std), "median": median, "swapaxes": swapaxes,
-    "swapdims": swapdims,
+    "swapdims": swapdims, "broadcast_to": broadcast_to, "diag": diag, "to": to,
 }

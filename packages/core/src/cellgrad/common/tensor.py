@@ -174,8 +174,6 @@ class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
     def astype(self, dtype, copy=True):
         return F.cast(self, dtype)
 
-    to = astype
-
     def float(self):
         return F.cast(self, float32)
 
