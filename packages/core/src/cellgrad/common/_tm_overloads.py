@@ -58,29 +58,35 @@ def remainder(self, other=None, *, divisor=None):
 
 
 # In PyNative MindSpore's in-place operators give a new tensor (`a -= b` rebinds `a`; the
-# tensor `a` named before is unchanged), with the argument forms of `add_`, `sub_`, ...
+# tensor `a` named before is unchanged), with the argument forms of `add_`, `sub_`, ...; the
+# plain forms are the binary operators, exactly what Python fell back to without them.
 def __iadd__(self, other, *, alpha=1):  # noqa: N807
-    return add(self, other, alpha=alpha)
+    return self + other if alpha is True or _is_int(alpha) and alpha == 1 else \
+        add(self, other, alpha=alpha)
 
 
 def __isub__(self, other=None, *, alpha=1, y=None):  # noqa: N807
+    if y is None and (alpha is True or _is_int(alpha) and alpha == 1):
+        return self - other
     return sub(self, other, alpha=alpha, y=y)
 
 
 def __imul__(self, other):  # noqa: N807
-    return F.mul(self, other)
+    return self * other
 
 
 def __itruediv__(self, other, *, rounding_mode=None):  # noqa: N807
+    if rounding_mode is None:
+        return self / other
     return F.div(self, other, rounding_mode=rounding_mode)
 
 
 def __ifloordiv__(self, other):  # noqa: N807
-    return F.floor_divide(self, other)
+    return self // other
 
 
 def __imod__(self, other):  # noqa: N807
-    return F.remainder(self, other)
+    return self % other
 
 
 # ---- selection ----
