@@ -247,16 +247,14 @@ class Conv2DBackpropInput(Primitive):
         if len(sizes) != 4:
             raise ValueError(f"For '{op}', 'input_sizes' must hold 4 ints (N, C, H, W), got "
                              f"{input_sizes!r}.")
-        if filter.shape[0] != self.out_channel or tuple(filter.shape[2:]) != self.kernel_size:
-            raise ValueError(f"For '{op}', 'filter' must have out_channel={self.out_channel} "
-                             f"and kernel_size={self.kernel_size}, got "
-                             f"{_checks.describe(filter)}.")
+        # MindSpore's kernel takes the kernel size from the filter, whatever the attributes say
+        kernel = tuple(filter.shape[2:])
         pads = W.pads_for(op, self.pad_mode, self.pad if self.pad_mode == "pad" else 0,
-                          sizes[2:], self.kernel_size, self.stride, self.dilation)
+                          sizes[2:], kernel, self.stride, self.dilation)
         if self.pad_list and all(p >= 0 for p in self.pad_list):
             pads = tuple(self.pad_list)
         forward = tuple(W.output_size(op, sizes[2 + a], pads[2 * a] + pads[2 * a + 1],
-                                      self.kernel_size[a], self.stride[a], self.dilation[a])
+                                      kernel[a], self.stride[a], self.dilation[a])
                         for a in range(2))
         if sizes[:2] != (out_backprop.shape[0], filter.shape[1] * self.group) or \
                 forward != tuple(out_backprop.shape[2:]):
@@ -267,7 +265,7 @@ class Conv2DBackpropInput(Primitive):
         # A convolution may skip the last input rows a stride steps over: those come back as
         # extra positions at the end, zero.
         out = transpose_checked(op, out_backprop, filter, None, self.stride,
-                                _reach(out_backprop.shape[2:], sizes[2:], pads, self.kernel_size,
+                                _reach(out_backprop.shape[2:], sizes[2:], pads, kernel,
                                        self.stride, self.dilation),
                                 0, self.group, self.dilation, 2)
         return out

@@ -88,7 +88,8 @@ class StridedSliceGrad(Primitive):
 class Conv2DBackpropFilter(Primitive):
     """Mirrors `_grad_ops.Conv2DBackpropFilter(out_channel, kernel_size, ...)(dout, x, w_size)`:
     the gradient of `ops.Conv2D` (same settings) for its weight of shape `w_size`, given `dout`
-    (Conv2D comes from cellgrad-ops-nn)."""
+    (Conv2D comes from cellgrad-ops-nn). As MindSpore's kernel, the output channels and kernel
+    size come from `w_size`, not from the attributes."""
 
     @prim_attr_register
     def __init__(self, out_channel, kernel_size, pad_mode="valid", pad=0, pad_list=(0, 0, 0, 0),
@@ -99,8 +100,8 @@ class Conv2DBackpropFilter(Primitive):
         dilation = tuple(dilation)[-2:] if isinstance(dilation, (tuple, list)) else dilation
         if pad_mode == "pad" and tuple(pad_list) != (0, 0, 0, 0):
             pad = tuple(pad_list)
-        self._conv = Conv2D(out_channel, kernel_size, mode, pad_mode, pad, stride, dilation,
-                            group, data_format)
+        self._settings = (mode, pad_mode, pad, stride, dilation, group, data_format)
+        self._conv = Conv2D(out_channel, kernel_size, *self._settings)
 
     def __call__(self, dout, x, w_size):
         from cellgrad import ops
@@ -109,7 +110,10 @@ class Conv2DBackpropFilter(Primitive):
         C.tensor("Conv2DBackpropFilter", "dout", dout)
         C.tensor("Conv2DBackpropFilter", "x", x)
         shape = C.int_tuple("Conv2DBackpropFilter", "w_size", w_size)
-        _, back = vjp(lambda w: self._conv(x, w), ops.zeros(shape, x.dtype))
+        conv = self._conv
+        if len(shape) == 4 and (shape[0], shape[2:]) != (conv.out_channel, conv.kernel_size):
+            conv = ops.Conv2D(shape[0], shape[2:], *self._settings)
+        _, back = vjp(lambda w: conv(x, w), ops.zeros(shape, x.dtype))
         return back(dout)[0]
 
 
