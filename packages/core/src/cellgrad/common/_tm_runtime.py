@@ -12,6 +12,8 @@ import weakref
 
 import numpy as np
 
+from cellgrad._not_provided import NotProvidedError
+
 _flags = {}  # id(tensor) -> {flag: value}, removed when the tensor is collected
 
 
@@ -162,6 +164,92 @@ def col2im(self, output_size, kernel_size, dilation, padding_value, stride):
     return ops.col2im(self, output_size, kernel_size, dilation, padding_value, stride)
 
 
+def delete_(self, non_blocking=False):
+    """Mirrors `Tensor.delete_`: releases the Tensor's memory and returns it, now all zeros of
+    the same shape and dtype (MindSpore's CPU build has no kernel for it; here the array is
+    dropped and replaced by a calloc'd one, whose pages the OS maps only when written)."""
+    if not isinstance(non_blocking, bool):
+        raise ValueError(f"The type of 'non_blocking' must be bool, but got {non_blocking}")
+    self._data = np.zeros(self._data.shape, self._data.dtype)
+    return self
+
+
+def set_param_info(tensor, param_info):
+    """Mirrors `Tensor.set_param_info` (a static method): attaches a Parameter's `ParamInfo`
+    to `tensor`, which `tensor.param_info` then returns (a Parameter keeps its own)."""
+    from cellgrad._core._buffer import TensorBuffer
+    from cellgrad._param_attrs import ParamInfo
+
+    if not isinstance(tensor, TensorBuffer):
+        raise TypeError(f"For 'Tensor.set_param_info', the argument 'tensor' must be Tensor, "
+                        f"but got {type(tensor).__name__}.")
+    if not isinstance(param_info, ParamInfo):
+        raise TypeError(f"For 'Tensor.set_param_info', the argument 'param_info' must be "
+                        f"ParamInfo (a Parameter's param_info), but got "
+                        f"{type(param_info).__name__}.")
+    _state(tensor)["param_info"] = param_info
+
+
+def _param_info(self):
+    return _flag(self, "param_info", None)
+
+
+def set_device_address(self, address, shape, dtype):
+    """Mirrors `Tensor.set_device_address`: the Tensor now uses the memory at `address` (a data
+    pointer such as another Tensor's `data_ptr()`) as `shape` and `dtype`, sharing it. As in
+    MindSpore, that memory must outlive this Tensor."""
+    import ctypes
+
+    from cellgrad.dtype import dtype_to_nptype, to_dtype
+
+    name = "Tensor.set_device_address"
+    if isinstance(address, bool) or not isinstance(address, int) or address <= 0:
+        raise TypeError(f"For '{name}', the argument 'address' must be a positive int (a data "
+                        f"pointer), but got {address!r}.")
+    if not isinstance(shape, (tuple, list)) or not all(
+            isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in shape):
+        raise TypeError(f"For '{name}', the argument 'shape' must be a tuple or list of "
+                        f"non-negative ints, but got {shape!r}.")
+    np_dtype = np.dtype(dtype_to_nptype(dtype))
+    count = int(np.prod(shape, dtype=np.int64))
+    raw = (ctypes.c_char * (count * np_dtype.itemsize)).from_address(address)
+    self._data = np.frombuffer(raw, np_dtype, count).reshape(tuple(shape))
+    self._dtype = to_dtype(dtype)
+
+
+def _data_ptr(self):
+    return self._data.ctypes.data
+
+
+_INDEX_INFO = (
+    "returns the plan of MindSpore's graph compiler for lowering a Tensor index (the C++ enum "
+    "codes that its GetitemTensorIndexInfo/SetitemTensorIndexInfo primitives hand to the "
+    "compiled graph); cellgrad indexes eagerly and has no such plan: index the Tensor itself "
+    "(x[index], x[index] = value)")
+
+
+def getitem_index_info(data, index, is_ascend):
+    """Mirrors `Tensor.getitem_index_info` by saying why cellgrad has no index plan."""
+    raise NotProvidedError(f"Tensor.getitem_index_info {_INDEX_INFO}",
+                           qualname="Tensor.getitem_index_info")
+
+
+def setitem_index_info(data, index, value, is_ascend):
+    """Mirrors `Tensor.setitem_index_info` by saying why cellgrad has no index plan."""
+    raise NotProvidedError(f"Tensor.setitem_index_info {_INDEX_INFO}",
+                           qualname="Tensor.setitem_index_info")
+
+
+def set_cast_dtype(self, dtype=None):
+    """Mirrors `Tensor.set_cast_dtype` by saying why it has no meaning in cellgrad."""
+    raise NotProvidedError(
+        "Tensor.set_cast_dtype sets the dtype MindSpore's graph compiler casts the Tensor to "
+        "when it enters a compiled graph (nothing outside that compiler reads it, and the "
+        "Tensor's own dtype does not change); cellgrad compiles no graph: cast it where it is "
+        "used, with Tensor.astype(dtype) or ops.cast(x, dtype)",
+        qualname="Tensor.set_cast_dtype")
+
+
 METHODS = {
     "fold": fold, "col2im": col2im,
     "requires_grad_": requires_grad_,
@@ -171,4 +259,9 @@ METHODS = {
     "convert_bytes_to_tensor": staticmethod(convert_bytes_to_tensor), "offload": offload,
     "offload_file_path": offload_file_path, "assign_value_cpp": assign_value_cpp,
     "set_const_arg": set_const_arg, "const_arg": property(_const_arg, _set_const_arg),
+    "delete_": delete_, "set_param_info": staticmethod(set_param_info),
+    "param_info": property(_param_info, doc="The `ParamInfo` `set_param_info` attached."),
+    "set_device_address": set_device_address, "_data_ptr": _data_ptr,
+    "getitem_index_info": staticmethod(getitem_index_info),
+    "setitem_index_info": staticmethod(setitem_index_info), "set_cast_dtype": set_cast_dtype,
 }
