@@ -26,7 +26,9 @@ class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
     # `_pending_init`: made by an initializer and not yet read; MindSpore prints such a tensor
     # as `<uninitialized>` until `init_data()` or `asnumpy()` (our values exist already).
     # `_dyn_shape`: the shape (with -1/-2) of a dynamic-shape placeholder, see `_placeholder`.
-    __slots__ = ("_pending_init", "_dyn_shape")
+    # `__dict__`: attributes user code sets on a Tensor (MindSpore allows `t.extra = ...`);
+    # Python creates it on first use, so a Tensor that gets none costs nothing more.
+    __slots__ = ("_pending_init", "_dyn_shape", "__dict__")
     __array_priority__ = 100
 
     def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False,
@@ -227,13 +229,13 @@ class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
 
     def transpose(self, *axes, dim0=None, dim1=None):
         """MindSpore's overloads `transpose(*axes)` (a permutation; none reverses the axes)
-        and `transpose(dim0, dim1)` (two axes swapped: two ints on a tensor that is not 2-D,
-        or the keywords)."""
+        and `transpose(dim0, dim1)` (two axes swapped: any two numbers, as MindSpore's
+        parser picks that form first)."""
         if dim0 is not None or dim1 is not None:
             axes = (dim0, dim1)
         if not axes or axes == (None,):
             return F.transpose(self, tuple(range(self.ndim))[::-1])
-        if len(axes) == 2 and (self.ndim != 2 or dim0 is not None):
+        if len(axes) == 2 and not isinstance(axes[0], (tuple, list, TensorBuffer)):
             if not all(isinstance(a, (int, np.integer)) for a in axes):
                 raise ValueError("For Tensor.transpose, the number of axes must be equal to the "
                                  f"dimension of Tensor, but got {len(axes)} in the number of "
