@@ -39,7 +39,13 @@ def _cell_class(cls):
             _check_backward(args[:-2], grads)
             return grads
 
-        cell_cls = type(f"{cls.__name__}Cell", (Cell,), {"construct": construct, "bprop": bprop})
+        def materialize_grads(self):
+            """Whether `backward` gets zeros (True) or None for outputs without a gradient."""
+            return self.ctx.materialize_grads
+
+        cell_cls = type(f"{cls.__name__}Cell", (Cell,),
+                        {"construct": construct, "bprop": bprop,
+                         "materialize_grads": property(materialize_grads)})
         cls._cellgrad_cell = cell_cls
     return cell_cls
 

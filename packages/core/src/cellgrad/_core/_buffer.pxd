@@ -27,3 +27,4 @@ cdef class Op:
     cdef readonly bint passthrough  # backward hands the gradient unchanged to every input
     cdef readonly int rule         # RULE_*: the walk runs this core rule in C (0: call backward)
     cdef readonly int kernel       # _small.K_*: the ufunc's small-array loop (0: none)
+    cdef readonly bint raw_grads   # multi-output backward gets None where no gradient arrived

@@ -502,6 +502,9 @@ cdef class Op:
         # A backward marked `passthrough` (ops._registry.pass_gradient) is not even called on
         # first order: the walk hands the gradient on itself.
         self.passthrough = getattr(backward, "passthrough", False)
+        # A backward marked `raw_grads` fills missing output gradients itself (or not: a
+        # custom Function with set_materialize_grads(False) sees None).
+        self.raw_grads = getattr(backward, "raw_grads", False)
         # The core's own rules for the commonest elementwise ops are also written in the walk
         # (_tape.builtin_backward, the same numpy calls), which saves a Python frame per node.
         self.rule = _BUILTIN_RULES.get(name, 0) if getattr(
@@ -882,6 +885,33 @@ def apply_unary(Op op, a):
     return apply1(op, a)
 
 
+cdef object _apply_pair(Op op, object a, object b):
+    """`apply` of two inputs; for add and sub a tuple/list operand of a Tensor becomes a Tensor
+    of that Tensor's dtype first (MindSpore's `sequence_to_tensor`): Tensors in it are stacked,
+    so they keep their gradients."""
+    cdef type ta = type(a), tb = type(b)
+    if (ta is tuple or ta is list or tb is tuple or tb is list) and \
+            (op is _OPS[0] or op is _OPS[1]):
+        if isinstance(b, TensorBuffer):
+            a = _sequence_to_tensor(a, (<TensorBuffer>b)._dt)
+        elif isinstance(a, TensorBuffer):
+            b = _sequence_to_tensor(b, (<TensorBuffer>a)._dt)
+    return apply(op, (a, b), None)
+
+
+cdef object _sequence_to_tensor(object seq, DType d):
+    """A tuple/list as a Tensor of dtype `d` (Tensors in it stacked); other values unchanged."""
+    if not (type(seq) is tuple or type(seq) is list):
+        return seq
+    if not any([isinstance(e, TensorBuffer) for e in seq]):
+        return make_tensor(np.asarray(seq, d.np_dtype), None, 0, d)
+    from cellgrad.ops.functional import stack
+    parts = [e if isinstance(e, TensorBuffer) else make_tensor(np.asarray(e, d.np_dtype),
+                                                               None, 0, d) for e in seq]
+    out = stack(parts)
+    return out if (<TensorBuffer>out)._dt is d else out.astype(d)
+
+
 cdef object apply2(Op op, object a, object b):
     """`apply` for two inputs: same-dtype Tensors and Tensor-with-scalar skip the generic
     promotion and, for ufunc ops, the Python forward frame."""
@@ -889,35 +919,35 @@ cdef object apply2(Op op, object a, object b):
     cdef DType d
     cdef int kind
     if op.ufunc is None or op.promote == 0 or _observer is not None or _amp is not None:
-        return apply(op, (a, b), None)
+        return _apply_pair(op, a, b)
     if isinstance(a, TensorBuffer):
         ta = <TensorBuffer>a
         if isinstance(b, TensorBuffer):
             tb = <TensorBuffer>b
             if ta._dt is not tb._dt:
-                return apply(op, (a, b), None)
+                return _apply_pair(op, a, b)
             d = ta._dt
             if (op.promote == 2 or op.promote == 3) and d.kind < KIND_FLOAT:
-                return apply(op, (a, b), None)
+                return _apply_pair(op, a, b)
             return _run_ufunc(op, a, b, ta._data, tb._data, d,
                               ta._node is not None or tb._node is not None)
         kind = _scalar_kind(b)
         if kind < 0:
-            return apply(op, (a, b), None)
+            return _apply_pair(op, a, b)
         d = _promote_scalar(ta._dt, kind)
         if d is not ta._dt or ((op.promote == 2 or op.promote == 3) and d.kind < KIND_FLOAT):
-            return apply(op, (a, b), None)
+            return _apply_pair(op, a, b)
         return _run_ufunc(op, a, b, ta._data, _scalar_array(b, d), d, ta._node is not None)
     if isinstance(b, TensorBuffer):
         tb = <TensorBuffer>b
         kind = _scalar_kind(a)
         if kind < 0:
-            return apply(op, (a, b), None)
+            return _apply_pair(op, a, b)
         d = _promote_scalar(tb._dt, kind)
         if d is not tb._dt or ((op.promote == 2 or op.promote == 3) and d.kind < KIND_FLOAT):
-            return apply(op, (a, b), None)
+            return _apply_pair(op, a, b)
         return _run_ufunc(op, a, b, _scalar_array(a, d), tb._data, d, tb._node is not None)
-    return apply(op, (a, b), None)
+    return _apply_pair(op, a, b)
 
 
 def apply_binary(Op op, a, b):

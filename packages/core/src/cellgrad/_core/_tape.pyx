@@ -325,8 +325,11 @@ cdef inline void _add_grad(Node node, Py_ssize_t slot, object g):
 
 
 cdef tuple _outputs_grads(Node node, list grads, bint create_graph):
-    """Fill missing output grads of a multi-output node with zeros."""
+    """Fill missing output grads of a multi-output node with zeros (unless its op takes them
+    raw: then None stays None)."""
     cdef Py_ssize_t j
+    if getattr(node.op, "raw_grads", False):
+        return tuple(grads)
     for j in range(len(grads)):
         if grads[j] is None:
             shape, dtype = node.out_meta[j]

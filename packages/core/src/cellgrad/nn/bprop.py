@@ -164,12 +164,19 @@ def _rebuild(template, items, grads):
 def _backward(ctx, *grads):
     c = ctx.saved[0]
     outs = ctx.saved[1:]
-    higher = isinstance(grads[0], TensorBuffer)
+    higher = any(isinstance(g, TensorBuffer) for g in grads)
     if higher:
         out_t, dout_t = list(outs), list(grads)
     else:
         out_t = [make_tensor(a, None, 0, d) for a, d in zip(outs, c.out_dtypes)]
-        dout_t = [make_tensor(np.asarray(g), None, 0, d) for g, d in zip(grads, c.out_dtypes)]
+        dout_t = [None if g is None else make_tensor(np.asarray(g), None, 0, d)
+                  for g, d in zip(grads, c.out_dtypes)]
+    if getattr(c.cell, "materialize_grads", True):
+        # outputs no gradient reached get zeros (a custom Function may ask for None instead)
+        for i, g in enumerate(dout_t):
+            if g is None:
+                o = out_t[i]
+                dout_t[i] = make_tensor(np.zeros(o.shape, o._data.dtype), None, 0, o._dtype)
     out = _rebuild(c.template, out_t, grads=False)
     dout = _rebuild(c.template, dout_t, grads=True)
     pos, kw, received = _bprop_args(c, out, dout)
@@ -180,6 +187,9 @@ def _backward(ctx, *grads):
     finally:
         _tape.set_grad_enabled(previous)
     return _gradients(ctx, c, res, received, higher)
+
+
+_backward.raw_grads = True  # the walk leaves missing output gradients None: filled above
 
 
 def _bprop_args(c, out, dout):

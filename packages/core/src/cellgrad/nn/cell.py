@@ -293,6 +293,9 @@ class Cell(CellExtras, CellState, CellMembers):
             return
         for _, cell in self.cells_and_names():
             cell.__dict__["_recompute_configured"] = True
+            scope = cell.__dict__.get("_scope")  # MindSpore marks the scope: get_scope() shows it
+            if scope is None or not scope.startswith("recompute_"):
+                cell.__dict__["_scope"] = "recompute_" + (scope or "")
         self.add_flags(output_recompute=output_recompute)
         self.__dict__["_recompute"] = True
         self._update_call_path()

@@ -101,7 +101,10 @@ class _LearningRateList(LearningRateSchedule):
 
 
 def _weight_decay(owner, value):
-    # MindSpore's checks: an int or float (bool included) only, then >= 0
+    # MindSpore's checks: an int or float (bool included) >= 0, or a Cell (a schedule called
+    # with the global step each step)
+    if isinstance(value, Cell):
+        return value
     if not isinstance(value, (int, float)):
         raise TypeError(f"For 'Optimizer', the argument 'Weight_decay' must be int, float or "
                         f"Cell.but got {type(value)}")
@@ -109,6 +112,28 @@ def _weight_decay(owner, value):
         raise ValueError(f"For '{owner}', the 'weight_decay' must be float and must >= 0, but "
                          f"got '{value}' with type '{type(value).__name__}'.")
     return float(value)
+
+
+class _WrappedWeightDecay(Cell):
+    """Mirrors MindSpore's `_WrappedWeightDecay`: a weight-decay schedule times loss_scale."""
+
+    def __init__(self, weight_decay, loss_scale=1.0):
+        super().__init__()
+        self.weight_decay = weight_decay
+        self.loss_scale = Tensor(np.float32(loss_scale))
+
+    def construct(self, global_step):
+        return self.weight_decay(global_step) * self.loss_scale
+
+
+def _decay_value(owner, value):
+    """A schedule's weight decay for this step as a float (it gives a number or a Tensor of one
+    element)."""
+    arr = np.asarray(value.asnumpy() if isinstance(value, Tensor) else value)
+    if arr.size != 1:
+        raise ValueError(f"For '{owner}', a dynamic weight_decay must give one value per step, "
+                         f"but it gave shape {arr.shape}.")
+    return float(arr.reshape(()))
 
 
 class Optimizer(Cell):
@@ -139,6 +164,7 @@ class Optimizer(Cell):
         # shifts and scales ('beta', 'gamma'); a group's weight decay applies to all its own.
         self._wds = [wd if self.is_group or ("beta" not in p.name and "gamma" not in p.name)
                      else 0.0 for p in params]
+        # per parameter: a float, or the Cell whose value `_wds` takes at each step
         if self.is_group:
             made = {}
             for i, (glr, gwd) in enumerate(zip(group_lr, group_wd)):
@@ -163,6 +189,10 @@ class Optimizer(Cell):
             self.learning_rate = CellList(
                 [h if isinstance(h, Cell) else _ConvertToCell(h) for h in holders],
                 auto_prefix=False) if self.dynamic_lr else ParameterTuple(holders)
+        self._wd_sources = list(self._wds)
+        self._wd_cells = list({id(w): w for w in self._wds if isinstance(w, Cell)}.values())
+        if self._wd_cells:
+            self._wds = [0.0 if isinstance(w, Cell) else w for w in self._wds]
         self.parameters = ParameterTuple(params)
         self._decay_buffers = [None] * len(params)
         # each distinct learning rate once, evaluated once per step (a schedule is a Cell call)
@@ -215,6 +245,8 @@ class Optimizer(Cell):
             step_array += 1
             return True
         step = int(step_array[0])
+        if self._wd_cells:
+            self._step_weight_decay()
         lrs = [lr.value(step) for lr in self._lr_kinds]
         done = self._update_group(params, gradients, lrs)
         slots = self._lr_slots
@@ -225,6 +257,12 @@ class Optimizer(Cell):
         step_array += 1
         return True
 
+    def _step_weight_decay(self):
+        """`_wds` for this step: each weight-decay schedule called once with global_step."""
+        owner = type(self).__name__
+        values = {id(c): _decay_value(owner, c(self.global_step)) for c in self._wd_cells}
+        self._wds = [values[id(w)] if isinstance(w, Cell) else w for w in self._wd_sources]
+
     def _updates_in_backward(self, network, keep_grads=True):
         """A context manager under which the next backward of `network` also updates each
         parameter once its gradient is complete (`optim.in_backward`); the next call of this
@@ -234,6 +272,7 @@ class Optimizer(Cell):
         cls = type(self)
         # (a hook on this optimizer's own call could change the gradients it is given)
         if not self.__dict__.get("_fast", False) or cls.construct is not Optimizer.construct \
+                or self._wd_cells \
                 or self._group is None or \
                 cls._update is not cls._group_owner or \
                 cls._gradient is not Optimizer._gradient or _NUMPY_1:
@@ -250,14 +289,26 @@ class Optimizer(Cell):
         from cellgrad.ops.composite import HyperMap, Map
 
         self._parameters = self.parameters
-        self.decay_flags = tuple(w > 0 for w in self._wds)
+        sources = self._wd_sources
+        dynamic = [isinstance(w, Cell) for w in sources]
+        self.decay_flags = tuple(d or w > 0 for d, w in zip(dynamic, sources))
         self.exec_weight_decay = any(self.decay_flags)
-        self.dynamic_weight_decay = False
-        self.dynamic_decay_flags = (False,) * len(self._wds) if self.is_group else False
+        self.dynamic_weight_decay = any(dynamic) or isinstance(weight_decay, Cell)
+        self.dynamic_decay_flags = tuple(dynamic) if self.is_group else \
+            isinstance(weight_decay, Cell)
         # MindSpore keeps the decay multiplied by loss_scale: it is added to scaled gradients.
         scale = self.loss_scale
-        self.weight_decay = (tuple(Tensor(np.float32(w * scale)) for w in self._wds)
-                             if self.is_group else Tensor(np.float32(weight_decay * scale)))
+        wrapped = {}
+
+        def held(w):
+            if not isinstance(w, Cell):
+                return Tensor(np.float32(w * scale))
+            if id(w) not in wrapped:
+                wrapped[id(w)] = _WrappedWeightDecay(w, scale)
+            return wrapped[id(w)]
+
+        self.weight_decay = (tuple(held(w) for w in sources) if self.is_group
+                             else held(weight_decay))
         self.reciprocal_scale = Tensor(np.float32(1.0 / self.loss_scale))
         self.need_scale = self.loss_scale != 1.0
         self.global_step_increase_tensor = Tensor(np.array([1], np.int32))
@@ -296,8 +347,14 @@ class Optimizer(Cell):
         return self.dynamic_lr or self.dynamic_weight_decay
 
     def get_weight_decay(self):
-        """Mirrors `Optimizer.get_weight_decay`: the weight decay (a tuple with groups)."""
-        return self.weight_decay
+        """Mirrors `Optimizer.get_weight_decay`: the weight decay of this step, times
+        loss_scale (a tuple with groups; a schedule is called with global_step)."""
+        if not self.dynamic_weight_decay:
+            return self.weight_decay
+        if self.is_group:
+            return tuple(w(self.global_step) if isinstance(w, Cell) else w
+                         for w in self.weight_decay)
+        return self.weight_decay(self.global_step)
 
     def flatten_gradients(self, gradients):
         """Mirrors `Optimizer.flatten_gradients` (gradients are never flattened here)."""
