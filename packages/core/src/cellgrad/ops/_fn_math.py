@@ -6,8 +6,10 @@ import numpy as np
 
 from cellgrad import _jit_hook
 from cellgrad._core._buffer import TensorBuffer, make_tensor
+from cellgrad.dtype import to_dtype
 from cellgrad.ops import _reduce
 from cellgrad.ops import functional as F
+from cellgrad.ops._registry import apply, define, pass_gradient
 
 
 def _shape(shape):
@@ -34,23 +36,32 @@ def reduce_mean(x, axis=()):
     return _reduce.reduce(_reduce.MEAN, x, _axis(axis), False)
 
 
+def _addn_fwd(*xs):
+    for i, t in enumerate(xs[1:], 1):
+        if t.shape != xs[0].shape:
+            raise ValueError(f"For 'AddN', input shape must be same, but got shape of input[{i}]:"
+                             f" {_shape(t.shape)}, shape of input[0]: {_shape(xs[0].shape)}.")
+        if t.dtype != xs[0].dtype:
+            # checked here, after amp 'auto' has cast the inputs to the widest float dtype
+            raise TypeError(f"For 'AddN', input dtypes must be the same, but got "
+                            f"{to_dtype(t.dtype)} at input[{i}] and {to_dtype(xs[0].dtype)} at "
+                            f"input[0].")
+    out = xs[0].copy()
+    for t in xs[1:]:
+        out += t
+    return out, None
+
+
+ADDN = define("addn", _addn_fwd, pass_gradient)
+
+
 def addn(x):
     """Mirrors `mindspore.ops.addn`: the sum of a tuple or list of Tensors of one shape."""
     if not isinstance(x, (tuple, list)) or not x or not all(
             isinstance(t, TensorBuffer) for t in x):
         raise TypeError(f"For 'addn', 'x' must be a non-empty tuple or list of Tensors, but got "
                         f"{type(x).__name__}.")
-    for i, t in enumerate(x[1:], 1):
-        if t.shape != x[0].shape:
-            raise ValueError(f"For 'AddN', input shape must be same, but got shape of input[{i}]:"
-                             f" {_shape(t.shape)}, shape of input[0]: {_shape(x[0].shape)}.")
-        if t.dtype != x[0].dtype:
-            raise TypeError(f"For 'AddN', input dtypes must be the same, but got {t.dtype} at "
-                            f"input[{i}] and {x[0].dtype} at input[0].")
-    out = x[0]
-    for t in x[1:]:
-        out = F.add(out, t)
-    return out if len(x) > 1 else F.add(out, 0)
+    return apply(ADDN, tuple(x))
 
 
 def assign_add(variable, value):

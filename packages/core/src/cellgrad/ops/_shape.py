@@ -77,7 +77,12 @@ def _broadcast_to_fwd(x, shape):
         ) from None
 
 
-def _concat_fwd(*xs, axis=0):
+def _concat_fwd(*xs, axis=0, same_dtype=False):
+    # `ops.concat` checks dtypes here, after amp 'auto' has cast its inputs to the widest
+    if same_dtype and len({x.dtype for x in xs}) > 1:
+        from cellgrad.dtype import to_dtype
+        raise TypeError(f"For 'concat', all tensors must have the same dtype, got "
+                        f"{[str(to_dtype(x.dtype)) for x in xs]}.")
     try:
         out = np.concatenate(xs, axis=axis)
     except ValueError:  # numpy's AxisError is a ValueError too

@@ -361,7 +361,8 @@ def flatten(input, order="C", *, start_dim=1, end_dim=-1):
 
 def concat(tensors, axis=0):
     """Mirrors `mindspore.ops.concat`."""
-    return apply(_shape.CONCAT, _tensor_sequence("concat", tensors), {"axis": axis})
+    tensors = _tensor_sequence("concat", tensors, same_dtype=False)
+    return apply(_shape.CONCAT, tensors, {"axis": axis, "same_dtype": True})
 
 
 cat = concat
@@ -372,13 +373,13 @@ def stack(tensors, axis=0):
     return apply(_shape.STACK, _tensor_sequence("stack", tensors), {"axis": axis})
 
 
-def _tensor_sequence(op, tensors):
-    """The inputs of concat/stack as a tuple: non-empty, all Tensors of one dtype."""
+def _tensor_sequence(op, tensors, same_dtype=True):
+    """The inputs of concat/stack as a tuple: non-empty, all Tensors (of one dtype)."""
     tensors = tuple(tensors)
     if not tensors:
         raise ValueError(f"For '{op}', the input sequence is empty.")
     _need_tensor(op, *tensors)
-    if len({t.dtype for t in tensors}) > 1:
+    if same_dtype and len({t.dtype for t in tensors}) > 1:
         raise TypeError(f"For '{op}', all tensors must have the same dtype, got "
                         f"{[str(t.dtype) for t in tensors]}.")
     return tensors

@@ -13,9 +13,7 @@ Operators are matched by the name of cellgrad's op, one per MindSpore primitive 
 cellgrad shares or composes one, which differs from MindSpore: `ops.ReduceSum` and `ops.sum`
 share cellgrad's `sum` (float32 here, ReduceSum keeps float16 in MindSpore); `ops.cross_entropy`
 and `nn.SoftmaxCrossEntropyWithLogits` share `cross_entropy` (low here; MindSpore's
-cross_entropy is float32 through LogSoftmax); `ops.prelu` is composed (float32 here). `concat`
-and `addn` check their inputs' dtypes before the dispatch, so mixed float inputs raise
-TypeError where MindSpore promotes them.
+cross_entropy is float32 through LogSoftmax); `ops.prelu` is composed (float32 here).
 """
 
 import functools
@@ -56,7 +54,7 @@ _KIND = {
                      "softplus", "layer_norm", "nn_normalize", "lp_norm", "kl_div",
                      "smooth_l1_loss", "binary_cross_entropy_with_logits", "prod", "softmax",
                      "log_softmax", "mnp_cumprod", "cumsum", "sum", "nll_loss"), _BLACK),
-    **dict.fromkeys(("bias_add", "concat", "grid_sample"), _PROMOTE),
+    **dict.fromkeys(("bias_add", "concat", "addn", "grid_sample"), _PROMOTE),
 }
 
 ACTIVE = False  # some thread runs an 'auto' network (a cheap first check for callers)

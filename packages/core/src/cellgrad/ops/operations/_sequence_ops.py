@@ -5,6 +5,8 @@ and Tensors, `SequenceUnstack` and `SequenceAddN`. MindSpore's graph compiler ke
 as graph values; eagerly they are Python tuples and lists.
 """
 
+import numbers
+
 from cellgrad import dtype as _dtype
 from cellgrad._core._buffer import TensorBuffer
 from cellgrad._namespace import plugin_names as _plugin_names
@@ -85,13 +87,17 @@ class SequenceUnstack(Primitive):
 
 class SequenceAddN(Primitive):
     """Mirrors `_sequence_ops.SequenceAddN()(input_1)`: the sum of a tuple or list of
-    Tensors."""
+    Tensors, or of Python numbers (a number, as MindSpore's graph mode gives for a `mutable`
+    sequence of scalars)."""
 
     def __call__(self, input_1):
-        if not isinstance(input_1, (tuple, list)) or not input_1 or not all(
-                isinstance(v, TensorBuffer) for v in input_1):
+        if isinstance(input_1, (tuple, list)) and not input_1:
+            raise RuntimeError("Sequence length should not be 0.")
+        if not isinstance(input_1, (tuple, list)) or not (
+                all(isinstance(v, TensorBuffer) for v in input_1)
+                or all(isinstance(v, numbers.Number) for v in input_1)):
             raise TypeError("For 'SequenceAddN', the input must be a non-empty tuple or list of "
-                            f"Tensors, but got {input_1!r}.")
+                            f"Tensors or of numbers, but got {input_1!r}.")
         total = input_1[0]
         for v in input_1[1:]:
             total = total + v
