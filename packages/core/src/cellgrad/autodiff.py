@@ -192,8 +192,10 @@ def _run(fn, args, kwargs, positions, weights, has_aux, sens=None):
         _tape.exit_recording()
         _tape.set_grad_enabled(previous)
 
-    def result_for(node, like):
+    def result_for(node, like, weight=False):
         g = results[targets[node]] if node in targets else None
+        if g is None and weight and node is not None and node.hooks:
+            g = _hooks_on_zeros(node, like, nested)
         if g is None:
             return make_tensor(np.zeros(like.shape, like._data.dtype), None, 0, like._dtype)
         if isinstance(g, TensorBuffer):
@@ -210,7 +212,7 @@ def _run(fn, args, kwargs, positions, weights, has_aux, sens=None):
     for p in positions or ():
         x = inputs[p]
         in_grads[p] = result_for(in_nodes[p], x) if p in alias_of else ()
-    w_grads = [result_for(node, w) for node, w in zip(w_nodes, weights or ())]
+    w_grads = [result_for(node, w, True) for node, w in zip(w_nodes, weights or ())]
     if tracer is not None:
         tracer.grad_end(list(zip(roots, slots)), grads, targets,
                         [(targets.get(in_nodes[p]), in_grads[p]) for p in alias_of] +
@@ -218,6 +220,19 @@ def _run(fn, args, kwargs, positions, weights, has_aux, sens=None):
     if not nested:
         out = _detach(out)
     return out, in_grads, w_grads
+
+
+def _hooks_on_zeros(node, like, nested):
+    """A requested weight no gradient reached: its hooks still run, on zeros (MindSpore), and
+    what they return is its gradient."""
+    z = np.zeros(like.shape, like._data.dtype)
+    gs = (make_tensor(z, None, 0, like._dtype) if nested else z,)
+    for h in tuple(node.hooks):
+        if h in node.hooks:
+            new = h(node, gs)
+            if new is not None:
+                gs = tuple(new)
+    return gs[0]
 
 
 class _UsedParams:
