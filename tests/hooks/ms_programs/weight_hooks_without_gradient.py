@@ -56,3 +56,11 @@ def plus_one(g):
 w = Parameter(Tensor(np.array([1.0, 2.0]), ms.float32), name="w")
 w.register_hook(plus_one)
 print(ms.grad(lambda u: (u * 2).sum(), grad_position=None, weights=[w])(a), calls)
+
+frozen = Parameter(Tensor(np.array([2.0, 3.0]), ms.float32), requires_grad=False)
+try:
+    frozen.register_hook(plus_one)
+except RuntimeError as e:
+    print("RuntimeError", str(e).splitlines()[0])
+w.requires_grad = False  # after registering: allowed
+print(ms.grad(lambda u: (u * w).sum(), grad_position=None, weights=[w])(a))

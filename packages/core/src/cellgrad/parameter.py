@@ -100,6 +100,9 @@ class Parameter(ParallelAttributes, Tensor):
 
     def register_hook(self, hook_fn):
         """Mirrors `Parameter.register_hook` (MindSpore names the argument `hook_fn` here)."""
+        if not self.requires_grad:
+            raise RuntimeError("The tensor requires grad is false, which can not register tensor "
+                               "hook")
         return Tensor.register_hook(self, hook_fn)
 
     def value(self):
