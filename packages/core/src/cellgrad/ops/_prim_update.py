@@ -2,7 +2,9 @@
 Adam): each writes its Parameters (the variable and its slots) in place by the rule below and
 returns the updated values, as MindSpore documents them.
 
-The rules compute in the variable's dtype. Scalars may be Python numbers, numpy scalars or
+The rules compute in the variable's dtype (Float32 for a Float64 variable where MindSpore's CPU
+kernel has no Float64 version: ApplyAdagradV2, ApplyAdadelta, ApplyAdaMax, ApplyPowerSign,
+ApplyProximalGradientDescent). Scalars may be Python numbers, numpy scalars or
 Tensors. Numbers are recorded from MindSpore 2.10 (tests/core/ms_programs/apply_prims.py).
 """
 
@@ -21,6 +23,9 @@ class _Update(Primitive):
     _slots: tuple = ()
     _returns: tuple = ()
     _sparse = False
+    # MindSpore 2.10's CPU kernel has no Float64 version: a Float64 variable is updated in
+    # Float32 (the results rounded to it), as MindSpore's kernel selection casts it
+    _float32_kernel = False
 
     def __call__(self, *args):
         if len(args) != len(self._args):
@@ -35,6 +40,8 @@ class _Update(Primitive):
                                  f"'{self._args[0]}' {tuple(var.shape)}, but got "
                                  f"{tuple(named[slot].shape)}.")
         dt = var._data.dtype
+        if self._float32_kernel and dt == np.float64:
+            dt = np.dtype(np.float32)
         arrays = {k: (v._data if isinstance(v, TensorBuffer) else np.asarray(v)) for k, v in
                   named.items()}
         arrays = {k: (a if k == "indices" or a.dtype.kind in "iub" and k == "global_step"
@@ -138,6 +145,8 @@ class ApplyAdagradV2(_Update):
     """Mirrors `mindspore.ops.ApplyAdagradV2(epsilon, update_slots=True)(var, accum, lr,
     grad)`: `var -= lr * grad / (sqrt(accum) + epsilon)`."""
 
+    _float32_kernel = True
+
     _args, _slots, _returns = ("var", "accum", "lr", "grad"), ("var", "accum"), ("var", "accum")
 
     @prim_attr_register
@@ -177,6 +186,8 @@ class ApplyAdadelta(_Update):
     """Mirrors `mindspore.ops.ApplyAdadelta()(var, accum, accum_update, lr, rho, epsilon,
     grad)`."""
 
+    _float32_kernel = True
+
     _args = ("var", "accum", "accum_update", "lr", "rho", "epsilon", "grad")
     _slots = _returns = ("var", "accum", "accum_update")
 
@@ -190,6 +201,8 @@ class ApplyAdadelta(_Update):
 class ApplyAdaMax(_Update):
     """Mirrors `mindspore.ops.ApplyAdaMax()(var, m, v, beta1_power, lr, beta1, beta2, epsilon,
     grad)`."""
+
+    _float32_kernel = True
 
     _args = ("var", "m", "v", "beta1_power", "lr", "beta1", "beta2", "epsilon", "grad")
     _slots = _returns = ("var", "m", "v")
@@ -214,6 +227,8 @@ class ApplyAddSign(_Update):
 
 class ApplyPowerSign(_Update):
     """Mirrors `mindspore.ops.ApplyPowerSign()(var, m, lr, logbase, sign_decay, beta, grad)`."""
+
+    _float32_kernel = True
 
     _args = ("var", "m", "lr", "logbase", "sign_decay", "beta", "grad")
     _slots = _returns = ("var", "m")
@@ -301,6 +316,8 @@ class ApplyProximalAdagrad(_Update):
 
 class ApplyProximalGradientDescent(_Update):
     """Mirrors `mindspore.ops.ApplyProximalGradientDescent()(var, alpha, l1, l2, delta)`."""
+
+    _float32_kernel = True
 
     _args, _slots, _returns = ("var", "alpha", "l1", "l2", "delta"), ("var",), ("var",)
 

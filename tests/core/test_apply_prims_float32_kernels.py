@@ -1,0 +1,34 @@
+"""Update Primitives whose MindSpore CPU kernel has no Float64 version update a Float64 variable
+in Float32 (values recorded from MindSpore 2.10 in ms_programs/apply_prims_float64.py; the
+replay's tolerance cannot see float32 rounding, so it is asserted exactly here)."""
+
+import numpy as np
+
+from cellgrad import Parameter, Tensor, ops
+
+BASE = np.array([0.5902195612345678, 0.6402413123456789, 0.2680325234567891])
+
+
+def _run(dtype):
+    var = Parameter(Tensor(BASE.astype(dtype)), name="var")
+    accum = Parameter(Tensor((BASE + 0.37).astype(dtype)), name="accum")
+    grad = Tensor(np.array([0.123456789, -0.987654321, 0.5555555551]).astype(dtype))
+    out = ops.ApplyAdagradV2(1e-6)(var, accum, Tensor(np.array(0.01, dtype)), grad)
+    return out, var, accum
+
+
+def test_float64_variable_updated_in_float32():
+    (v, a), var, accum = _run(np.float64)
+    (v32, a32), _, _ = _run(np.float32)
+    assert v.dtype == var.dtype and str(v.dtype) == "Float64"
+    np.testing.assert_array_equal(v.asnumpy(), v32.asnumpy().astype(np.float64))
+    np.testing.assert_array_equal(a.asnumpy(), a32.asnumpy().astype(np.float64))
+    np.testing.assert_array_equal(var.asnumpy(), v.asnumpy())
+    exact = BASE[0] + 0.37 + 0.123456789 ** 2
+    assert a.asnumpy()[0] == np.float64(np.float32(exact)) != exact
+
+
+def test_other_prims_keep_float64():
+    var = Parameter(Tensor(BASE), name="var")
+    out = ops.ApplyGradientDescent()(var, Tensor(np.array(0.01)), Tensor(BASE / 3))
+    np.testing.assert_array_equal(out.asnumpy(), BASE - 0.01 * (BASE / 3))
