@@ -40,6 +40,12 @@ AcoshGrad = _unary_grad("AcoshGrad", lambda ops, y, d: d / ops.sinh(y),
 AsinhGrad = _unary_grad("AsinhGrad", lambda ops, y, d: d / ops.cosh(y),
                         "Mirrors `_grad_ops.AsinhGrad()(y, dout)`, `y = asinh(x)`: "
                         "`dout / cosh(y)`.")
+InvGrad = _unary_grad("InvGrad", lambda ops, y, d: -d * y * y,
+                      "Mirrors `_grad_ops.InvGrad()(y, grad)`, `y = 1 / x`: `-grad * y^2` "
+                      "(no conjugate for complex y, as MindSpore).")
+SqrtGrad = _unary_grad("SqrtGrad", lambda ops, y, d: d / (2 * y),
+                       "Mirrors `_grad_ops.SqrtGrad()(y, dout)`, `y = sqrt(x)` (MindSpore "
+                       "names the arguments `dy, y` but takes y first): `dout / (2 y)`.")
 
 
 class BiasAddGrad(Primitive):
@@ -170,5 +176,10 @@ class ResizeBilinearGrad(Primitive):
         ww_ = make_tensor(ww.astype(np_dtype))
         return ops.matmul(ops.matmul(wh_t, grads), ww_).astype(dtype)
 
+
+from cellgrad.ops._grad_prims_nn import *  # noqa: E402,F401,F403
+from cellgrad.ops._grad_prims_nn import __all__ as _nn_all  # noqa: E402
+
+__all__ += ["InvGrad", "SqrtGrad"] + _nn_all
 
 __getattr__, __dir__ = _plugin_names(__name__)
