@@ -265,6 +265,10 @@ def _run_by_name(prim, args):
     import cellgrad.ops as ops
 
     cls = getattr(ops, prim.name, None) if prim.name.isidentifier() else None
+    if cls is None and prim.name.isidentifier():
+        from cellgrad.ops import _cpu_kernels
+
+        cls = getattr(_cpu_kernels, prim.name, None)
     if isinstance(cls, type) and issubclass(cls, Primitive) and cls.__call__ is not \
             Primitive.__call__:
         init = getattr(cls.__init__, "decorated_func", cls.__init__)
