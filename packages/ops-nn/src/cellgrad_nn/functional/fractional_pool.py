@@ -69,16 +69,22 @@ class FractionalAvgPool(_FractionalPool):
 
     def __call__(self, x):
         seqs, spans = self._windows(x)
+        ints = x.asnumpy().dtype.kind == "i"
         mats = []
         for span, n in zip(spans, x.shape[1:3]):
             w = np.zeros((len(span), n))
             for i, (a, b) in enumerate(span):
-                w[i, a:b] = 1.0 / (b - a)
+                w[i, a:b] = 1 if ints else 1.0 / (b - a)
             mats.append(Tensor(w.astype(x.asnumpy().dtype)))
         # (N, H, W, C): rows then columns
         out = ops.matmul(ops.transpose(x, (0, 3, 2, 1)), mats[0].T)        # N, C, W, rows
         out = ops.matmul(ops.transpose(out, (0, 1, 3, 2)), mats[1].T)      # N, C, rows, cols
-        return ops.transpose(out, (0, 2, 3, 1)), Tensor(seqs[0]), Tensor(seqs[1])
+        out = ops.transpose(out, (0, 2, 3, 1))
+        if ints:  # window sums divided in integers (truncated), as MindSpore's kernel
+            sizes = np.outer(*[[b - a for a, b in span] for span in spans])
+            a = out.asnumpy()
+            out = Tensor(np.trunc(a / sizes[None, :, :, None]).astype(a.dtype))
+        return out, Tensor(seqs[0]), Tensor(seqs[1])
 
 
 class FractionalMaxPool(_FractionalPool):

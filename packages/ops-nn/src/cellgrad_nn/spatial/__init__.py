@@ -24,3 +24,8 @@ _WHERE = {
 EXPORTS: dict = {f"ops.{name}": f"{module}:{name}"
                  for module, names in _WHERE.items() for name in names.split()}
 EXPORTS["ops.operations._grad_ops.DeformableOffsetsGrad"] = "deformable:DeformableOffsetsGrad"
+EXPORTS.update({f"ops.operations._grad_ops.{name}": f"pool_grad_prims:{name}" for name in (
+    "MaxPoolGradWithArgmax MaxPoolGradWithArgmaxV2 MaxPoolGradGrad MaxPool3DGradGrad "
+    "MaxPoolGradGradWithArgmax LRNGrad PadV3Grad ROIAlignGrad FractionalAvgPoolGrad "
+    "PSROIPoolingGrad").split()})
+EXPORTS["ops.operations.nn_ops.PSROIPooling"] = "pool_grad_prims:PSROIPooling"
