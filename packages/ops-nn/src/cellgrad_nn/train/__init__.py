@@ -23,6 +23,7 @@ _WHERE = {"Model": "model", "data_sink": "data_sink", "ModelCheckpoint": "checkp
           "CheckpointConfig": "checkpoint",
           "EarlyStopping": "plateau", "ReduceLROnPlateau": "plateau", "ProgressBar": "progress",
           "SummaryRecord": "summary_record", "SummaryCollector": "summary_collector",
+          "SummaryLandscape": "summary_landscape",
           "DatasetHelper": "dataset_helper", "LearningRateScheduler": "lr_scheduler",
           "connect_network_with_dataset": "dataset_helper",
           "OnRequestExit": "callbacks_exit", "BackupAndRestore": "callbacks_backup",

@@ -2,8 +2,9 @@
 run's loss, learning rate, weight histograms, input images and the summary ops' values to
 TensorBoard event files through `SummaryRecord`.
 
-What MindSpore collects for MindInsight only (graphs, lineage, dataset graphs, loss
-landscapes) has no place in a TensorBoard file; two pieces of the lineage are written as
+`collect_landscape` saves the checkpoints `SummaryLandscape` reads (summary_landscape.py).
+What MindSpore collects for MindInsight only (graphs, lineage, dataset graphs) has no place in
+a TensorBoard file; two pieces of the lineage are written as
 TensorBoard data instead: the learning rate as the scalar 'learning_rate/auto' on every
 collected step (MindSpore keeps only the last one, in the train lineage) and the metrics of an
 evaluation as scalars 'eval/<metric>' (MindSpore's eval lineage). `custom_lineage_data` is
@@ -17,6 +18,7 @@ import numpy as np
 from cellgrad import log as logger
 from cellgrad.common.tensor import Tensor
 from cellgrad_nn.train.callbacks import Callback
+from cellgrad_nn.train.summary_landscape import LandscapeCheckpoints
 from cellgrad_nn.train.summary_record import SummaryRecord, check_export_options, make_directory
 
 _TENSOR = "tensor"
@@ -61,10 +63,8 @@ class SummaryCollector(Callback):
         _check_type("keep_default_action", keep_default_action, (bool,))
         self._collect_specified_data = self._process_specified_data(collect_specified_data,
                                                                     keep_default_action)
-        if collect_specified_data and collect_specified_data.get("collect_landscape"):
-            logger.warning("SummaryCollector: loss landscapes are MindInsight's; cellgrad's "
-                           "TensorBoard files do not hold them, so 'collect_landscape' is not "
-                           "collected.")
+        landscape = self._collect_specified_data.get("collect_landscape")
+        self._landscape = LandscapeCheckpoints(self._summary_dir, landscape) if landscape else None
         self._custom_lineage_data = self._check_custom_lineage(custom_lineage_data)
         self._num_process = num_process
         self._record = None
@@ -160,6 +160,8 @@ class SummaryCollector(Callback):
             self._record_text(cb.cur_step_num)
         if not cb.get("dataset_sink_mode", False):
             self._collect_tensor_data(cb)
+        if self._landscape:
+            self._landscape.step_end(cb)
 
     def epoch_end(self, run_context):
         cb = run_context.original_args()
@@ -167,6 +169,8 @@ class SummaryCollector(Callback):
             self._collect_tensor_data(cb)
         if cb.mode == "train" and cb.get("metrics"):
             self._record_metrics(cb.metrics, cb.cur_step_num)
+        if self._landscape:
+            self._landscape.epoch_end(cb)
         self._record.flush()
 
     def end(self, run_context):
@@ -175,6 +179,8 @@ class SummaryCollector(Callback):
             self._record_metrics(cb.metrics, self._last_step)
         self._record.set_mode("eval")  # as MindSpore: the summary ops' values stay queued
         self._record.record(step=0)
+        if self._landscape:
+            self._landscape.end(cb)
         if self._owns_record:
             self.__exit__()
             self._owns_record = False
