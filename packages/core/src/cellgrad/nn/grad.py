@@ -36,6 +36,9 @@ class Jvp(Cell):
     def construct(self, *args):
         inputs, v = args[:-1], args[-1]
         _structure("Jvp", "inputs", v, inputs if len(inputs) > 1 else inputs[0])
+        if len(inputs) == 1 and isinstance(inputs[0], tuple):
+            # as MindSpore, `fn` gets the arguments as given: one tuple stays one argument
+            return jvp(lambda *xs: self.fn(xs), inputs[0], v)
         return jvp(self.fn, inputs if len(inputs) > 1 else inputs[0], v)
 
 
