@@ -8,10 +8,11 @@ executors, kernels, pijit) are MindSpore's compiler and runtime, which cellgrad 
 """
 
 import enum
+import types
 
 from cellgrad._core._buffer import TensorBuffer as TensorPy
 
-__all__ = ["CreationType", "TensorPy", "get_code_extra"]
+__all__ = ["CreationType", "TensorPy", "get_code_extra", "security"]
 
 
 class CreationType(enum.Enum):
@@ -35,3 +36,14 @@ def get_code_extra(arg0):
     bytecode (its `jit` replays a captured op graph), so every function answers None, which is
     what MindSpore answers for a function PIJit has not compiled."""
     return None
+
+
+def _enable_security():
+    """Mirrors `mindspore._c_expression.security.enable_security`: whether the build strips
+    summary, dump and profiling (MindSpore's ENABLE_SECURITY); cellgrad keeps them all."""
+    return False
+
+
+# MindSpore's tests/security_utils.py does `from mindspore._c_expression import security`
+security = types.ModuleType("cellgrad._c_expression.security", "Mirrors MindSpore's build flag.")
+security.enable_security = _enable_security
