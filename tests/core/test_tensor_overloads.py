@@ -207,3 +207,15 @@ def test_diag_broadcast_addmv_scatter_forms(t):
     close(t.scatter(1, index, ms.Tensor([[9.0], [9.0]]), "add"), [[9, 1, 2], [3, 13, 5]])
     close(t.scatter(1, index, 7.0, reduce="add"), [[7, 1, 2], [3, 11, 5]])
     close(t.scatter(axis=1, index=index, src=ms.Tensor([[9.0], [9.0]])), [[9, 1, 2], [3, 9, 5]])
+
+
+def test_setitem_bool_tensor_in_a_tuple_is_its_nonzero_positions():
+    y = ms.Tensor(np.zeros((2, 3), np.float32))
+    y[ms.Tensor([True, False]), 1] = 5
+    close(y, [[0, 5, 0], [0, 0, 0]])
+    x = ms.Tensor(np.zeros((2, 3, 4), np.float32))
+    b = ms.Tensor([0, 1], ms.bool_)  # shorter than axis 1: MindSpore skips numpy's length check
+    x[b, b] = ms.Tensor(np.ones((1, 4), np.float32))
+    assert x.asnumpy()[1, 1].sum() == 4 and x.asnumpy().sum() == 4
+    with pytest.raises(ValueError, match="shape mismatch"):
+        x[b, b] = ms.Tensor(np.arange(8).reshape(2, 4).astype(np.float32))

@@ -434,6 +434,12 @@ class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
     def __setitem__(self, index, value):
         """In place, as MindSpore; inside a gradient transform it is recorded on the tape."""
         idx = _index.normalize_index(index)
+        if isinstance(idx, tuple):
+            # MindSpore reads a 1-D bool Tensor inside an index tuple as its nonzero positions
+            # (numpy does too, after checking its length against the axis, which MindSpore
+            # skips: a mismatch is then a shape error, ValueError, as MindSpore's)
+            idx = tuple(np.flatnonzero(i) if isinstance(i, np.ndarray) and i.dtype == np.bool_
+                        and i.ndim == 1 else i for i in idx)
         if isinstance(value, TensorBuffer):
             own = self._node is not None and self._node.op is not None
             if _tape.recording_depth() and (value._node is not None or own):
