@@ -297,3 +297,30 @@ def test_ps_roi_pooling_errors():
         G.PSROIPoolingGrad(100, 1 / 16, 7, 3)(one, one, one)
     with pytest.raises(TypeError, match="Float16"):
         N.PSROIPooling(1 / 16, 2, 4)(Tensor(np.ones((2, 16, 8, 8))), rois)
+
+
+@pytest.mark.parametrize("overlapping", [False, True])
+def test_fractional_max_pool_grad_sends_gradient_to_window_maxima(overlapping):
+    rows, cols = np.array([0, 2, 3, 5]), np.array([0, 1, 3, 4])
+    x = RNG.standard_normal((2, 5, 4, 3))
+    x[0, 0:2, 0, 0] = 9.0  # a tie: the first maximum (row-major) takes the gradient
+    g = RNG.standard_normal((2, 3, 3, 3))
+    want = np.zeros_like(x)
+    extra = 1 if overlapping else 0
+    for n, i, j, c in np.ndindex(*g.shape):
+        r0, r1 = rows[i], min(rows[i + 1] + extra, 5)
+        c0, c1 = cols[j], min(cols[j + 1] + extra, 4)
+        r, q = np.unravel_index(np.argmax(x[n, r0:r1, c0:c1, c]), (r1 - r0, c1 - c0))
+        want[n, r0 + r, c0 + q, c] += g[n, i, j, c]
+    prim = G.FractionalMaxPoolGrad(overlapping)
+    out_shape = Tensor(np.zeros(g.shape))
+    out = prim(Tensor(x), out_shape, Tensor(g), Tensor(rows), Tensor(cols))
+    np.testing.assert_allclose(out.asnumpy(), want, rtol=1e-12)
+    assert gradcheck(lambda t: prim(Tensor(x), out_shape, t, Tensor(rows), Tensor(cols)),
+                     Tensor(g))
+    gi = RNG.integers(-9, 9, g.shape).astype(np.int64)
+    out = prim(Tensor(x), out_shape, Tensor(gi), Tensor(rows), Tensor(cols))
+    assert out.dtype == ms.int64
+    np.testing.assert_array_equal(out.asnumpy(), np.round(
+        prim(Tensor(x), out_shape, Tensor(gi.astype(np.float64)), Tensor(rows),
+             Tensor(cols)).asnumpy()).astype(np.int64))

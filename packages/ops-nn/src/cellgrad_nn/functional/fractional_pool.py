@@ -87,20 +87,26 @@ class FractionalAvgPool(_FractionalPool):
         return out, Tensor(seqs[0]), Tensor(seqs[1])
 
 
+def window_argmax(a, row_spans, col_spans):
+    """(N, rows, cols, C) flat H*W positions of each window's first maximum in (N, H, W, C)
+    `a`; windows are (start, end) row and column spans."""
+    n, _, w, c = a.shape
+    index = np.empty((n, len(row_spans), len(col_spans), c), np.int64)
+    for i, (r0, r1) in enumerate(row_spans):
+        for j, (c0, c1) in enumerate(col_spans):
+            best = a[:, r0:r1, c0:c1].reshape(n, -1, c).argmax(1)
+            rr, cc = np.divmod(best, c1 - c0)
+            index[:, i, j] = (rr + r0) * w + cc + c0
+    return index
+
+
 class FractionalMaxPool(_FractionalPool):
     """Mirrors `mindspore.ops.FractionalMaxPool`."""
 
     def __call__(self, x):
         seqs, (row_spans, col_spans) = self._windows(x)
-        a = x.asnumpy()
-        n, h, w, c = a.shape
-        index = np.empty((n, len(row_spans), len(col_spans), c), np.int64)
-        for i, (r0, r1) in enumerate(row_spans):
-            for j, (c0, c1) in enumerate(col_spans):
-                block = a[:, r0:r1, c0:c1].reshape(n, -1, c)
-                best = block.argmax(1)
-                rr, cc = np.divmod(best, c1 - c0)
-                index[:, i, j] = (rr + r0) * w + cc + c0
+        n, h, w, c = x.shape
+        index = window_argmax(x.asnumpy(), row_spans, col_spans)
         flat = ops.transpose(x, (0, 3, 1, 2)).reshape(n, c, -1)
         picked = ops.gather_elements(flat, 2, Tensor(index.transpose(0, 3, 1, 2).reshape(n, c,
                                                                                         -1)))

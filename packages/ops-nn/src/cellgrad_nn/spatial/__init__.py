@@ -27,5 +27,5 @@ EXPORTS["ops.operations._grad_ops.DeformableOffsetsGrad"] = "deformable:Deformab
 EXPORTS.update({f"ops.operations._grad_ops.{name}": f"pool_grad_prims:{name}" for name in (
     "MaxPoolGradWithArgmax MaxPoolGradWithArgmaxV2 MaxPoolGradGrad MaxPool3DGradGrad "
     "MaxPoolGradGradWithArgmax LRNGrad PadV3Grad ROIAlignGrad FractionalAvgPoolGrad "
-    "PSROIPoolingGrad").split()})
+    "FractionalMaxPoolGrad PSROIPoolingGrad").split()})
 EXPORTS["ops.operations.nn_ops.PSROIPooling"] = "pool_grad_prims:PSROIPooling"

@@ -1,11 +1,12 @@
 """Pooling, padding and region backward Primitives of MindSpore's private
 `mindspore.ops.operations._grad_ops` (`MaxPoolGradWithArgmax(V2)`, `MaxPoolGradGrad`,
 `MaxPool3DGradGrad`, `MaxPoolGradGradWithArgmax`, `LRNGrad`, `PadV3Grad`, `ROIAlignGrad`,
-`FractionalAvgPoolGrad`, `PSROIPoolingGrad`) and `nn_ops.PSROIPooling`, its forward.
+`FractionalAvgPoolGrad`, `FractionalMaxPoolGrad`, `PSROIPoolingGrad`) and
+`nn_ops.PSROIPooling`, its forward.
 
-Each backward is the vjp of the cellgrad forward it belongs to (or a gather/scatter at the
-forward's argmax), so values follow the forward's kernels and the results differentiate again
-where the forward does twice.
+Each backward is the vjp of the cellgrad forward it belongs to, a gather/scatter at the
+forward's argmax, or (PSROIPoolingGrad, FractionalAvgPoolGrad) the forward's transpose written
+with ops, so values follow the forward's kernels and float results differentiate again.
 """
 
 import numpy as np
@@ -295,6 +296,50 @@ class FractionalAvgPoolGrad(Primitive):
         each = np.trunc(ints / np.where(count > 0, count, 1)).astype(ints.dtype)
         dx = rm.T.astype(ints.dtype) @ each @ cm.astype(ints.dtype)
         return Tensor(np.ascontiguousarray(dx.transpose(0, 2, 3, 1)))
+
+
+def _spans(seq, size, overlapping):
+    return [(int(seq[i]), min(int(seq[i + 1]) + (1 if overlapping else 0), size))
+            for i in range(len(seq) - 1)]
+
+
+class FractionalMaxPoolGrad(Primitive):
+    """Mirrors `_grad_ops.FractionalMaxPoolGrad(overlapping=False)(orig_input, orig_output,
+    out_backprop, row_pooling_sequence, col_pooling_sequence)`: `FractionalMaxPool`'s backward
+    over (N, H, W, C), each window's gradient sent to its first maximum in `orig_input`."""
+
+    @prim_attr_register
+    def __init__(self, overlapping=False):
+        if not isinstance(overlapping, bool):
+            raise TypeError(f"For 'FractionalMaxPoolGrad', 'overlapping' must be bool, but got "
+                            f"{type(overlapping).__name__}.")
+
+    def __call__(self, orig_input, orig_output, out_backprop, row_pooling_sequence,
+                 col_pooling_sequence):
+        from cellgrad_nn.functional.fractional_pool import window_argmax
+
+        for name, t in (("orig_input", orig_input), ("orig_output", orig_output),
+                        ("out_backprop", out_backprop)):
+            _tensor(self.name, name, t, "fi")
+        if orig_input.ndim != 4 or tuple(out_backprop.shape) != tuple(orig_output.shape):
+            raise ValueError(f"For 'FractionalMaxPoolGrad', 'orig_input' must be 4-D and "
+                             f"'out_backprop' of the shape of 'orig_output', but got "
+                             f"{orig_input.shape}, {out_backprop.shape} and "
+                             f"{orig_output.shape}.")
+        _, h, w, _ = orig_input.shape
+        rows = _spans(row_pooling_sequence.asnumpy(), h, self.overlapping)
+        cols = _spans(col_pooling_sequence.asnumpy(), w, self.overlapping)
+        index = window_argmax(orig_input.asnumpy(), rows, cols).transpose(0, 3, 1, 2)
+        g = out_backprop.transpose(0, 3, 1, 2)  # (N, C, rows, cols)
+        if g.asnumpy().dtype.kind == "f":
+            zeros = orig_input.transpose(0, 3, 1, 2)
+            dx = _planes_scatter(zeros, g, Tensor(np.ascontiguousarray(index)), False)
+            return dx.transpose(0, 2, 3, 1)
+        n, c = index.shape[:2]
+        dx = np.zeros((n, c, h * w), g.asnumpy().dtype)
+        for i, j in np.ndindex(n, c):
+            np.add.at(dx[i, j], index[i, j].ravel(), g.asnumpy()[i, j].ravel())
+        return Tensor(np.ascontiguousarray(dx.reshape(n, c, h, w).transpose(0, 2, 3, 1)))
 
 
 def _ps_roi_bins(rois, height, width, spatial_scale, group_size):
