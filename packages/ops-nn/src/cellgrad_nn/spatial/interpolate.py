@@ -1,10 +1,13 @@
 """Resizing: `ops.interpolate` / `ops.upsample` (nearest, nearest-exact, linear, bilinear,
-area), as MindSpore 2.10 computes them on the CPU.
+bicubic, area), as MindSpore 2.10 computes them on the CPU.
 
 Each resized axis is a gather: nearest modes read one input position per output position,
 (bi)linear modes two, blended with a weight. The op resizes the axes one after the other; its
 backward adds each gradient back to the positions it was read from, with `ctx.xp` only, so
-gradients of any order flow through it. 'area' is the adaptive average pool.
+gradients of any order flow through it. 'area' is the adaptive average pool. 'bicubic' is a
+(out, in) weight matrix per axis applied by matmul: with align_corners, Keys' cubic with
+a = -0.75 on clamped taps (as PyTorch); without, MindSpore's half-pixel kernel: a = -0.5, the
+fraction rounded to a 1/1024 table, taps outside the input dropped and the rest renormalised.
 """
 
 import math
@@ -12,6 +15,7 @@ import math
 import numpy as np
 
 from cellgrad.common.tensor import Tensor
+from cellgrad.dtype import float16, float32
 from cellgrad.plugins import PROMOTE_NONE, Op, apply
 from cellgrad_nn.functional import _checks
 
@@ -25,27 +29,28 @@ SUPPORTED = {
     "nearest-exact": {3: (), 4: ()},
     "trilinear": {5: ("align_corners", "scale_factor")},
 }
-IMPLEMENTED = {"nearest": (3, 4), "nearest-exact": (3, 4), "linear": (3,), "bilinear": (4,),
-               "area": (3, 4)}
+_CUBIC_TABLE = 1024  # MindSpore's (TensorFlow's) bicubic kernel looks weights up in a table
 
 
-def axis_plan(mode, in_size, out_size, align_corners, dtype):
+def axis_plan(mode, in_size, out_size, align_corners, dtype, scale_factor=None):
     """(lower, upper, weight of upper) for one axis; nearest modes have no upper/weight.
 
     Coordinates are computed in float32 for float32/float16 inputs, as MindSpore's kernels
-    do, so nearest picks the same positions at exact-looking boundaries.
+    do, so nearest picks the same positions at exact-looking boundaries. A `scale_factor`
+    given (5-D nearest and trilinear) sets the ratio instead of the sizes.
     """
     ct = np.float64 if dtype == np.float64 else np.float32
     dst = np.arange(out_size, dtype=ct)
+    ratio = ct(in_size) / ct(out_size) if scale_factor is None else ct(1.0 / scale_factor)
     if mode in ("nearest", "nearest-exact"):
-        scale = ct(in_size) / ct(out_size)
+        scale = ratio
         src = np.floor((dst + ct(0.5)) * scale if mode == "nearest-exact" else dst * scale)
         return np.minimum(src.astype(np.int64), in_size - 1), None, None
     if align_corners:
         scale = ct(in_size - 1) / ct(out_size - 1) if out_size > 1 else ct(0)
         src = dst * scale
     else:  # half-pixel centres, clamped at the first element
-        src = np.maximum((dst + ct(0.5)) * (ct(in_size) / ct(out_size)) - ct(0.5), ct(0))
+        src = np.maximum((dst + ct(0.5)) * ratio - ct(0.5), ct(0))
     lower = np.minimum(np.floor(src).astype(np.int64), in_size - 1)
     upper = np.minimum(lower + 1, in_size - 1)
     return lower, upper, (src - lower).astype(dtype)
@@ -123,7 +128,8 @@ def _same_rank(name, values, rank):
 
 
 def _target_size(x, size, scale_factor, mode, recompute_scale_factor):
-    """The output's spatial size, with MindSpore's checks in MindSpore's order."""
+    """The output's spatial size and the scale factors the kernel maps positions by (None:
+    the sizes' ratio), with MindSpore's checks in MindSpore's order."""
     rank = x.ndim
     if size is not None and scale_factor is not None:
         raise ValueError("For 'interpolate', 'size' and 'scale_factor' cannot be set "
@@ -156,20 +162,22 @@ def _target_size(x, size, scale_factor, mode, recompute_scale_factor):
         if min(size) <= 0:
             raise ValueError(f"For 'interpolate', 'scale_factor' {scale_factor} leaves an "
                              f"empty output {size} for {_checks.describe(x)}.")
-    elif scale_factor is not None and "scale_factor" not in SUPPORTED[mode][rank]:
-        raise ValueError(f"For 'interpolate', 'scale_factor' option cannot currently be set "
-                         f"with the mode = {mode} and dim = {rank}D (give 'size', or "
-                         f"recompute_scale_factor=True).")
-    return size
+    elif scale_factor is not None:
+        if "scale_factor" not in SUPPORTED[mode][rank]:
+            raise ValueError(f"For 'interpolate', 'scale_factor' option cannot currently be set "
+                             f"with the mode = {mode} and dim = {rank}D (give 'size', or "
+                             f"recompute_scale_factor=True).")
+        # the kernel maps positions by the factor itself, not by the sizes' ratio
+        return tuple(math.floor(n * s) for n, s in zip(x.shape[2:], scale_factor)), scale_factor
+    return size, None
 
 
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None):
-    """Mirrors `mindspore.ops.interpolate` for modes nearest, nearest-exact, linear (3-D),
-    bilinear (4-D) and area (3-D, 4-D)."""
+    """Mirrors `mindspore.ops.interpolate` (every mode and rank MindSpore 2.10 accepts)."""
     if not isinstance(input, Tensor):
         raise TypeError(f"For 'interpolate', 'input' must be a tensor, but got {type(input)}")
-    size = _target_size(input, size, scale_factor, mode, recompute_scale_factor)
+    size, scales = _target_size(input, size, scale_factor, mode, recompute_scale_factor)
     if align_corners is not None:
         if not isinstance(align_corners, bool):
             raise TypeError(f"For 'interpolate', the 'align_corners' must be a bool, but got "
@@ -177,22 +185,68 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         if "align_corners" not in SUPPORTED[mode][input.ndim]:
             raise ValueError(f"For 'interpolate', 'align_corners' option cannot currently be "
                              f"set with the mode = {mode}, and dim = {input.ndim}D.")
-    if input.ndim not in IMPLEMENTED.get(mode, ()):
-        raise NotImplementedError(f"For 'interpolate', cellgrad does not implement mode "
-                                  f"'{mode}' for {input.ndim}-D inputs (it has "
-                                  f"{', '.join(f'{m} {r}' for m, r in IMPLEMENTED.items())}).")
     _checks.floating("interpolate", "input", input)
     if mode == "area":
         return _area(input, size)
+    if mode == "bicubic":
+        return _bicubic(input, size, bool(align_corners))
     dtype = input.asnumpy().dtype
-    plans = tuple((2 + i, axis_plan(mode, input.shape[2 + i], s, bool(align_corners), dtype))
+    plans = tuple((2 + i, axis_plan(mode, input.shape[2 + i], s, bool(align_corners), dtype,
+                                    None if scales is None else scales[i]))
                   for i, s in enumerate(size))
     return apply(INTERPOLATE, (input,), {"plans": plans})
+
+
+def _keys(t, a):
+    t = np.abs(t)
+    near = ((a + 2) * t - (a + 3)) * t * t + 1
+    far = ((a * t - 5 * a) * t + 8 * a) * t - 4 * a
+    return np.where(t <= 1, near, np.where(t < 2, far, 0.0))
+
+
+def cubic_matrix(in_size, out_size, align_corners):
+    """The (out_size, in_size) bicubic weights of one axis, as MindSpore's kernel."""
+    dst = np.arange(out_size, dtype=np.float64)
+    if align_corners:
+        a, src = -0.75, dst * ((in_size - 1) / (out_size - 1) if out_size > 1 else 0.0)
+    else:
+        a, src = -0.5, (dst + 0.5) * (in_size / out_size) - 0.5
+    start = np.floor(src)
+    t = src - start
+    if not align_corners:
+        t = np.round(t * _CUBIC_TABLE) / _CUBIC_TABLE
+    taps = start.astype(np.int64)[:, None] + np.arange(-1, 3)
+    weights = _keys(np.stack([t + 1, t, 1 - t, 2 - t], axis=1), a)
+    if not align_corners:
+        weights = np.where((taps >= 0) & (taps < in_size), weights, 0.0)
+        weights /= weights.sum(axis=1, keepdims=True)
+    matrix = np.zeros((out_size, in_size))
+    rows = np.repeat(np.arange(out_size), 4)
+    np.add.at(matrix, (rows, np.clip(taps, 0, in_size - 1).reshape(-1)), weights.reshape(-1))
+    return matrix
+
+
+def _bicubic(x, size, align_corners):
+    from cellgrad.ops import functional as F
+
+    # float16 is computed in float32 and rounded once, as MindSpore's kernel
+    dtype = x.dtype
+    low = dtype == float16
+    if low:
+        x = F.cast(x, float32)
+    rows, cols = (Tensor(cubic_matrix(n, s, align_corners), x.dtype)
+                  for n, s in zip(x.shape[2:], size))
+    out = F.matmul(rows, F.matmul(x, F.swapaxes(cols, 0, 1)))
+    return F.cast(out, dtype) if low else out
 
 
 def _area(x, size):
     from cellgrad_nn.spatial.pool import adaptive_avg_pool2d
 
+    if x.ndim == 5:
+        from cellgrad_nn.spatial.pool_nd import adaptive_avg_pool3d
+
+        return adaptive_avg_pool3d(x, tuple(size))
     if x.ndim == 4:
         return adaptive_avg_pool2d(x, tuple(size))
     n, c, length = x.shape
