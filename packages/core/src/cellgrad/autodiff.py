@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from cellgrad import _jit_hook
+from cellgrad import _jit_hook, grad_mode
 from cellgrad._core import _tape
 from cellgrad._core._buffer import TensorBuffer, make_tensor
 from cellgrad.ops.functional import IDENTITY, apply
@@ -222,6 +222,11 @@ def _run(fn, args, kwargs, positions, weights, has_aux, sens=None):
     return out, in_grads, w_grads
 
 
+def _check_not_no_grad():
+    if grad_mode.in_no_grad():
+        raise RuntimeError("In no_grad context, you can not calculate gradient")
+
+
 def _hooks_on_zeros(node, like, nested):
     """A requested weight no gradient reached: its hooks still run, on zeros (MindSpore), and
     what they return is its gradient."""
@@ -347,6 +352,7 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False,
         _check_fn("grad", fn)
         ws, single = _check_weights(weights, "grad")
         args, sens = _split_sens(args, sens_param)
+        _check_not_no_grad()
         out, in_grads, w_grads = _run(fn, args, kwargs, positions, ws, has_aux, sens)
         g = _structure(positions, int_position, ws, single, in_grads, w_grads, return_ids)
         if has_aux:
@@ -369,6 +375,7 @@ def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=
         _check_fn("value_and_grad", fn)
         ws, single = _check_weights(weights, "value_and_grad")
         args, sens = _split_sens(args, sens_param)
+        _check_not_no_grad()
         out, in_grads, w_grads = _run(fn, args, kwargs, positions, ws, has_aux, sens)
         return out, _structure(positions, int_position, ws, single, in_grads, w_grads,
                                return_ids)
@@ -427,6 +434,7 @@ class GradOperation:
             n = len(args) + len(kwargs)
             positions = tuple(range(n)) if self.get_all else (0,) if args else ()
             # no inputs is no input gradients here (`grad_position=()` is refused by `grad`)
+            _check_not_no_grad()
             out, in_grads, w_grads = _run(fn, tuple(args), kwargs, positions or None, ws, False,
                                           sens)
             ins = tuple(in_grads[p] for p in positions if isinstance(in_grads[p], TensorBuffer))

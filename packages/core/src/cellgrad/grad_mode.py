@@ -4,8 +4,17 @@ Each works as a context manager and as a decorator.
 """
 
 import functools
+import threading
 
 from cellgrad._core import _tape
+
+_local = threading.local()  # `no_grad` regions open on this thread
+
+
+def in_no_grad():
+    """Whether a `no_grad` region is open and recording is off (MindSpore refuses `grad` there;
+    the core's own pauses, as around a custom bprop's forward, do not count)."""
+    return getattr(_local, "depth", 0) > 0 and not _tape.is_grad_enabled()
 
 
 class _GradMode:
@@ -32,6 +41,14 @@ class no_grad(_GradMode):
     """Inside it, ops record nothing on the tape (their results are constants)."""
 
     _mode = False
+
+    def __enter__(self):
+        _local.depth = getattr(_local, "depth", 0) + 1
+        return super().__enter__()
+
+    def __exit__(self, *exc):
+        _local.depth -= 1
+        return super().__exit__(*exc)
 
 
 class enable_grad(_GradMode):
