@@ -83,3 +83,18 @@ def test_failed_calling_message(call, text):
 def test_dtype_errors_inside_keep_their_message():
     with pytest.raises(TypeError, match="Select CPU operator\\[Tan\\]"):
         ops.tan(Tensor(np.array([1, 2], np.int32)))
+
+
+def test_grad_prims_divide_by_the_conjugate_for_complex():
+    # MindSpore 2.10's _grad_ops kernels (checked): dout / conj(f'(x)^-1)
+    from cellgrad.ops.operations import _grad_ops as G
+
+    x, d = np.array([0.3 + 0.4j, -0.5 + 0.2j]), np.array([1 + 0.3j, -0.2 + 1j])
+    cases = {"AtanGrad": d / np.conj(1 + x * x), "AsinGrad": d / np.conj(np.sqrt(1 - x * x)),
+             "ACosGrad": -d / np.conj(np.sqrt(1 - x * x)), "AsinhGrad": d / np.conj(np.cosh(x)),
+             "AcoshGrad": d / np.conj(np.sinh(x))}
+    for name, expected in cases.items():
+        got = getattr(G, name)()(Tensor(x), Tensor(d))
+        np.testing.assert_allclose(got.asnumpy(), expected, rtol=1e-12, err_msg=name)
+    real = G.AtanGrad()(Tensor(np.array([0.5, 2.0])), Tensor(np.array([1.0, 1.0])))
+    np.testing.assert_allclose(real.asnumpy(), [0.8, 0.2])

@@ -6,6 +6,7 @@ Each is the backward of a cellgrad op written as a function of the forward's inp
 as MindSpore takes it) and the incoming gradient `dout`, so it differentiates again.
 """
 
+from cellgrad import dtype as mstype
 from cellgrad._namespace import plugin_names as _plugin_names
 from cellgrad.ops import _prim_checks as C
 from cellgrad.ops.primitive import Primitive, prim_attr_register
@@ -28,16 +29,21 @@ def _unary_grad(name, rule, doc):
                                      "__module__": __name__})
 
 
-ACosGrad = _unary_grad("ACosGrad", lambda ops, x, d: -d / ops.sqrt(1 - x * x),
+def _cj(ops, v):
+    """The conjugate of a complex denominator: MindSpore's kernels divide by it for complex x."""
+    return ops.conj(v) if v.dtype in (mstype.complex64, mstype.complex128) else v
+
+
+ACosGrad = _unary_grad("ACosGrad", lambda ops, x, d: -d / _cj(ops, ops.sqrt(1 - x * x)),
                        "Mirrors `_grad_ops.ACosGrad()(x, dout)`: `-dout / sqrt(1 - x^2)`.")
-AsinGrad = _unary_grad("AsinGrad", lambda ops, x, d: d / ops.sqrt(1 - x * x),
+AsinGrad = _unary_grad("AsinGrad", lambda ops, x, d: d / _cj(ops, ops.sqrt(1 - x * x)),
                        "Mirrors `_grad_ops.AsinGrad()(x, dout)`: `dout / sqrt(1 - x^2)`.")
-AtanGrad = _unary_grad("AtanGrad", lambda ops, x, d: d / (1 + x * x),
+AtanGrad = _unary_grad("AtanGrad", lambda ops, x, d: d / _cj(ops, 1 + x * x),
                        "Mirrors `_grad_ops.AtanGrad()(x, dout)`: `dout / (1 + x^2)`.")
-AcoshGrad = _unary_grad("AcoshGrad", lambda ops, y, d: d / ops.sinh(y),
+AcoshGrad = _unary_grad("AcoshGrad", lambda ops, y, d: d / _cj(ops, ops.sinh(y)),
                         "Mirrors `_grad_ops.AcoshGrad()(y, dout)`, `y = acosh(x)`: "
                         "`dout / sinh(y)`.")
-AsinhGrad = _unary_grad("AsinhGrad", lambda ops, y, d: d / ops.cosh(y),
+AsinhGrad = _unary_grad("AsinhGrad", lambda ops, y, d: d / _cj(ops, ops.cosh(y)),
                         "Mirrors `_grad_ops.AsinhGrad()(y, dout)`, `y = asinh(x)`: "
                         "`dout / cosh(y)`.")
 InvGrad = _unary_grad("InvGrad", lambda ops, y, d: -d * y * y,
