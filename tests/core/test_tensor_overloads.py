@@ -219,3 +219,30 @@ def test_setitem_bool_tensor_in_a_tuple_is_its_nonzero_positions():
     assert x.asnumpy()[1, 1].sum() == 4 and x.asnumpy().sum() == 4
     with pytest.raises(ValueError, match="shape mismatch"):
         x[b, b] = ms.Tensor(np.arange(8).reshape(2, 4).astype(np.float32))
+
+
+def test_remainder_gradients_sign_of_nan_and_sgn():
+    from cellgrad.testing import gradcheck
+
+    a = ms.Tensor(np.array([1.0, 2.0, 3.0]), ms.float32)
+    b = ms.Tensor(np.array([2.0, 2.0, -2.0]), ms.float32)
+    ga, gb = ms.grad(lambda x, y: x % y, grad_position=(0, 1))(a, b)
+    close(ga, [1, 1, 1])
+    close(gb, [0, -1, 2])  # MindSpore's FloorMod gradient: -floor(x / y)
+    x = ms.Tensor(np.array([[1.3, 2.7, -3.2], [0.4, 5.1, -2.3]]), ms.float64)
+    y = ms.Tensor(np.array([2.0, -1.5, 1.1]), ms.float64)
+    assert gradcheck(lambda p, q: p % q, x, y)
+    assert gradcheck(lambda p, q: p.remainder(q), x, y)
+    torch = pytest.importorskip("torch")
+    tx = torch.tensor(x.asnumpy(), requires_grad=True)
+    ty = torch.tensor(y.asnumpy(), requires_grad=True)
+    torch.remainder(tx, ty).sum().backward()
+    gx, gy = ms.grad(lambda p, q: (p % q).sum(), grad_position=(0, 1))(x, y)
+    np.testing.assert_allclose(gx.asnumpy(), tx.grad.numpy())
+    np.testing.assert_allclose(gy.asnumpy(), ty.grad.numpy())
+
+
+def test_sign_of_nan_is_zero_and_sgn_of_zero():
+    close(ms.Tensor([np.nan, -1.0, 0.0, 2.0]).sign(), [0, -1, 0, 1])
+    out = ms.Tensor([3 + 4j, 0, 8], ms.complex64).sgn()
+    np.testing.assert_allclose(out.asnumpy(), [0.6 + 0.8j, 0, 1], rtol=1e-6)

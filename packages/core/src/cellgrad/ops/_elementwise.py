@@ -70,6 +70,23 @@ def _div_bwd(ctx, g):
     return (g / y if nx else None), (-g * x / (y * y) if ny else None)
 
 
+def _mod_bwd(ctx, g):
+    # MindSpore's FloorMod gradient: 1 for x, -floor(x / y) for y
+    from cellgrad.ops._ew_math2 import _floor_q
+
+    x, y = ctx.saved
+    nx, ny = ctx.needs_input_grad
+    return (g if nx else None), (-g * _floor_q(ctx.xp, x, y) if ny else None)
+
+
+def _sign(x):
+    # MindSpore's Sign kernel gives 0 for NaN (numpy's sign keeps NaN)
+    out = np.sign(x)
+    if out.dtype.kind == "f" and np.isnan(out).any():
+        out = np.where(np.isnan(out), 0, out).astype(out.dtype)
+    return out
+
+
 def _pow_bwd(ctx, g):
     x, y = ctx.saved
     nx, ny = ctx.needs_input_grad
@@ -190,8 +207,8 @@ _SPECS = {
     "atan": (_unary_saving_input(np.arctan), lambda ctx, g: g / (1 + ctx.saved[0] ** 2), 3),
     "atan2": (_binary(np.arctan2), _atan2_bwd, PROMOTE_FLOAT),
     "floor_div": (_no_save(np.floor_divide), None, PROMOTE_ARITH),
-    "mod": (_no_save(np.mod), None, PROMOTE_ARITH),
-    "sign": (_no_save(np.sign), None, PROMOTE_NONE),
+    "mod": (_binary(np.mod), _mod_bwd, PROMOTE_ARITH),
+    "sign": (_no_save(_sign), None, PROMOTE_NONE),
     "floor": (_no_save(np.floor), None, PROMOTE_FLOAT),
     "ceil": (_no_save(np.ceil), None, PROMOTE_FLOAT),
     "trunc": (_no_save(np.trunc), None, PROMOTE_FLOAT),

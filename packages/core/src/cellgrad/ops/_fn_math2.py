@@ -307,7 +307,7 @@ def sgn(input):
     if input.dtype.is_complex:
         mag = F.abs(input)
         safe = F.where(mag == 0, 1.0, mag)
-        return F.where(mag == 0, 0.0, 1.0) * (input / F.cast(safe, input.dtype))
+        return input / F.cast(safe, input.dtype)  # 0 where |x| is 0: x is 0 there
     if input._data.dtype.kind == "b":
         raise TypeError("Select CPU operator[Sign] fail! Unsupported data type! The input is "
                         "Tensor[Bool].")
