@@ -32,3 +32,29 @@ def test_other_prims_keep_float64():
     var = Parameter(Tensor(BASE), name="var")
     out = ops.ApplyGradientDescent()(var, Tensor(np.array(0.01)), Tensor(BASE / 3))
     np.testing.assert_array_equal(out.asnumpy(), BASE - 0.01 * (BASE / 3))
+
+
+def test_adam_float32_bit_exact_with_mindspore():
+    # MindSpore 2.10's CPU kernel: m += (g - m)(1 - beta1) and v += (g*g - v)(1 - beta2) as
+    # fused multiply-adds; recorded after 3 steps from this seed (bit-exact, all 5 entries)
+    rng = np.random.default_rng(0)
+    g = rng.normal(size=(5,)).astype(np.float32)
+    var = Parameter(Tensor(rng.normal(size=(5,)).astype(np.float32)), name="v")
+    m = Parameter(Tensor((rng.normal(size=(5,)) * 0.1).astype(np.float32)), name="m")
+    v = Parameter(Tensor((rng.random(5) * 0.01).astype(np.float32)), name="vv")
+
+    def f(a):
+        return Tensor(np.array(a, np.float32))
+
+    for step in range(3):
+        ops.Adam()(var, m, v, f(0.9 ** (step + 1)), f(0.999 ** (step + 1)), f(0.01), f(0.9),
+                   f(0.999), f(1e-8), Tensor(g * (step + 1)))
+    expected_m = np.array([0.025097964, -0.07109818, 0.18978247, 0.042899065, -0.39133748],
+                          np.float32)
+    expected_v = np.array([0.0019725075, 0.008850136, 0.011137827, 0.0031421252, 0.008229615],
+                          np.float32)
+    expected_var = np.array([0.3644952, 1.3067317, 0.94953877, -0.7052919, -1.2408838],
+                            np.float32)
+    np.testing.assert_array_equal(var.asnumpy(), expected_var)
+    np.testing.assert_array_equal(m.asnumpy(), expected_m)
+    np.testing.assert_array_equal(v.asnumpy(), expected_v)

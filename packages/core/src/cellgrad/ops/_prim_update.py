@@ -79,6 +79,13 @@ class _Update(Primitive):
         return out
 
 
+def _fma(a, b, c):
+    """a * b + c rounded once (a fused multiply-add, as MindSpore's vectorised kernels)."""
+    if a.dtype == np.float64:
+        return a * b + c
+    return (a.astype(np.float64) * b.astype(np.float64) + c).astype(a.dtype)
+
+
 def _prox(prox, lr, l1, l2):
     return np.sign(prox) / (1 + lr * l2) * np.maximum(np.abs(prox) - lr * l1, 0)
 
@@ -423,10 +430,11 @@ class Adam(_Update):
         C.boolean("Adam", "use_nesterov", use_nesterov)
 
     def _rule(self, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient):
-        m = beta1 * m + (1 - beta1) * gradient
-        v = beta2 * v + (1 - beta2) * gradient * gradient
+        # MindSpore's kernel: m += (g - m)(1 - beta1) as one fused multiply-add
+        m = _fma(gradient - m, 1 - beta1, m)
+        v = _fma(_fma(gradient, gradient, -v), 1 - beta2, v)
         rate = lr * np.sqrt(1 - beta2_power) / (1 - beta1_power)
-        step = m * beta1 + (1 - beta1) * gradient if self.use_nesterov else m
+        step = _fma(1 - beta1, gradient, m * beta1) if self.use_nesterov else m
         return {"var": var - rate * step / (np.sqrt(v) + epsilon), "m": m, "v": v}
 
 
