@@ -69,7 +69,7 @@ SoftShrinkGrad = _pair_grad(
 
 class DropoutGrad(Primitive):
     """Mirrors `_grad_ops.DropoutGrad(keep_prob=0.5)(dy, mask)`: `dy * mask / keep_prob`, in
-    `dy`'s dtype."""
+    `dy`'s dtype; differentiable in `dy` only."""
 
     @prim_attr_register
     def __init__(self, keep_prob=0.5):
@@ -87,7 +87,10 @@ class DropoutGrad(Primitive):
         if tuple(dy.shape) != tuple(mask.shape):
             raise ValueError(f"For 'DropoutGrad', 'dy' and 'mask' must have the same shape, "
                              f"but got {tuple(dy.shape)} and {tuple(mask.shape)}.")
-        return dy * mask.astype(dy.dtype) * (1.0 / self.keep_prob)
+        from cellgrad import ops
+
+        # MindSpore's bprop gives the mask a zero gradient
+        return dy * ops.stop_gradient(mask).astype(dy.dtype) * (1.0 / self.keep_prob)
 
 
 # MindSpore's CPU LayerNormGrad kernel adds this to the variance (not the forward's epsilon).
