@@ -115,7 +115,9 @@ def test_columns_must_keep_their_shape_from_batch_to_batch():
 @pytest.mark.parametrize("kwargs, error, message", [
     ({"amp_level": "O1"}, ValueError, r"Auto mixed precision will not work because "
                                       r"'optimizer' is None"),
-    ({"metrics": 3}, TypeError, "metrics must be a set of names or a dict of Metrics"),
+    ({"metrics": 3}, TypeError, "For 'get_metrics', the argument 'metrics' must be None, dict "
+                                "or set, but got 3"),
+    ({"metrics": ["mse"]}, TypeError, "must be None, dict or set"),  # MindSpore: no lists
     ({"eval_indexes": [0, 1]}, ValueError, "eval_indexes must be a list of 3 ints"),
 ])
 def test_bad_model_arguments(kwargs, error, message):
@@ -126,7 +128,11 @@ def test_bad_model_arguments(kwargs, error, message):
 
 def test_bad_train_arguments():
     _, model = make()
-    with pytest.raises(ValueError, match="epoch must be a positive int, but got 0"):
+    with pytest.raises(ValueError, match="The input value must be int and must > 0, but got '0'"):
         model.train(0, data())
-    with pytest.raises(ValueError, match=r"initial_epoch must be an int in \[0, 2\), but got 2"):
-        model.train(2, data(), initial_epoch=2)
+    with pytest.raises(TypeError, match="The input value must be int, but got 'str'"):
+        model.train(2, data(), initial_epoch="1")
+    with pytest.raises(ValueError, match=r"For 'Model.fit', the parameter 'epoch' must bigger than "
+                                         r"parameter 'initial_epoch', but got the parameter "
+                                         r"'epoch' is 2, 'initial_epoch' is 2\."):
+        model.fit(2, data(), initial_epoch=2)

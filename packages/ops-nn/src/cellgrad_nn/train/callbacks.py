@@ -17,6 +17,15 @@ from cellgrad.common.tensor import Tensor
 from cellgrad_nn.train import parallel
 
 
+def _numpy1_str(value):
+    """`str(value)` as MindSpore (numpy 1.x) writes it: numpy 2 spells the metrics' numpy
+    scalars `np.float64(9.0)` inside a dict, numpy 1.x `9.0`."""
+    if np.lib.NumpyVersion(np.__version__) < "2.0.0":
+        return str(value)
+    with np.printoptions(legacy="1.25"):
+        return str(value)
+
+
 class CallbackParams(dict):
     """The run's state: a dict whose keys are also attributes (`cb_params.cur_step_num`)."""
 
@@ -201,7 +210,7 @@ class LossMonitor(Callback):
     def on_train_epoch_end(self, run_context):
         cb = run_context.original_args()
         if cb.get("metrics") and self._prints:
-            print(f"Eval result: epoch {cb.cur_epoch_num}, metrics: {cb.metrics}")
+            print(f"Eval result: epoch {cb.cur_epoch_num}, metrics: {_numpy1_str(cb.metrics)}")
 
 
 class TimeMonitor(Callback):

@@ -1,6 +1,6 @@
 """`Model`, mirroring `mindspore.train.Model`: train, evaluate and predict with callbacks."""
 
-from cellgrad import nn
+from cellgrad import _checkparam, nn
 from cellgrad.common.tensor import Tensor
 from cellgrad_nn.train import metrics as _metrics
 from cellgrad_nn.train import metrics_select, parallel
@@ -89,6 +89,7 @@ class Model:
     def train(self, epoch, train_dataset, callbacks=None, dataset_sink_mode=False,
               sink_size=-1, initial_epoch=0):
         """Mirrors `Model.train`. Data always runs eagerly; `dataset_sink_mode` is accepted."""
+        _check_epochs(epoch, initial_epoch, "Model.train")
         self._run_train(epoch, train_dataset, None, 1, callbacks, initial_epoch)
 
     def fit(self, epoch, train_dataset, valid_dataset=None, valid_frequency=1, callbacks=None,
@@ -98,12 +99,12 @@ class Model:
         epochs (callbacks see the results as `cb_params.metrics`)."""
         if valid_dataset is not None and not self._metric_fns:
             raise ValueError("For 'Model.fit', evaluating valid_dataset needs metrics.")
+        _check_epochs(epoch, initial_epoch, "Model.fit")
         self._run_train(epoch, train_dataset, valid_dataset, valid_frequency, callbacks,
                         initial_epoch)
 
     def _run_train(self, epoch, dataset, valid_dataset, valid_frequency, callbacks,
                    initial_epoch):
-        _check_epochs(epoch, initial_epoch)
         callbacks = CallbackList(callbacks)
         if not any(isinstance(c, ProgressBar) for c in callbacks.callbacks):
             bar = ProgressBar()
@@ -118,7 +119,7 @@ class Model:
         batch_num = dataset.get_dataset_size()
         cb = self._train_params(epoch, dataset, batch_num, initial_epoch)
         run_context = RunContext(cb)
-        shapes = ColumnShapes(dataset.get_col_names())
+        shapes = ColumnShapes(_column_names(dataset))
         self._train_network.set_train(True)
         callbacks.on_train_begin(run_context)
         # `epoch` in all, as MindSpore's DatasetHelper: a dataset resumed with set_init_step
@@ -186,7 +187,7 @@ class Model:
         for metric in self._metric_fns.values():
             metric.clear()
         self._eval_network.set_train(False)
-        shapes = ColumnShapes(valid_dataset.get_col_names())
+        shapes = ColumnShapes(_column_names(valid_dataset))
         callbacks.on_eval_begin(run_context)
         callbacks.on_eval_epoch_begin(run_context)
         for row in valid_dataset.create_tuple_iterator(num_epochs=1):
@@ -226,27 +227,38 @@ class Model:
         return None
 
 
-def _check_epochs(epoch, initial_epoch):
-    if isinstance(epoch, bool) or not isinstance(epoch, int) or epoch < 1:
-        raise ValueError(f"For 'Model.train', epoch must be a positive int, but got {epoch!r}.")
-    if isinstance(initial_epoch, bool) or not isinstance(initial_epoch, int) \
-            or not 0 <= initial_epoch < epoch:
-        raise ValueError(f"For 'Model.train', initial_epoch must be an int in [0, {epoch}), "
-                         f"but got {initial_epoch!r}.")
+def _column_names(dataset):
+    """The dataset's column names for error messages; MindSpore's Model needs only
+    `get_dataset_size` and `create_tuple_iterator` of a dataset, so any object with those
+    two trains (positions name the columns then)."""
+    get = getattr(dataset, "get_col_names", None)
+    return get() if callable(get) else [f"column {i}" for i in range(64)]
+
+
+def _check_epochs(epoch, initial_epoch, where):
+    """MindSpore's checks and messages (`Validator.check_positive_int` and friends)."""
+    _checkparam.check_positive_int(epoch)
+    _checkparam.check_non_negative_int(initial_epoch)
+    if initial_epoch >= epoch:
+        raise ValueError(f"For '{where}', the parameter 'epoch' must bigger than parameter "
+                         f"'initial_epoch', but got the parameter 'epoch' is {epoch}, "
+                         f"'initial_epoch' is {initial_epoch}.")
 
 
 def _build_metrics(metrics):
     if metrics is None:
         return {}
-    if isinstance(metrics, dict):
-        bad = [k for k, v in metrics.items() if not isinstance(v, _metrics.Metric)]
-        if bad:
-            raise TypeError(f"For 'Model', metrics[{bad[0]!r}] must be a Metric.")
+    if isinstance(metrics, dict):  # MindSpore's `get_metrics`: a dict or a set, nothing else
+        for name, metric in metrics.items():
+            if not isinstance(name, str) or not isinstance(metric, _metrics.Metric):
+                raise TypeError(f"For 'get_metrics', if 'metrics' is dict, the key in 'metrics' "
+                                f"must be string and value in 'metrics' must be Metric, but got "
+                                f"key:{type(name)}, value:{type(metric)}.")
         return dict(metrics)
-    if isinstance(metrics, (set, list, tuple)):
+    if isinstance(metrics, set):
         return {name: metrics_select.get_metric_fn(name) for name in metrics}
-    raise TypeError(f"For 'Model', metrics must be a set of names or a dict of Metrics, but "
-                    f"got {type(metrics).__name__}.")
+    raise TypeError(f"For 'get_metrics', the argument 'metrics' must be None, dict or set, but "
+                    f"got {metrics}")
 
 
 class ColumnShapes:
