@@ -78,6 +78,7 @@ CASES = [
     Case("mul", lambda x, y: x * y, [(4, 1), (1, 3)], tag="broadcast"),
     Case("div", ops.div, [(2, 3), (3,)], low=0.5, high=2.0),
     Case("div", lambda x: 1.0 / x, [(3,)], low=0.5, high=2.0, tag="rdiv"),
+    Case("mod", ops.remainder, [(2, 3), (3,)], low=0.7, high=2.0),
     Case("pow", ops.pow, [(2, 3), (2, 3)], low=0.5, high=2.0),
     Case("pow", lambda x: x**3, [(4,)], tag="int-exponent"),
     Case("pow", lambda x: 2.0**x, [(4,)], tag="rpow"),
