@@ -43,4 +43,7 @@ EXPORTS: dict = {
     # the summary ops are Primitives of `ops`, queuing values for SummaryRecord (issue 27)
     **{f"ops.{n}": f"summary_ops:{n}" for n in _SUMMARY_OPS},
     "nn.get_metrics": "metrics_select:get_metrics",
+    # MindSpore's train.callback re-exports these as _CallbackManager/_InternalCallbackParam
+    "train.callback._callback.CallbackManager": "callbacks:CallbackList",
+    "train.callback._callback.InternalCallbackParam": "callbacks:CallbackParams",
 }
