@@ -294,3 +294,41 @@ def test_shift_is_not_a_public_op():
     assert not hasattr(ops, "Shift")
     with pytest.raises(TypeError, match=r"For primitive\[Shift\], the input argument\[x\]"):
         Shift(1, 0)(T(np.float16([1, 2])), 0.0)
+
+
+def test_relu6_grad_passes_gradient_for_x_in_0_to_6_inclusive():
+    # MindSpore 2.10: x == 6 passes the gradient, x == 0 does not
+    out = G.ReLU6Grad()(T(np.float32([1, 2, 3, 4, 5, 6, 7])),
+                        T(np.float32([0, 6, -1, 5.9, 6.1, 1e-9, 3])))
+    np.testing.assert_array_equal(_np(out), [0, 2, 0, 4, 0, 6, 7])
+
+
+def test_l2_normalize_grad_values():
+    # MindSpore 2.10: the norm is clamped below by epsilon (not its square)
+    x = np.float32([[0., 0], [3, 4]])
+    out = x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-4)
+    got = G.L2NormalizeGrad(1, 1e-4)(T(x), T(out), T(np.float32([[1, 2], [3, 4]])))
+    np.testing.assert_allclose(_np(got), [[10000, 20000], [0, 0]], rtol=1e-6)
+    got = G.L2NormalizeGrad(0, 10.)(T(np.float32([3, 4])), T(np.float32([0.6, 0.8])),
+                                    T(np.float32([1, 0])))
+    np.testing.assert_allclose(_np(got), [0.064, -0.048], rtol=1e-6)
+    x = RNG.standard_normal((2, 3, 4))
+    dout = RNG.standard_normal((2, 3, 4))
+    gx = ms.grad(lambda a: (a / ops.sqrt((a * a).sum(1, keepdims=True)) * T(dout)).sum())(T(x))
+    out = x / np.linalg.norm(x, axis=1, keepdims=True)
+    np.testing.assert_allclose(_np(G.L2NormalizeGrad(1)(T(x), T(out), T(dout))), _np(gx),
+                               rtol=1e-10)
+
+
+def test_slice_grad_places_dy_in_the_slice():
+    x = T(np.zeros((3, 2, 3), np.float64))
+    dy = np.array([[[3.1, 1.1, 2.2]], [[4.4, 1.2, 4.2]]])
+    out = G.SliceGrad()(T(dy), x, (0, 1, 0), (2, 1, 3))
+    expect = np.zeros((3, 2, 3))
+    expect[0:2, 1:2, 0:3] = dy
+    assert out.dtype == ms.float64
+    np.testing.assert_array_equal(_np(out), expect)
+    with pytest.raises(RuntimeError, match="For 'SliceGrad', the value of size can not be "
+                                           "negative"):
+        G.SliceGrad()(T(dy), x, (0, 1, 0), (2, -1, 3))
+    assert gradcheck(lambda d: G.SliceGrad()(d, x, (0, 1, 0), (2, 1, 3)), T(dy))

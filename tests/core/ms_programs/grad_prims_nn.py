@@ -57,6 +57,14 @@ for bad in (lambda: G.KLDivLossGrad("error"), lambda: G.DropoutGrad(0.),
     except (TypeError, ValueError) as e:
         print(type(e).__name__, str(e).splitlines()[0])
 
+print("ReLU6Grad", G.ReLU6Grad()(Tensor(np.float32([1, 2, 3, 4, 5, 6, 7])),
+                                 Tensor(np.float32([0, 6, -1, 5.9, 6.1, 1e-9, 3]))))
+lx = Tensor(rng.randn(2, 3).astype(np.float32))
+lout = lx / ops.sqrt((lx * lx).sum(1, keepdims=True))
+print("L2NormalizeGrad", G.L2NormalizeGrad(1)(lx, lout, b), G.L2NormalizeGrad(0, 3.0)(lx, lout, b))
+print("SliceGrad", G.SliceGrad()(Tensor(np.float32([[1, 2]])), Tensor(np.zeros((3, 3), np.float32)),
+                                 (1, 1), (1, 2)))
+
 
 class Shift(PrimitiveWithInfer):
     @prim_attr_register

@@ -1,6 +1,7 @@
-"""Mirrors the activation / normalization / loss backward Primitives of MindSpore's private
-`mindspore.ops.operations._grad_ops` that its CPU tests call directly (EluGrad, SoftplusGrad,
-HShrinkGrad, SoftShrinkGrad, DropoutGrad, LayerNormGrad, KLDivLossGrad); re-exported there.
+"""Mirrors the activation / normalization / loss / slice backward Primitives of MindSpore's
+private `mindspore.ops.operations._grad_ops` that its CPU tests call directly (EluGrad,
+SoftplusGrad, HShrinkGrad, SoftShrinkGrad, ReLU6Grad, DropoutGrad, LayerNormGrad,
+L2NormalizeGrad, KLDivLossGrad, SliceGrad); re-exported there.
 
 Each is written with cellgrad ops on its inputs, so it differentiates again (MindSpore's tests
 take the gradient of SoftplusGrad and DropoutGrad).
@@ -11,8 +12,8 @@ import numbers
 from cellgrad.ops import _prim_checks as C
 from cellgrad.ops.primitive import Primitive, prim_attr_register
 
-__all__ = ["DropoutGrad", "EluGrad", "HShrinkGrad", "KLDivLossGrad", "LayerNormGrad",
-           "SoftShrinkGrad", "SoftplusGrad"]
+__all__ = ["DropoutGrad", "EluGrad", "HShrinkGrad", "KLDivLossGrad", "L2NormalizeGrad",
+           "LayerNormGrad", "ReLU6Grad", "SliceGrad", "SoftShrinkGrad", "SoftplusGrad"]
 
 
 def _same_dtype(name, a, b):
@@ -65,6 +66,11 @@ SoftShrinkGrad = _pair_grad(
     "SoftShrinkGrad", lambda ops, d, x, lam: d * (ops.abs(x) > lam).astype(d.dtype),
     "Mirrors `_grad_ops.SoftShrinkGrad(lambd=0.5)(input_grad, input_x)`: `input_grad` where "
     "`|input_x| > lambd`, else 0.", lambd=True)
+
+ReLU6Grad = _pair_grad(
+    "ReLU6Grad", lambda ops, d, x, _: d * ((x > 0) & (x <= 6)).astype(d.dtype),
+    "Mirrors `_grad_ops.ReLU6Grad()(y_backprop, x)`: `y_backprop` where `0 < x <= 6` (6 "
+    "included, as MindSpore's CPU kernel), else 0.")
 
 
 class DropoutGrad(Primitive):
@@ -182,3 +188,62 @@ class KLDivLossGrad(Primitive):
         elif self.reduction == "batchmean" and x.ndim:
             scale = 1.0 / x.shape[0]
         return -target * (dy.astype(x.dtype).reshape(()) * scale)
+
+
+class L2NormalizeGrad(Primitive):
+    """Mirrors `_grad_ops.L2NormalizeGrad(axis=0, epsilon=1e-4)(input_x, out, dout)`, `out =
+    L2Normalize(input_x)`: `(dout - out * sum(out * dout)) / max(||input_x||, epsilon)`, sums
+    and norm along `axis`."""
+
+    @prim_attr_register
+    def __init__(self, axis=0, epsilon=1e-4):
+        if isinstance(axis, (tuple, list)):
+            axis = axis[0] if len(axis) else 0
+        self.axis = C.integer("L2NormalizeGrad", "axis", axis)
+        if not isinstance(epsilon, numbers.Real) or isinstance(epsilon, bool):
+            raise TypeError(f"For 'L2NormalizeGrad', the type of 'epsilon' should be 'float', "
+                            f"but got '{type(epsilon).__name__}'.")
+        self.epsilon = float(epsilon)
+
+    def __call__(self, input_x, out, dout):
+        from cellgrad import ops
+
+        name = "L2NormalizeGrad"
+        for arg, value in (("input_x", input_x), ("out", out), ("dout", dout)):
+            C.floating(name, arg, value)
+        axis = C.axis(name, "axis", self.axis, input_x.ndim)
+        norm = ops.sqrt((input_x * input_x).sum(axis, keepdims=True))
+        norm = ops.maximum(norm, ops.full_like(norm, self.epsilon))
+        return (dout - out * (out * dout).sum(axis, keepdims=True)) / norm
+
+
+class SliceGrad(Primitive):
+    """Mirrors `_grad_ops.SliceGrad()(dy, x, begin, size)`: a tensor of x's shape and dtype,
+    `dy` in the block `ops.Slice` (same begin, size) reads, zeros elsewhere."""
+
+    @prim_attr_register
+    def __init__(self):
+        pass
+
+    def __call__(self, dy, x, begin, size):
+        from cellgrad import ops
+
+        name = "SliceGrad"
+        C.tensor(name, "dy", dy)
+        C.tensor(name, "x", x)
+        begin = C.int_tuple(name, "begin", begin)
+        size = C.int_tuple(name, "size", size)
+        if not len(begin) == len(size) == x.ndim:
+            raise ValueError(f"For '{name}', 'begin' and 'size' must have x's rank {x.ndim}, "
+                             f"but got {len(begin)} and {len(size)}.")
+        if any(n < 0 for n in size):
+            raise RuntimeError(f"For '{name}', the value of size can not be negative.")
+        if tuple(size) != tuple(dy.shape) or any(
+                b < 0 or b + n > d for b, n, d in zip(begin, size, x.shape)):
+            raise ValueError(f"For '{name}', 'size' {size} must be dy's shape "
+                             f"{tuple(dy.shape)} and begin + size within x's shape "
+                             f"{tuple(x.shape)}, but got begin {begin}.")
+        pads = []
+        for b, n, d in zip(begin, size, x.shape):
+            pads.append((b, d - b - n))
+        return ops.pad(dy.astype(x.dtype), tuple(p for pair in reversed(pads) for p in pair))
