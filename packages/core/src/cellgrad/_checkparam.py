@@ -259,6 +259,13 @@ def args_type_check(*type_args, **type_kwargs):
 __getattr__, __dir__ = _plugin_names(__name__)  # MindSpore 1.x's Validator and Rel (MOVED)
 
 
+def check_input_format(input_param):
+    """Mirrors `mindspore._checkparam.check_input_format`: only "NCHW" passes."""
+    if input_param == "NCHW":
+        return input_param
+    raise ValueError(f"The data format must be NCHW, but got {input_param}.")
+
+
 def _expand_tuple(n_dimensions):
     """Mirrors `mindspore._checkparam._expand_tuple`: an int -> an `n_dimensions`-tuple of it;
     a tuple of `n_dimensions` ints passes."""
