@@ -87,13 +87,28 @@ class StridedSliceGrad(Primitive):
                                    shrink_axis_mask)
 
     def __call__(self, dy, shapex, begin, end, strides):
+        import numpy as np
+
         from cellgrad import ops
+        from cellgrad._core._buffer import make_tensor
         from cellgrad.func_transforms import vjp
 
         C.tensor("StridedSliceGrad", "dy", dy)
         shape = C.int_tuple("StridedSliceGrad", "shapex", shapex)
-        _, back = vjp(lambda x: self._slice(x, begin, end, strides),
-                      ops.zeros(shape, dy.dtype))
+        if dy._data.dtype.kind not in "fc":
+            # integer and bool dy (MindSpore's kernel takes them): put dy where the slice reads
+            where = self._slice(make_tensor(np.arange(int(np.prod(shape))).reshape(shape)),
+                                begin, end, strides)._data.ravel()
+            if where.size != dy.size:
+                raise ValueError(f"For 'StridedSliceGrad', 'dy' must have the {where.size} "
+                                 f"elements the slice reads, but got shape {tuple(dy.shape)}.")
+            out = np.zeros(int(np.prod(shape)), dy._data.dtype)
+            out[where] = dy._data.ravel()
+            return make_tensor(out.reshape(shape))
+        sliced, back = vjp(lambda x: self._slice(x, begin, end, strides),
+                           ops.zeros(shape, dy.dtype))
+        if tuple(dy.shape) != tuple(sliced.shape) and dy.size == sliced.size:
+            dy = dy.reshape(sliced.shape)  # MindSpore's kernel only needs the element count
         return back(dy)[0]
 
 
