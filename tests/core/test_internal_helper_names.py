@@ -11,3 +11,17 @@ def test_check_input_format_accepts_only_nchw():
     assert _checkparam.check_input_format("NCHW") == "NCHW"
     with pytest.raises(ValueError, match="^The data format must be NCHW, but got NHWC.$"):
         _checkparam.check_input_format("NHWC")
+
+
+def test_unnamed_parameters_are_recognised_as_generated():
+    import numpy as np
+
+    from cellgrad import Parameter, Tensor
+    from cellgrad.common.parameter import _is_parameter_generated
+
+    unnamed = Parameter(Tensor(np.ones(2, np.float32)))
+    named = Parameter(Tensor(np.ones(2, np.float32)), name="w")
+    assert unnamed.name.startswith("Parameter#") and _is_parameter_generated(unnamed.name)
+    assert not _is_parameter_generated(named.name)
+    assert not _is_parameter_generated(None) and not _is_parameter_generated(3)
+    assert not _is_parameter_generated("Parameter")
