@@ -332,3 +332,21 @@ def test_slice_grad_places_dy_in_the_slice():
                                            "negative"):
         G.SliceGrad()(T(dy), x, (0, 1, 0), (2, -1, 3))
     assert gradcheck(lambda d: G.SliceGrad()(d, x, (0, 1, 0), (2, 1, 3)), T(dy))
+
+
+def test_strided_slice_grad_takes_flat_dy_and_bool_or_int():
+    # MindSpore 2.10's kernel needs only dy's element count, and takes bool and int dy
+    out = G.StridedSliceGrad()(T(np.bool_([False, True, False])), (3, 2, 3), (1, 0, 0),
+                               (2, 1, 3), (1, 1, 1))
+    expect = np.zeros((3, 2, 3), np.bool_)
+    expect[1, 0] = [False, True, False]
+    assert out.dtype == ms.bool_
+    np.testing.assert_array_equal(_np(out), expect)
+    out = G.StridedSliceGrad()(T(np.float32([3, 4, 5])), (3, 2, 3), (1, 0, 0), (2, 1, 3),
+                               (1, 1, 1))
+    np.testing.assert_array_equal(_np(out)[1, 0], [3, 4, 5])
+    assert _np(out).sum() == 12
+    out = G.StridedSliceGrad()(T(np.int32([[4, 5], [6, 7]])), (3, 3), (0, 0), (3, 3), (2, 2))
+    np.testing.assert_array_equal(_np(out), [[4, 0, 5], [0, 0, 0], [6, 0, 7]])
+    with pytest.raises(ValueError, match="For 'StridedSliceGrad', 'dy' must have the 4"):
+        G.StridedSliceGrad()(T(np.int32([1, 2, 3])), (3, 3), (0, 0), (3, 3), (2, 2))
