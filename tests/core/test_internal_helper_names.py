@@ -25,3 +25,12 @@ def test_unnamed_parameters_are_recognised_as_generated():
     assert not _is_parameter_generated(named.name)
     assert not _is_parameter_generated(None) and not _is_parameter_generated(3)
     assert not _is_parameter_generated("Parameter")
+
+
+def test_train_summary_paths_hold_summary_record():
+    pytest.importorskip("cellgrad_nn")
+    import cellgrad
+    from cellgrad.train.summary import SummaryRecord, summary_record
+
+    assert SummaryRecord is summary_record.SummaryRecord is cellgrad.train.SummaryRecord
+    assert "SummaryRecord" in dir(summary_record)

@@ -306,6 +306,8 @@ PATHS = {
     "train.callback._checkpoint": {
         "train": "Callback CheckpointConfig ModelCheckpoint",
     },
+    "train.summary": {"train": "SummaryRecord"},
+    "train.summary.summary_record": {"train": "SummaryRecord"},
     "nn.metrics.metric": {
         "nn": "Metric rearrange_inputs",
     },
