@@ -139,6 +139,7 @@ CASES = [
     Case("broadcast_to", lambda x: ops.broadcast_to(x, (2, 3, 2)), [(3, 1)]),
     Case("concat", lambda x, y: ops.concat((x, y), 1), [(2, 3), (2, 1)]),
     Case("concat", lambda x, y: ops.cat([x, y], -1), [(2,), (3,)], tag="cat"),
+    Case("addn", lambda x, y: ops.addn([x, y, x]), [(2, 3), (2, 3)]),
     Case("stack", lambda x, y: ops.stack((x, y), 1), [(2, 3), (2, 3)]),
     Case("split", lambda x: ops.split(x, 2, 1), [(2, 5)]),
     Case("split", lambda x: ops.split(x, [1, 3], 0)[1], [(4, 2)], tag="sections-one-used"),
