@@ -219,12 +219,15 @@ def test_fractional_avg_pool_on_integers_truncates_window_means():
     np.testing.assert_array_equal(out.asnumpy().ravel(), [w.sum() // w.size for w in windows])
 
 
-def _ps_roi_np(x, rois, scale, g, dim):
-    """numpy: R-FCN's position-sensitive average pooling, as MindSpore's CPU kernel."""
+def _ps_roi_np(x, rois, scale, g, dim, last=1):
+    """numpy: R-FCN's position-sensitive average pooling, as MindSpore's CPU kernel: corners
+    rounded half away from zero, bins clipped to the size less `last` (1 forward, 0 backward)."""
     h, w = x.shape[2:]
+    h, w = h - last, w - last
     out = np.zeros((len(rois), dim, g, g), x.dtype)
     for r, roi in enumerate(rois):
-        x1, y1, x2, y2 = (int(np.round(v * scale)) for v in roi[1:])
+        x1, y1, x2, y2 = (int(np.sign(v) * np.floor(abs(v) + 0.5))
+                          for v in np.asarray(roi[1:], np.float64) * scale)
         bh, bw = max(y2 - y1, 1) / g, max(x2 - x1, 1) / g
         for d, ph, pw in np.ndindex(dim, g, g):
             h0 = min(max(int(np.floor(ph * bh)) + y1, 0), h)
@@ -257,10 +260,14 @@ def test_ps_roi_pooling_grad_is_the_adjoint_and_mindspore_numbers():
     dx = G.PSROIPoolingGrad((5, 4), 1 / 16, 2, 3)(Tensor(dy), Tensor(rois))
     assert dx.shape == (3, 12, 5, 4)
     x = RNG.standard_normal((3, 12, 5, 4)).astype(np.float32)
-    pooled = _ps_roi_np(x, rois.transpose(0, 2, 1).reshape(-1, 5), 1 / 16, 2, 3)
+    # the adjoint of pooling whose bins reach the last row and column (MindSpore's forward
+    # stops one short; its backward does not)
+    pooled = _ps_roi_np(x, rois.transpose(0, 2, 1).reshape(-1, 5), 1 / 16, 2, 3, last=0)
     np.testing.assert_allclose((pooled * dy).sum(), (x * dx.asnumpy()).sum(), rtol=1e-5)
+    forward = _ps_roi_np(x, rois.transpose(0, 2, 1).reshape(-1, 5), 1 / 16, 2, 3)
     _, back = vjp(lambda t: N.PSROIPooling(1 / 16, 2, 3)(t, Tensor(rois)), Tensor(x))
-    np.testing.assert_allclose(back(Tensor(dy))[0].asnumpy(), dx.asnumpy(), rtol=1e-6)
+    np.testing.assert_allclose((forward * dy).sum(), (x * back(Tensor(dy))[0].asnumpy()).sum(),
+                               rtol=1e-5)
     # MindSpore 2.10's numbers (tests/st/ops/cpu/test_ps_roi_pooling_grad_op.py), first ROI
     dx = G.PSROIPoolingGrad((5, 4), 1 / 16, 2, 2)(Tensor(np.ones((2, 2, 2, 2), np.float32)),
                                                   Tensor(rois[:2]))
@@ -324,3 +331,14 @@ def test_fractional_max_pool_grad_sends_gradient_to_window_maxima(overlapping):
     np.testing.assert_array_equal(out.asnumpy(), np.round(
         prim(Tensor(x), out_shape, Tensor(gi.astype(np.float64)), Tensor(rows),
              Tensor(cols)).asnumpy()).astype(np.int64))
+
+
+@pytest.mark.parametrize("h,k,s,top", [(5, 3, 2, 0), (5, 3, 1, 1), (6, 4, 2, 1), (7, 4, 3, 0),
+                                       (4, 2, 1, 0)])
+def test_maxpool_with_argmax_same_pads_kernel_minus_stride_halved_before(h, k, s, top):
+    # MindSpore 2.10's CPU kernel (probed for H 3..9, k 2..4, s 1..3): (k - s) // 2 before
+    x = Tensor(np.arange(h * h, dtype=np.float32).reshape(1, 1, h, h))
+    _, argmax = ops.MaxPoolWithArgmax(k, s, "same")(x)
+    last = [min(i * s - top + k - 1, h - 1) for i in range(-(-h // s))]
+    want = np.array([[r * h + c for c in last] for r in last])
+    np.testing.assert_array_equal(argmax.asnumpy()[0, 0], want)

@@ -113,7 +113,8 @@ class MaxPoolWithArgmax(Primitive):
         if self.pad_mode == "same":
             oh, ow = -(-h // sh), -(-w // sw)
             ph, pw = max((oh - 1) * sh + kh - h, 0), max((ow - 1) * sw + kw - w, 0)
-            top, left = ph // 2, pw // 2
+            # MindSpore 2.10's CPU kernel puts (kernel - stride) // 2 before, the rest after
+            top, left = max(kh - sh, 0) // 2, max(kw - sw, 0) // 2
             x = ops.pad(x, (left, pw - left, top, ph - top), value=float("-inf"))
         out, idx = ops.max_pool2d(x, (kh, kw), (sh, sw), 0, 1, True, False)
         row, col = np.divmod(idx.asnumpy(), x.shape[3])

@@ -342,21 +342,25 @@ class FractionalMaxPoolGrad(Primitive):
         return Tensor(np.ascontiguousarray(dx.reshape(n, c, h, w).transpose(0, 2, 3, 1)))
 
 
-def _ps_roi_bins(rois, height, width, spatial_scale, group_size):
+def _ps_roi_bins(rois, height, width, spatial_scale, group_size, forward=True):
     """Per ROI (batch index, (g, H) row-averaging and (g, W) column-averaging matrices) of
-    position-sensitive average pooling; empty bins read nothing."""
+    position-sensitive average pooling; empty bins read nothing. Corners round half away from
+    zero. As MindSpore 2.10's CPU kernels, the forward clips bins to [0, size - 1) (its last
+    row and column are never read) and the backward to [0, size)."""
     plans = []
     for roi in rois:
         batch = int(roi[0])
-        x1, y1, x2, y2 = (int(np.round(v * spatial_scale)) for v in roi[1:5])
+        x1, y1, x2, y2 = (int(np.sign(v) * np.floor(abs(v) + 0.5))
+                          for v in np.asarray(roi[1:5], np.float64) * spatial_scale)
         mats = []
         for start, end, size in ((y1, y2, height), (x1, x2, width)):
             extent = max(end - start, 1)
             bin_size = extent / group_size
+            top = size - 1 if forward else size
             m = np.zeros((group_size, size))
             for p in range(group_size):
-                lo = min(max(int(np.floor(p * bin_size)) + start, 0), size)
-                hi = min(max(int(np.ceil((p + 1) * bin_size)) + start, 0), size)
+                lo = min(max(int(np.floor(p * bin_size)) + start, 0), top)
+                hi = min(max(int(np.ceil((p + 1) * bin_size)) + start, 0), top)
                 if hi > lo:
                     m[p, lo:hi] = 1.0 / (hi - lo)
             mats.append(m)
@@ -408,7 +412,9 @@ class PSROIPooling(Primitive):
     output_dim)(features, rois)`: position-sensitive ROI average pooling (R-FCN) of features
     (N, output_dim * group_size**2, H, W) over rois (batch, 5, rois_num) of (batch index, x1,
     y1, x2, y2); output (batch * rois_num, output_dim, group_size, group_size). Differentiable
-    in the features."""
+    in the features: the gradient is this forward's own, where MindSpore's bprop
+    (`PSROIPoolingGrad`) also spreads onto the last row and column, which its forward never
+    reads."""
 
     @prim_attr_register
     def __init__(self, spatial_scale, group_size, output_dim):
@@ -478,7 +484,7 @@ class PSROIPoolingGrad(Primitive):
                                f"{dy.shape}.")
         rows = _ps_roi_rows(self.name, rois)
         h, w = self._sizes
-        plans = _ps_roi_bins(rows, h, w, self.spatial_scale, g)
+        plans = _ps_roi_bins(rows, h, w, self.spatial_scale, g, forward=False)
         if any(not 0 <= p[0] < rois.shape[0] for p in plans):
             raise ValueError(f"For 'PSROIPoolingGrad', the batch index of 'rois' must be in "
                              f"[0, {rois.shape[0]}), but got {rows[:, 0].tolist()}.")
