@@ -91,25 +91,22 @@ class StridedSliceGrad(Primitive):
 
         from cellgrad import ops
         from cellgrad._core._buffer import make_tensor
-        from cellgrad.func_transforms import vjp
 
         C.tensor("StridedSliceGrad", "dy", dy)
         shape = C.int_tuple("StridedSliceGrad", "shapex", shapex)
-        if dy._data.dtype.kind not in "fc":
-            # integer and bool dy (MindSpore's kernel takes them): put dy where the slice reads
-            where = self._slice(make_tensor(np.arange(int(np.prod(shape))).reshape(shape)),
-                                begin, end, strides)._data.ravel()
-            if where.size != dy.size:
-                raise ValueError(f"For 'StridedSliceGrad', 'dy' must have the {where.size} "
-                                 f"elements the slice reads, but got shape {tuple(dy.shape)}.")
-            out = np.zeros(int(np.prod(shape)), dy._data.dtype)
+        count = int(np.prod(shape))
+        # the flat positions the slice reads; MindSpore's kernel needs only dy's element count
+        where = self._slice(make_tensor(np.arange(count).reshape(shape)), begin, end,
+                            strides)._data.ravel()
+        if where.size != dy.size:
+            raise ValueError(f"For 'StridedSliceGrad', 'dy' must have the {where.size} "
+                             f"elements the slice reads, but got shape {tuple(dy.shape)}.")
+        if dy._data.dtype.kind not in "fc":  # integer and bool dy, as MindSpore's kernel
+            out = np.zeros(count, dy._data.dtype)
             out[where] = dy._data.ravel()
             return make_tensor(out.reshape(shape))
-        sliced, back = vjp(lambda x: self._slice(x, begin, end, strides),
-                           ops.zeros(shape, dy.dtype))
-        if tuple(dy.shape) != tuple(sliced.shape) and dy.size == sliced.size:
-            dy = dy.reshape(sliced.shape)  # MindSpore's kernel only needs the element count
-        return back(dy)[0]
+        return ops.scatter_nd(make_tensor(where.reshape(-1, 1)), dy.reshape(-1),
+                              (count,)).reshape(shape)
 
 
 class Conv2DBackpropFilter(Primitive):
