@@ -1,7 +1,7 @@
 """Mirrors the activation / normalization / loss / slice backward Primitives of MindSpore's
 private `mindspore.ops.operations._grad_ops` that its CPU tests call directly (EluGrad,
 SoftplusGrad, HShrinkGrad, SoftShrinkGrad, ReLU6Grad, DropoutGrad, LayerNormGrad,
-L2NormalizeGrad, KLDivLossGrad, SliceGrad); re-exported there.
+L2NormalizeGrad, KLDivLossGrad, SliceGrad, ConcatOffset); re-exported there.
 
 Each is written with cellgrad ops on its inputs, so it differentiates again (MindSpore's tests
 take the gradient of SoftplusGrad and DropoutGrad).
@@ -12,8 +12,9 @@ import numbers
 from cellgrad.ops import _prim_checks as C
 from cellgrad.ops.primitive import Primitive, prim_attr_register
 
-__all__ = ["DropoutGrad", "EluGrad", "HShrinkGrad", "KLDivLossGrad", "L2NormalizeGrad",
-           "LayerNormGrad", "ReLU6Grad", "SliceGrad", "SoftShrinkGrad", "SoftplusGrad"]
+__all__ = ["ConcatOffset", "DropoutGrad", "EluGrad", "HShrinkGrad", "KLDivLossGrad",
+           "L2NormalizeGrad", "LayerNormGrad", "ReLU6Grad", "SliceGrad", "SoftShrinkGrad",
+           "SoftplusGrad"]
 
 
 def _same_dtype(name, a, b):
@@ -247,3 +248,30 @@ class SliceGrad(Primitive):
         for b, n, d in zip(begin, size, x.shape):
             pads.append((b, d - b - n))
         return ops.pad(dy.astype(x.dtype), tuple(p for pair in reversed(pads) for p in pair))
+
+
+class ConcatOffset(Primitive):
+    """Mirrors `_grad_ops.ConcatOffset(N=2, axis=0)(input_x)` (deprecated in MindSpore 2.8):
+    for the tensors `input_x` of a concatenation along `axis`, each one's offset in the result,
+    an int64 (len(input_x), rank) Tensor, zero except the running size on `axis`."""
+
+    @prim_attr_register
+    def __init__(self, N=2, axis=0):  # noqa: N803 (MindSpore's argument name)
+        self.axis = C.integer("ConcatOffset", "axis", axis)
+
+    def __call__(self, input_x):
+        import numpy as np
+
+        from cellgrad._core._buffer import make_tensor
+
+        xs = input_x if isinstance(input_x, (tuple, list)) else (input_x,)
+        for i, x in enumerate(xs):
+            C.tensor("ConcatOffset", f"input_x[{i}]", x)
+        rank = xs[0].ndim
+        if not -rank <= self.axis < rank:
+            raise RuntimeError(f"For 'ConcatOffset, 'axis' must be in range [{-rank}, {rank}), "
+                               f"but got {self.axis}")
+        axis = self.axis % rank
+        out = np.zeros((len(xs), rank), np.int64)
+        out[1:, axis] = np.cumsum([x.shape[axis] for x in xs])[:-1]
+        return make_tensor(out)
