@@ -2,8 +2,10 @@
 any object with MindSpore's dataset protocol (`get_dataset_size`, `create_tuple_iterator`)."""
 
 import numpy as np
+import pytest
 from cellgrad.dataset import NumpySlicesDataset
 
+import cellgrad as ms
 from cellgrad import Tensor, nn
 from cellgrad.train import MAE, MSE, LossMonitor, Model
 
@@ -53,3 +55,56 @@ def test_train_and_eval_on_a_dataset_without_column_names():
     w = float(net.weight.asnumpy()[0, 0])
     np.testing.assert_allclose(result["mse"], (w - 2) ** 2, rtol=1e-5)
     np.testing.assert_allclose(result["mae"], abs(w - 2), rtol=1e-5)
+
+
+class SelfIterating(RowsOnly):
+    """MindSpore's tests' `MindData`: the dataset is its own iterator; Model's `reset()` calls
+    (after each training epoch and each evaluation) start it again."""
+
+    def __init__(self, rows):
+        super().__init__(rows)
+        self.i, self.resets = 0, 0
+
+    def create_tuple_iterator(self, num_epochs=-1, do_copy=True):
+        return self
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.i >= len(self.rows):
+            raise StopIteration
+        self.i += 1
+        return self.rows[self.i - 1]
+
+    def reset(self):
+        self.i, self.resets = 0, self.resets + 1
+
+
+def test_model_resets_the_dataset_after_each_epoch_and_evaluation():
+    _, m = model()
+    x = np.ones((4, 1), np.float32)
+    steps = []
+
+    class Count(ms.train.Callback):
+        def on_train_step_end(self, run_context):
+            steps.append(run_context.original_args().cur_epoch_num)
+
+    train = SelfIterating([(Tensor(x), Tensor(2 * x))] * 3)
+    m.train(2, train, callbacks=[Count()])
+    assert steps == [1, 1, 1, 2, 2, 2] and train.resets == 2
+    valid = SelfIterating([(Tensor(x), Tensor(2 * x))] * 2)
+    m.eval(valid)
+    m.eval(valid)  # a second evaluation sees the rows again
+    assert valid.resets == 2
+
+
+def test_accuracy_takes_same_shape_labels_only_when_one_hot():
+    from cellgrad.train import Accuracy
+
+    acc = Accuracy()
+    acc.update(Tensor(np.array([[0.9, 0.1], [0.2, 0.8]], np.float32)),
+               Tensor(np.array([[1, 0], [1, 0]], np.float32)))
+    assert acc.eval() == 0.5
+    with pytest.raises(ValueError):
+        acc.update(Tensor(np.ones((2, 2), np.float32)), Tensor(np.ones((2, 2), np.float32)))

@@ -307,6 +307,8 @@ PATHS = {
         "train": "Callback CheckpointConfig ModelCheckpoint",
     },
     "train.summary": {"train": "SummaryRecord"},
+    "train.dataset_helper": {"train": "DatasetHelper connect_network_with_dataset"},
+    "communication._comm_helper": {"communication": "GlobalComm"},
     "train.summary.summary_record": {"train": "SummaryRecord"},
     "nn.metrics.metric": {
         "nn": "Metric rearrange_inputs",

@@ -9,6 +9,7 @@ each iteration gives `()` and the network from `connect_network_with_dataset` ta
 device (README: differs on purpose).
 """
 
+from cellgrad import _checkparam
 from cellgrad.nn import Cell
 from cellgrad_nn.train.data_sink import _endless
 
@@ -20,6 +21,7 @@ class DatasetHelper:
         if not hasattr(dataset, "create_tuple_iterator"):
             raise TypeError(f"For 'DatasetHelper', 'dataset' must be a mindspore.dataset "
                             f"Dataset, but got {type(dataset).__name__}.")
+        _checkparam.check_bool(dataset_sink_mode)  # MindSpore's TypeError for "True" or 1
         if isinstance(sink_size, bool) or not isinstance(sink_size, int):
             raise TypeError(f"For 'DatasetHelper', the type of 'sink_size' should be 'int', but "
                             f"got type '{type(sink_size).__name__}'.")

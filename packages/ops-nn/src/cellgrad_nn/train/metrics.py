@@ -58,12 +58,17 @@ class Metric:
         return _numpy(name, "y_pred", inputs[0]), _numpy(name, "y", inputs[1])
 
 
+def _is_onehot(y):
+    """MindSpore's `_check_onehot_data`: every value 0 or 1 and each row summing to 1."""
+    return bool(np.equal(y ** 2, y).all() and np.equal(y.sum(axis=1), 1).all())
+
+
 def _class_labels(owner, y_pred, y):
     """Labels as class indices `(N,)`, checked against predictions `(N, C)`."""
     if y_pred.ndim != 2:
         raise ValueError(f"For '{owner}', y_pred must have shape (N, C), but got "
                          f"{y_pred.shape}.")
-    if y.ndim == 2 and y.shape == y_pred.shape:
+    if y.ndim == 2 and y.shape == y_pred.shape and _is_onehot(y):  # as MindSpore: only one-hot
         y = y.argmax(axis=1)
     if y.shape != y_pred.shape[:1]:
         raise ValueError(f"For '{owner}', y must be class indices of shape {y_pred.shape[:1]} "

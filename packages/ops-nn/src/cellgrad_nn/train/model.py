@@ -142,6 +142,7 @@ class Model:
             if valid_dataset is not None and (cur_epoch - initial_epoch) % valid_frequency == 0:
                 cb.metrics = cb.eval_results = self.eval(valid_dataset)
                 self._train_network.set_train(True)
+            _reset(dataset)
             callbacks.on_train_epoch_end(run_context)
             if run_context.get_stop_requested():
                 break
@@ -201,6 +202,7 @@ class Model:
         results = {name: m.eval() for name, m in self._metric_fns.items()}
         cb.metrics = results
         callbacks.on_eval_epoch_end(run_context)
+        _reset(valid_dataset)
         callbacks.on_eval_end(run_context)
         return results
 
@@ -225,6 +227,15 @@ class Model:
               sink_mode=True):
         """Mirrors `Model.build`; cellgrad runs eagerly, so there is nothing to compile."""
         return None
+
+
+def _reset(dataset):
+    """`dataset.reset()` where MindSpore's Model calls it (after each training epoch and each
+    evaluation): a no-op for a pipeline's running iterator, but a dataset object that is its
+    own iterator (MindSpore's tests' `MindData`) starts again there."""
+    reset = getattr(dataset, "reset", None)
+    if callable(reset):
+        reset()
 
 
 def _column_names(dataset):
