@@ -34,3 +34,29 @@ def test_train_summary_paths_hold_summary_record():
 
     assert SummaryRecord is summary_record.SummaryRecord is cellgrad.train.SummaryRecord
     assert "SummaryRecord" in dir(summary_record)
+
+
+def test_common_generator_holds_the_random_state_functions():
+    import cellgrad
+    from cellgrad.common import generator
+
+    assert generator.Generator is cellgrad.Generator
+    for name in ("get_rng_state", "set_rng_state", "seed", "manual_seed", "initial_seed"):
+        assert getattr(generator, name) is getattr(cellgrad, name), name
+    state = generator.get_rng_state()
+    first = generator.default_generator.manual_seed(7).initial_seed()
+    assert first == 7 and generator.initial_seed() == 7
+    generator.set_rng_state(state)
+
+
+def test_dataset_helper_and_comm_helper_paths():
+    pytest.importorskip("cellgrad_nn")
+    import cellgrad
+    from cellgrad.train.dataset_helper import DatasetHelper, connect_network_with_dataset
+
+    assert DatasetHelper is cellgrad.train.DatasetHelper
+    assert connect_network_with_dataset is cellgrad.train.connect_network_with_dataset
+    pytest.importorskip("cellgrad_distributed")
+    from cellgrad.communication._comm_helper import GlobalComm
+
+    assert GlobalComm is cellgrad.communication.GlobalComm

@@ -307,6 +307,8 @@ PATHS = {
         "train": "Callback CheckpointConfig ModelCheckpoint",
     },
     "train.summary": {"train": "SummaryRecord"},
+    "common.generator": {"": "Generator get_rng_state initial_seed manual_seed seed "
+                             "set_rng_state"},
     "train.dataset_helper": {"train": "DatasetHelper connect_network_with_dataset"},
     "communication._comm_helper": {"communication": "GlobalComm"},
     "train.summary.summary_record": {"train": "SummaryRecord"},
