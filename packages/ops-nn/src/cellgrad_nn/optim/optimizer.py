@@ -461,6 +461,8 @@ def opt_init_args_register(fn):
 def _parse_params(owner, parameters):
     """`(params, group lrs or None, group weight decays)` from a list of Parameters or of
     group dicts (`params`, `lr`, `weight_decay`, `grad_centralization`, `order_params`)."""
+    if parameters is None:  # MindSpore's ValueError (every optimizer says 'Optimizer')
+        raise ValueError("For 'Optimizer', the argument parameters can not be None.")
     if isinstance(parameters, (list, tuple)):
         parameters = list(parameters)
     elif hasattr(parameters, "__iter__") and not isinstance(parameters, (str, dict, Tensor)):
