@@ -237,7 +237,14 @@ def _ts_fwd(x, u, index, mode):
     factor = np.ones_like(x)
     np.multiply.at(factor, index, u)
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = x * factor if mode == "mul" else x / factor
+        if mode == "mul":
+            out = x * factor
+        elif x.dtype.kind in "iu":
+            # MindSpore's integer kernel divides truncating toward zero, keeping the dtype
+            q = np.abs(x) // np.where(factor == 0, 1, np.abs(factor))
+            out = (np.sign(x) * np.sign(factor) * q).astype(x.dtype)
+        else:
+            out = x / factor
     return out, (index, mode, factor, x, u)
 
 
@@ -270,9 +277,23 @@ TENSOR_SCATTER_EXTREME = define("tensor_scatter_extreme", _ts_extreme_fwd, _ts_e
                                 first_order_only=True)
 
 
+_DIV_TYPES = ", ".join(f"Tensor[{t}]" for t in (
+    "Float16", "Float32", "Float64", "Int16", "Int32", "Int64", "UInt16", "UInt32", "UInt64"))
+
+
 def _tensor_scatter(op, mode, input_x, indices, updates):
     C.tensor(op, "input_x", input_x)
     C.tensor(op, "updates", updates)
+    kind = input_x._data.dtype
+    if mode == "div" and (kind.kind not in "fiu" or kind.itemsize < 2):
+        raise TypeError(f"For primitive[{op}], the input argument[input_x] must be a type of "
+                        f"{{{_DIV_TYPES}}}, but got Tensor[{input_x.dtype}].")
+    if isinstance(indices, TensorBuffer) and str(indices.dtype) not in ("Int32", "Int64"):
+        if op == "TensorScatterAdd":
+            raise TypeError(f"For primitive[{op}], the input[indices type] supports types: Int32, "
+                            f"Int64. But got {indices.dtype}.")
+        raise TypeError(f"For primitive[{op}], the input argument[indices type] must be a type of "
+                        f"{{Tensor[Int32], Tensor[Int64]}}, but got Tensor[{indices.dtype}].")
     if isinstance(indices, TensorBuffer) and indices.ndim < 2:
         raise ValueError(f"For {op}, the dimension of 'indices' cannot be less than 2,  but got "
                          f"{indices.ndim}")
