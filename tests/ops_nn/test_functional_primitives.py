@@ -146,7 +146,8 @@ def test_dropout_primitives_return_masks():
     with pytest.raises(ValueError, match=r"For 'Dropout', 'keep_prob' must be in \(0.0, 1.0\], "
                                          r"got 0"):
         ops.Dropout(0)
-    with pytest.raises(ValueError, match=r"For 'Dropout2D', 'input' must be 4-D"):
+    with pytest.raises(ValueError, match=r"For primitive\[Dropout2D\], the rank of input  must "
+                                         r"be equal to 4 , but got 2"):
         ops.Dropout2D()(T(np.ones((2, 3), np.float32)))
 
 

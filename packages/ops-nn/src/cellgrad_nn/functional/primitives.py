@@ -311,16 +311,41 @@ class Dropout2D(Primitive):
     (N, C, H, W) input; returns (output, Bool mask of the input's shape)."""
 
     _spatial = 2
+    _TYPES = "{Tensor[BFloat16], Tensor[Float16], Tensor[Float32], Tensor[Float64], " \
+             "Tensor[Int16], Tensor[Int32], Tensor[Int64], Tensor[Int8]}"
 
     def __init__(self, keep_prob=0.5):
         super().__init__(type(self).__name__)
-        self.keep_prob = dropout.check_keep_prob(self.name, keep_prob)
+        if not isinstance(keep_prob, float):
+            raise TypeError(f"For '{self.name}', the type of 'keep_prob' should be 'float', but "
+                            f"got type '{type(keep_prob).__name__}'.")
+        if not 0.0 <= keep_prob <= 1.0:
+            raise ValueError(f"For '{self.name}', the 'keep_prob' must be in range of [0.0, 1.0],"
+                             f" but got {keep_prob} with type 'float'.")
+        self.keep_prob = keep_prob
 
     def __call__(self, x):
-        out, mask = dropout.channel_dropout(self.name, x, 1.0 - self.keep_prob, True,
-                                            self._spatial, batched_only=True)
-        full = np.ones(x.shape, bool) if mask is None else np.broadcast_to(mask, x.shape)
-        return out, _tensor(full)
+        from cellgrad._core._buffer import TensorBuffer
+
+        if not isinstance(x, TensorBuffer) or str(x.dtype) not in self._TYPES \
+                or x._data.dtype.kind == "u":
+            got = f"Tensor[{x.dtype}]" if isinstance(x, TensorBuffer) else type(x).__name__
+            raise TypeError(f"For primitive[{self.name}], the input argument[x] must be a type "
+                            f"of {self._TYPES}, but got {got}.")
+        rank = self._spatial + 2
+        if x.ndim != rank:
+            raise ValueError(f"For primitive[{self.name}], the rank of input  must be equal to "
+                             f"{rank} , but got {x.ndim}.")
+        kp = self.keep_prob
+        mask = np.ones(x.shape[:2] + (1,) * self._spatial, bool) if kp == 1.0 else (
+            dropout.keep_mask(x.shape[:2] + (1,) * self._spatial, kp))
+        full = _tensor(np.broadcast_to(mask, x.shape).copy())
+        if x.dtype.is_floating:
+            # keep_prob 0 drops every channel (MindSpore's kernel: zeros and an all-False mask)
+            return dropout.apply_mask(x, mask, kp if kp > 0 else 1.0), full
+        # integer inputs: MindSpore's kernel scales in float32 and truncates toward zero
+        data = x._data.astype(np.float32) / np.float32(kp) if kp > 0 else x._data * 0
+        return _tensor(np.trunc(data * mask).astype(x._data.dtype)), full
 
 
 class Dropout3D(Dropout2D):
