@@ -246,3 +246,10 @@ def test_sign_of_nan_is_zero_and_sgn_of_zero():
     close(ms.Tensor([np.nan, -1.0, 0.0, 2.0]).sign(), [0, -1, 0, 1])
     out = ms.Tensor([3 + 4j, 0, 8], ms.complex64).sgn()
     np.testing.assert_allclose(out.asnumpy(), [0.6 + 0.8j, 0, 1], rtol=1e-6)
+
+
+def test_integer_beyond_int64_is_refused_as_mindspore():
+    with pytest.raises(RuntimeError, match="does not fit in Int64"):
+        ms.Tensor(2**64, ms.int64)
+    with pytest.raises(TypeError, match="does not fit in Int64"):
+        ms.Tensor([2**64])

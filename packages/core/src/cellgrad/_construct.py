@@ -52,7 +52,7 @@ def _python_kind(v):
 
 def _scalar(v, dt):
     if dt is int64 and not -(2**63) <= v < 2**63:
-        raise ValueError(f"Tensor: the integer {v} does not fit in Int64.")
+        raise RuntimeError(f"Cannot construct Tensor: the integer {v} does not fit in Int64.")
     return np.array(v, dtype=dt.np_dtype)
 
 
@@ -77,7 +77,8 @@ def _from_sequence(data):
         arr = np.array(data, dtype=np.float64 if dt is float32 else None)
         arr = arr.astype(dt.np_dtype).reshape(flat_shape)
     except OverflowError:
-        raise ValueError("Tensor: an integer in the list does not fit in Int64.") from None
+        raise TypeError("For Tensor, the input_data contains an integer that does not fit in "
+                        "Int64 (an unsupported element).") from None
     return arr, dt
 
 
