@@ -201,10 +201,12 @@ def mean(x, axis=None, keep_dims=False):
 
 
 def prod(input, axis=None, keep_dims=False, dtype=None):
-    """Mirrors `mindspore.ops.prod` (`dtype` casts the input first)."""
-    if dtype is not None:
-        input = cast(input, dtype)
-    return _reduce.reduce(_reduce.PROD, input, axis, keep_dims)
+    """Mirrors `mindspore.ops.prod` (`dtype` casts the input first and is the result's dtype:
+    small integers are not widened to int64 then)."""
+    if dtype is None:
+        return _reduce.reduce(_reduce.PROD, input, axis, keep_dims)
+    out = _reduce.reduce(_reduce.PROD, cast(input, dtype), axis, keep_dims)
+    return out if out.dtype == dtype else cast(out, dtype)
 
 
 def amax(input, axis=None, keepdims=False, *, initial=None, where=None):
