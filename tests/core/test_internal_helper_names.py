@@ -60,3 +60,12 @@ def test_dataset_helper_and_comm_helper_paths():
     from cellgrad.communication._comm_helper import GlobalComm
 
     assert GlobalComm is cellgrad.communication.GlobalComm
+
+
+def test_summary_enums_and_export_options():
+    from cellgrad.train.summary.enums import ModeEnum, PluginEnum
+    from cellgrad.train.summary.summary_record import _DEFAULT_EXPORT_OPTIONS
+
+    assert ModeEnum.to_list() == ["train", "eval"] and ModeEnum.TRAIN.value == "train"
+    assert PluginEnum.HISTOGRAM.value == "histogram" and len(PluginEnum.to_list()) == 11
+    assert _DEFAULT_EXPORT_OPTIONS == {"tensor_format": {"npy", None}}

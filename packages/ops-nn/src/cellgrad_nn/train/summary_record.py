@@ -23,12 +23,12 @@ from urllib.parse import quote
 import numpy as np
 
 from cellgrad import log as logger
+from cellgrad.train.summary.summary_record import _DEFAULT_EXPORT_OPTIONS as _EXPORT_OPTIONS
 from cellgrad_nn.train import parallel, summary_ops
 from cellgrad_nn.train.summary_values import PLUGINS, check_value, to_summary_value
 
 EVENT_FILE_MARK = ".out.tfevents.summary."
 _NAME_PATTERN = re.compile(r"^\w+[0-9a-zA-Z\_\.]*$", re.ASCII)
-_EXPORT_OPTIONS = {"tensor_format": {"npy", None}}
 # MindInsight-only plugins MindSpore's add_value also takes; TensorBoard has no place for them
 _MINDINSIGHT_PLUGINS = ("train_lineage", "eval_lineage", "dataset_graph",
                         "custom_lineage_data", "graph", "LANDSCAPE")
