@@ -236,6 +236,8 @@ def test_summary_op_attributes_and_paths():
      'For "TensorSummary", the parameter "value" expect to be Tensor, but got ndarray'),
     ("HistogramSummary", 3, Tensor([1.0]), TypeError,
      'For "HistogramSummary", the name must be valid string, but got "3".'),
+    ("ImageSummary", "", Tensor(np.zeros((1, 3, 4, 4), np.float32)), ValueError,
+     "For 'ImageSummary', the name must be valid string, but got ''."),
 ])
 def test_summary_op_bad_values_raise_at_record_naming_the_op(tmp_path, op, name, value, error,
                                                              message):

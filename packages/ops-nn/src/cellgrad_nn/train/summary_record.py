@@ -284,9 +284,12 @@ class SummaryRecord:
     def _take_summary_ops(self):
         queued = summary_ops.take_queued()
         for op_name, name, value in queued:
-            if not isinstance(name, str) or not name:
+            if not isinstance(name, str):
                 raise TypeError(f'For "{op_name}", the name must be valid string, but got '
                                 f'"{name}".')
+            if not name:  # MindSpore's ValueError for an empty name
+                raise ValueError(f"For '{op_name}', the name must be valid string, but got "
+                                 f"'{name}'.")
             self._add(op_name[:-len("Summary")].lower(), name,
                       check_value(op_name[:-len("Summary")].lower(), value, op_name))
 
