@@ -25,7 +25,20 @@ def _softplus(x):
 
 def selu(input_x):
     """Mirrors `mindspore.ops.selu`: scale * elu(x, alpha) with the self-normalising
-    constants."""
+    constants. Int8/Int32 inputs run MindSpore's integer kernel: its constants truncated to
+    1, so x where x > 0, else expm1(x) in float32 truncated (-1 from x <= -18, else 0)."""
+    from cellgrad._core._buffer import TensorBuffer
+
+    if isinstance(input_x, TensorBuffer) and str(input_x.dtype) in ("Int8", "Int32"):
+        from cellgrad import Tensor
+
+        x = input_x._data
+        neg = np.trunc(np.expm1(np.minimum(x, 0).astype(np.float32))).astype(x.dtype)
+        return Tensor(np.where(x > 0, x, neg))
+    if isinstance(input_x, TensorBuffer) and not input_x.dtype.is_floating:
+        raise TypeError("For primitive[SeLU], the input argument[input_x] must be a type of "
+                        "{Tensor[Float16], Tensor[Float32], Tensor[Float64], Tensor[Int32], "
+                        f"Tensor[Int8]}}, but got Tensor[{input_x.dtype}].")
     _checks.floating("selu", "input_x", input_x)
     return apply(ELU, (input_x,), {"alpha": _SELU_ALPHA}) * _SELU_SCALE
 
