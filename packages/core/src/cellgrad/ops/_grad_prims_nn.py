@@ -244,10 +244,20 @@ class SliceGrad(Primitive):
             raise ValueError(f"For '{name}', 'size' {size} must be dy's shape "
                              f"{tuple(dy.shape)} and begin + size within x's shape "
                              f"{tuple(x.shape)}, but got begin {begin}.")
-        pads = []
-        for b, n, d in zip(begin, size, x.shape):
-            pads.append((b, d - b - n))
-        return ops.pad(dy.astype(x.dtype), tuple(p for pair in reversed(pads) for p in pair))
+        import numpy as np
+
+        from cellgrad._core._buffer import make_tensor
+
+        count = int(np.prod(x.shape))
+        block = tuple(slice(b, b + n) for b, n in zip(begin, size))
+        where = np.arange(count).reshape(x.shape)[block].ravel()
+        dy = dy.astype(x.dtype)
+        if dy._data.dtype.kind not in "fc":
+            out = np.zeros(count, dy._data.dtype)
+            out[where] = dy._data.ravel()
+            return make_tensor(out.reshape(x.shape))
+        return ops.scatter_nd(make_tensor(where.reshape(-1, 1)), dy.reshape(-1),
+                              (count,)).reshape(x.shape)
 
 
 class ConcatOffset(Primitive):
