@@ -480,5 +480,5 @@ def test_an_error_during_a_replay_names_the_plan():
     with pytest.raises(type(info.value)):
         ops.gather(table, bad, 0)
     assert f.jit_stats.replays == 2
-    assert "indices must be in [-4, 4)" in str(info.value)
+    assert "'input_indices' should be in the range [0, 4), but got 9" in str(info.value)
     assert any("while replaying the ms.jit plan of" in n for n in info.value.__notes__)

@@ -117,8 +117,12 @@ def _check_indices(op, indices, bound):
         raise TypeError(f"For '{op}', the indices must be an integer Tensor, got "
                         f"dtype {indices.dtype}.")
     if indices.size and (indices.min() < -bound or indices.max() >= bound):
-        raise IndexRangeError(f"For '{op}', indices must be in [{-bound}, {bound}), got values in "
-                         f"[{indices.min()}, {indices.max()}].")
+        # MindSpore's kernel wraps negatives once, then names the first index out of [0, bound)
+        flat = indices.reshape(-1).astype(np.int64)
+        flat = np.where(flat < 0, flat + bound, flat)
+        first = int(flat[(flat < 0) | (flat >= bound)][0])
+        raise IndexRangeError(f"For 'Gather', the 'input_indices' should be in the range "
+                              f"[0, {bound}), but got {first}, error_code[58]")
 
 
 def _gather_fwd(x, indices, axis=0):
