@@ -118,9 +118,12 @@ def _usable():
 
 
 class _Replay:
-    def __init__(self, trace, env, size):
+    def __init__(self, trace, env, size, watched=()):
         self.env, self.size = env, size  # id(traced Tensor) -> (Tensor, batched)
         self.trace = trace
+        # ids of the arrays behind batched traced Tensors: an op given one as an attribute
+        # (gather's indices) saw example 0's values, so the replay cannot batch it
+        self.watched = set(watched)
 
     def value(self, v):
         """(value, batched) of a traced input."""
@@ -141,6 +144,8 @@ class _Replay:
 
     def run(self):
         for op, inputs, attrs, result in self.trace.events:
+            if _holds(attrs, self.watched):
+                raise NoRule(f"'{op.name}' has a batched Tensor's values as an attribute")
             vals = [self.value(v) for v in inputs]
             if not any(b for _, b in vals):
                 out = apply(op, tuple(v for v, _ in vals), attrs)
@@ -158,6 +163,25 @@ class _Replay:
                     self.env[id(r)] = (o, batched)
             else:
                 self.env[id(result)] = (out, batched)
+            if batched:
+                self.watched.update(id(r._data) for r in (
+                    result if isinstance(result, tuple) else (result,)) if isinstance(r, _Tensor))
+
+
+def _holds(attrs, ids):
+    """Whether an attribute value is (a view of) one of the arrays `ids` names."""
+    for v in (attrs or {}).values():
+        for a in v if isinstance(v, (tuple, list)) else (v,):
+            while isinstance(a, np.ndarray):
+                if id(a) in ids:
+                    return True
+                a = a.base
+    return False
+
+
+def _watched(sliced, batched):
+    """ids of the arrays behind the traced arguments that carry a batch."""
+    return {id(s._data) for s, b in zip(sliced, batched) if b and isinstance(s, _Tensor)}
 
 
 def _F():
@@ -213,7 +237,8 @@ def map_call(fn, args, sliced, axes, size):
         return None, first
     try:
         full = _batched_inputs(args, axes, size)
-        replay = _Replay(trace, _bind(trace, sliced, axes, full), size)
+        replay = _Replay(trace, _bind(trace, sliced, axes, full), size,
+                         _watched(sliced, [a is not None for a in axes]))
         replay.run()
         return _outputs(replay, first), first
     except NoRule:
@@ -258,7 +283,8 @@ def grad_call(meta, args, sliced, axes, size):
             env.update({id(s): (b, a is not None or i in positions)
                         for i, (s, a, b) in enumerate(zip(sliced, axes, batched))
                         if isinstance(s, _Tensor)})
-            replay = _Replay(trace, env, size)
+            replay = _Replay(trace, env, size, _watched(
+                sliced, [a is not None or i in positions for i, a in enumerate(axes)]))
             replay.run()
             value, is_batched = replay.env[id(loss)]
             if not is_batched:
