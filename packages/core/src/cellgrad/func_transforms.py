@@ -95,6 +95,11 @@ def _check_out_axis(out_axes, ndim):
     if out_axes is None:
         raise RuntimeError("For 'vmap', out_axes None cannot be given for a mapped output: "
                            "it is invalid that source is not None and dst is None.")
+    if isinstance(out_axes, (tuple, list)) and len(out_axes) != 1:
+        raise RuntimeError(f"The size of vmap's 'out_axes' should be equal to the result size: "
+                           f"1, but got size: {len(out_axes)}.")
+    if isinstance(out_axes, (tuple, list)) and isinstance(out_axes[0], int):
+        out_axes = out_axes[0]  # MindSpore takes (axis,) for a single output too
     if isinstance(out_axes, (tuple, list)):
         raise RuntimeError(f"For 'vmap', out_axes {out_axes!r} does not match an output that "
                            "is a single Tensor.")
