@@ -17,10 +17,12 @@ tells it what an observer cannot see.
         grad_begin(pairs)           a gradient transform starts; pairs are (Tensor the
                                     function sees, Tensor passed) for the differentiated
                                     inputs (alias, input) and the weights (w, w).
-        grad_end(roots, sens, targets, results)
+        grad_end(roots, sens, targets, results, given)
                                     the walk ran: `roots` [(node, slot)] of the outputs,
                                     `sens` their arrays, `targets` {node: index}, `results`
-                                    [(index or None, returned Tensor)].
+                                    [(index or None, returned Tensor)], `given` what the
+                                    caller passed as each output's sensitivity (None: ones;
+                                    a Tensor or number from `vjp`, `sens_param`, `sens=`).
 Helpers for the tracer (read-only views of tape state): `tape_place`, `node_op`,
 `has_grad_hooks`, `cell_hooked`, `recording`, `rule_namespace`.
 """

@@ -79,7 +79,7 @@ class _Trace(observe.Observer):
         for alias, given in pairs:
             self.aliases[id(alias)] = given
 
-    def grad_end(self, roots, sens, targets, results):
+    def grad_end(self, roots, sens, targets, results, given=()):
         self.roots = list(roots)
 
 

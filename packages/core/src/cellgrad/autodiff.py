@@ -180,13 +180,14 @@ def _run(fn, args, kwargs, positions, weights, has_aux, sens=None):
         for node in w_nodes:
             if node is not None:
                 targets.setdefault(node, len(targets))
-        roots, slots, grads = [], [], []
+        roots, slots, grads, given = [], [], [], []
         for o, s in pairs:
             if o._node is None:
                 continue
             roots.append(o._node)
             slots.append(o._slot)
             grads.append(_sens_like(o, nested) if s is None else _sens_value(s, o, nested))
+            given.append(s)
         results = _tape.run_backward(roots, slots, grads, targets, nested)
     finally:
         _tape.exit_recording()
@@ -216,7 +217,7 @@ def _run(fn, args, kwargs, positions, weights, has_aux, sens=None):
     if tracer is not None:
         tracer.grad_end(list(zip(roots, slots)), grads, targets,
                         [(targets.get(in_nodes[p]), in_grads[p]) for p in alias_of] +
-                        [(targets.get(n), g) for n, g in zip(w_nodes, w_grads)])
+                        [(targets.get(n), g) for n, g in zip(w_nodes, w_grads)], given)
     if not nested:
         out = _detach(out)
     return out, in_grads, w_grads

@@ -90,8 +90,12 @@ def _grad(src, step, early=None):
     src.emit(f"r = [None] * {nt}")
     for k, _ in step.walk:
         src.emit(f"a{k} = None")
-    for (kind, where, slot), (shape, dtype) in zip(step.roots, step.sens):
-        ones = f"ones({shape!r}, {src.name('D', dtype)})"
+    for (kind, where, slot), (shape, dtype, given) in zip(step.roots, step.sens):
+        if given is None:
+            ones = f"ones({shape!r}, {src.name('D', dtype)})"
+        else:  # a sensitivity the caller passed (`plan._sens_array`)
+            value = f"v{given}" if type(given) is int else src.name("K", given)
+            ones = f"sens({value}, {shape!r}, {src.name('D', dtype)})"
         if kind == "t":
             src.emit(f"r[{where}] = {ones} if r[{where}] is None else r[{where}] + {ones}")
         elif kind == "n":
@@ -251,7 +255,8 @@ def generate(plan):
     src.emit(f"return build({src.name('T', plan.template)}, {result})")
     namespace = dict(src.names, ndarray=np.ndarray, asarray=np.asarray, ones=np.ones,
                      zeros=np.zeros, sum_to=P._sum_to, build=P._build, fit=_fit,
-                     call=_call, fill=_fill, scalar=_scalar_array)
+                     call=_call, fill=_fill, scalar=_scalar_array,
+                     sens=P._sens_array)
     code = "\n".join(src.lines)
     exec(compile(code, f"<jit replay of {plan.name}>", "exec"), namespace)  # noqa: S102
     fn = namespace["replay"]

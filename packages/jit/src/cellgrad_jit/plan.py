@@ -273,7 +273,7 @@ class GradStep:
         return step
 
     def slots(self):
-        return []
+        return [src for _, _, src in self.sens if type(src) is int]
 
     def buffer(self, escaping, shared=()):
         """Give each weight gradient that arrives through one edge and whose slot is not in
@@ -309,8 +309,9 @@ class GradStep:
     def run(self, env, saved):
         acc = [None] * self.nslots
         results = [None] * self.ntargets
-        for (kind, where, slot), (shape, dtype) in zip(self.roots, self.sens):
-            g = np.ones(shape, dtype)
+        for (kind, where, slot), (shape, dtype, src) in zip(self.roots, self.sens):
+            g = np.ones(shape, dtype) if src is None else \
+                _sens_array(env[src] if type(src) is int else src, shape, dtype)
             if kind == "t":
                 results[where] = _acc(results[where], g)
             elif kind == "n":
@@ -364,6 +365,15 @@ class GradStep:
 
     def walk_meta(self, k):
         return self.meta_of.get(k)
+
+
+def _sens_array(a, shape, dtype):
+    """A given sensitivity as the walk takes it (autodiff's `_sens_value`): a number fills
+    the output's shape, complex ones in the tape's convention; a fresh array."""
+    a = np.asarray(a)
+    if a.dtype.kind == "c":
+        a = np.conj(a)
+    return np.array(np.broadcast_to(a, shape), dtype=dtype)
 
 
 def _add(acc, k, slot, g, multi_meta):

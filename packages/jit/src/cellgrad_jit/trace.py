@@ -307,16 +307,17 @@ class Recorder(observe.Observer):
             if place is not None:
                 region.leaves[id(place[0])] = place[0]
 
-    def grad_end(self, roots, sens, targets, results):
+    def grad_end(self, roots, sens, targets, results, given=()):
         if get_ident() != self.thread:
             return self.other_thread()
         region, self.region = self.region, None
         if region is None or self.unsafe:
             return
         ids = {id(n): i for n, i in targets.items()}
-        step = GradStep.build(self, [(id(n), s) for n, s in roots],
-                              [(a.shape, a.dtype) for a in sens], ids, self.fail)
-        step.built = ([(id(n), s) for n, s in roots], [(a.shape, a.dtype) for a in sens], ids)
+        given = list(given) + [None] * (len(sens) - len(given))
+        sens = [(a.shape, a.dtype, self.sens_source(g, a)) for a, g in zip(sens, given)]
+        step = GradStep.build(self, [(id(n), s) for n, s in roots], sens, ids, self.fail)
+        step.built = ([(id(n), s) for n, s in roots], sens, ids)
         for index, t in results:
             s = self.new_slot("result", None, t._data)
             self.by_tensor[id(t)] = s
@@ -324,6 +325,16 @@ class Recorder(observe.Observer):
             self.keep.append(t)
             step.outputs.append((index, s, t._data.shape, t._data.dtype))
         self.steps.append(step)
+
+    def sens_source(self, given, array):
+        """Where a replay takes an output's sensitivity: None (ones, the default), the slot
+        of the Tensor the caller passed (`vjp`'s cotangent, `sens_param`'s `sens`, a loss
+        scale: its value may change between calls), or the array of a Python number."""
+        if given is None:
+            return None
+        if isinstance(given, TensorBuffer):
+            return self.slot_of(given, "a gradient's sensitivity")
+        return np.array(array)
 
     # ---- observer events ----
 
