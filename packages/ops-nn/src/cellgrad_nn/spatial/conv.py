@@ -147,6 +147,7 @@ CONV2D = Op("conv2d", _conv_fwd, _conv_bwd, PROMOTE_ARITH)
 CONV3D = Op("conv3d", _conv_fwd, _conv_bwd, PROMOTE_ARITH)
 OPS = (CONV2D, CONV3D)
 _BY_RANK = {2: CONV2D, 3: CONV3D}
+conv_grad.use_forward(_BY_RANK, _conv_fwd)
 
 
 # Checked geometry by everything it depends on: a layer called every step with inputs of

@@ -49,15 +49,22 @@ def _filter_grad(x, g, w_shape, pads, stride, dilation, groups):
     return np.matmul(_channel_major(g, groups), cols_t).reshape(w_shape)
 
 
+_FORWARD = {}  # conv.py's forward ops by rank and its array forward: see `use_forward`
+
+
+def use_forward(by_rank, conv_fwd):
+    """Called by conv.py, which imports this module: its forward ops are handed over rather
+    than imported back (no import cycle)."""
+    _FORWARD.update(by_rank=by_rank, fwd=conv_fwd)
+
+
 def _conv(x, w, pads, stride, dilation, groups, out_size):
     """conv forward: recorded when the operands are Tensors (a higher order), else arrays."""
-    from cellgrad_nn.spatial.conv import _BY_RANK, _conv_fwd
-
     attrs = {"pads": pads, "stride": stride, "dilation": dilation, "groups": groups,
              "out_size": tuple(out_size)}
     if isinstance(x, TensorBuffer) or isinstance(w, TensorBuffer):
-        return apply(_BY_RANK[len(stride)], (x, w), attrs)
-    return _conv_fwd(x, w, **attrs)[0]
+        return apply(_FORWARD["by_rank"][len(stride)], (x, w), attrs)
+    return _FORWARD["fwd"](x, w, **attrs)[0]
 
 
 def _grad_input_fwd(g, w, *, x_shape, pads, stride, dilation, groups):
