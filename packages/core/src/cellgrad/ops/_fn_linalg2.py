@@ -123,9 +123,11 @@ def cholesky_solve(input, input2, upper=False):
 
 
 def matrix_solve(matrix, rhs, adjoint=False):
-    """Mirrors `mindspore.ops.matrix_solve`: `matrix^-1 rhs` (`matrix^-T` when `adjoint`)."""
+    """Mirrors `mindspore.ops.matrix_solve`: `matrix^-1 rhs` (`matrix^-H` when `adjoint`)."""
     _matrix("matrix_solve", "matrix", matrix, square=True)
     _matrix("matrix_solve", "rhs", rhs)
+    if adjoint and matrix.dtype.is_complex:
+        matrix = F.conj(matrix)  # the op's adjoint transposes; the conjugate keeps its gradient
     return apply(L.SOLVE, (matrix, rhs), {"adjoint": bool(adjoint)})
 
 

@@ -78,7 +78,7 @@ SLOGDET = define("slogdet", _slogdet_fwd, _slogdet_bwd)
 
 
 def _solve_fwd(a, b, adjoint=False):
-    _square("matrix_solve", a)
+    _square("matrix_solve", a, "fc")
     if b.ndim < 2 or b.shape[-2] != a.shape[-1]:
         raise ValueError(f"For 'matrix_solve', 'rhs' must have shape (*, {a.shape[-1]}, k) to "
                          f"match 'matrix' of shape {a.shape}, but got {b.shape}.")
