@@ -108,7 +108,7 @@ def _symmetric_part(xp, m):
 
 
 def _svd_fwd(a, full_matrices=False, compute_uv=True):
-    _floating("svd", a)
+    _floating("svd", a, "fc")
     if a.ndim < 2:
         raise ValueError(f"For 'svd', the input must be at least 2-D, but got shape {a.shape}.")
     if not compute_uv:  # u and v are kept for the backward
@@ -116,13 +116,16 @@ def _svd_fwd(a, full_matrices=False, compute_uv=True):
         return s.astype(a.dtype, copy=False), (u.astype(a.dtype),
                                                np.swapaxes(vh, -1, -2).astype(a.dtype))
     u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
-    v = np.swapaxes(vh, -1, -2)
+    v = np.conj(np.swapaxes(vh, -1, -2))  # A = U diag(s) V^H; s complex for complex A
     s, u, v = (x.astype(a.dtype, copy=False) for x in (s, u, v))
     return (s, u, v), (s, u, v)
 
 
 def _svd_bwd(ctx, gs, gu=None, gv=None):
     saved = ctx.saved
+    if saved[-1].dtype.kind == "c":
+        raise TypeError("For 'svd', the gradient of a complex input is not supported (nor in "
+                        "MindSpore 2.10); differentiate a real input.")
     if len(saved) == 2:  # compute_uv=False: A = U diag(s) V^T
         u, v = saved
         return np.matmul(u * gs[..., None, :], np.swapaxes(v, -1, -2))
