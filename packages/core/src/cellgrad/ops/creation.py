@@ -103,8 +103,16 @@ def arange(start=0, end=None, step=1, *, dtype=None):
     start, end, step = vals
     if end is None:
         start, end = 0, start
+    for name, v in (("start", start), ("end", end), ("step", step)):
+        if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+            raise TypeError(f"For 'arange', '{name}' must be a number or a scalar Tensor, but "
+                            f"got {type(v).__name__}.")
     if step == 0:
-        raise ValueError("For 'arange', 'step' must not be 0.")
+        raise ValueError("For Range, delta cannot be equal to zero.")
+    if end < start and step > 0:
+        raise ValueError("For Range, delta cannot be positive when limit < start.")
+    if end > start and step < 0:
+        raise ValueError("For Range, delta cannot be negative when limit > start.")
     if dtype is None:
         is_int = builtins.all(isinstance(v, (int, np.integer)) for v in (start, end, step))
         d = int64 if is_int else float32
