@@ -93,8 +93,9 @@ class _Events:
     def grad_begin(self, pairs):
         self.events.append(("grad_begin", len(pairs)))
 
-    def grad_end(self, roots, sens, targets, results):
+    def grad_end(self, roots, sens, targets, results, given):
         self.events.append(("grad_end", len(roots), len(targets), len(results)))
+        assert given == [None]  # the default sensitivity (ones)
 
 
 def test_tracer_events():
