@@ -12,7 +12,7 @@ from cellgrad.ops import _prim_checks as C
 from cellgrad.ops.primitive import Primitive, prim_attr_register
 
 __all__ = ["ACosGrad", "AcoshGrad", "AsinGrad", "AsinhGrad", "AtanGrad", "BiasAddGrad",
-           "Conv2DBackpropFilter", "ResizeBilinearGrad", "StridedSliceGrad"]
+           "Conv2DBackpropFilter", "IgammaGradA", "ResizeBilinearGrad", "StridedSliceGrad"]
 
 
 def _unary_grad(name, rule, doc):
@@ -52,6 +52,20 @@ InvGrad = _unary_grad("InvGrad", lambda ops, y, d: -d * y * y,
 SqrtGrad = _unary_grad("SqrtGrad", lambda ops, y, d: d / (2 * y),
                        "Mirrors `_grad_ops.SqrtGrad()(y, dout)`, `y = sqrt(x)` (MindSpore "
                        "names the arguments `dy, y` but takes y first): `dout / (2 y)`.")
+
+
+class IgammaGradA(Primitive):
+    """Mirrors `_grad_ops.IgammaGradA()(a, x)`: d igamma(a, x) / da, the derivative igamma's
+    backward uses for `a`."""
+
+    @prim_attr_register
+    def __init__(self):
+        pass
+
+    def __call__(self, a, x):
+        from cellgrad.ops._fn_special import igamma_grad_a
+
+        return igamma_grad_a(a, x)
 
 
 class BiasAddGrad(Primitive):

@@ -11,9 +11,11 @@ import numpy as np
 
 from cellgrad._core._buffer import TensorBuffer, make_tensor
 from cellgrad._namespace import plugin_names as _plugin_names
+from cellgrad.ops._prim_set_ops import DenseToDenseSetOperation, DenseToSparseSetOperation
 from cellgrad.ops.primitive import Primitive, prim_attr_register
 
-__all__ = ["SparseAdd", "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtN",
+__all__ = ["DenseToDenseSetOperation", "DenseToSparseSetOperation", "SparseAdd",
+           "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtN",
            "SparseSegmentSqrtNWithNumSegments"]
 
 _FLOATS = "{Tensor[Float16], Tensor[Float32], Tensor[Float64]}"
