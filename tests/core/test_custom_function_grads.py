@@ -122,10 +122,14 @@ def test_tensor_accepts_attributes_and_keeps_attribute_errors():
 
 
 def test_recompute_marks_the_scope_of_the_cell_and_its_children():
+    class Inner(nn.Cell):
+        def construct(self, x):
+            return x * 2
+
     class Net(nn.Cell):
         def __init__(self):
             super().__init__()
-            self.inner = nn.ReLU()
+            self.inner = Inner()
 
         def construct(self, x):
             return self.inner(x)

@@ -63,10 +63,15 @@ print("split", ops.ReduceSum()(ops.Split()(Tensor(np.arange(6.0).reshape(2, 3).a
                                + Tensor([1.0, 1.0, 1.0]), 0).asnumpy().tolist())
 
 
+class Double(nn.Cell):
+    def construct(self, v):
+        return v * 2
+
+
 class Net(nn.Cell):
     def __init__(self):
         super().__init__()
-        self.inner = nn.SequentialCell([nn.ReLU()])
+        self.inner = nn.SequentialCell([Double()])
 
     def construct(self, v):
         return self.inner(v)
