@@ -221,3 +221,21 @@ def test_argument_errors(tmp_path, kwargs, error, message):
     with pytest.raises(error) as info:
         ms.train.SummaryCollector(str(tmp_path), **kwargs)
     assert str(info.value) == message
+
+
+def test_without_cellgrad_checkpoint_the_default_landscape_is_left_out(tmp_path, monkeypatch):
+    from cellgrad import plugins
+
+    monkeypatch.setenv("CELLGRAD_DISABLED_PLUGINS", "cellgrad-checkpoint")
+    plugins.reset()
+    try:
+        collector = ms.SummaryCollector(str(tmp_path / "a"))
+        assert collector._landscape is None
+        with pytest.raises(plugins.PluginNameImportError, match="cellgrad-checkpoint"):
+            ms.SummaryCollector(str(tmp_path / "b"), collect_specified_data={
+                "collect_landscape": {"landscape_size": 4, "unit": "step",
+                                      "create_landscape": {"train": True, "result": True},
+                                      "num_samples": 4, "intervals": [[1, 2, 3]]}})
+    finally:
+        monkeypatch.delenv("CELLGRAD_DISABLED_PLUGINS")
+        plugins.reset()

@@ -31,6 +31,17 @@ def _check_type(name, value, types):
                         f"{type(value).__name__}.")
 
 
+def _can_save_checkpoints():
+    """Whether `save_checkpoint` (package cellgrad-checkpoint) is installed and enabled."""
+    from cellgrad import plugins
+
+    try:
+        from cellgrad import save_checkpoint  # noqa: F401
+    except plugins.PluginNameError:
+        return False
+    return True
+
+
 class SummaryCollector(Callback):
     """Mirrors `mindspore.train.SummaryCollector` (see the module docstring for what a
     TensorBoard file holds). Opens its SummaryRecord in `with` or at train begin."""
@@ -64,6 +75,12 @@ class SummaryCollector(Callback):
         self._collect_specified_data = self._process_specified_data(collect_specified_data,
                                                                     keep_default_action)
         landscape = self._collect_specified_data.get("collect_landscape")
+        asked = isinstance(collect_specified_data, dict) and \
+            "collect_landscape" in collect_specified_data
+        if landscape and not _can_save_checkpoints():
+            if asked:  # its checkpoints need cellgrad-checkpoint: the error naming it, now
+                from cellgrad import save_checkpoint  # noqa: F401
+            landscape = None  # the default's: left out without cellgrad-checkpoint
         self._landscape = LandscapeCheckpoints(self._summary_dir, landscape) if landscape else None
         self._custom_lineage_data = self._check_custom_lineage(custom_lineage_data)
         self._num_process = num_process
