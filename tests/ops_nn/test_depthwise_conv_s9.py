@@ -63,8 +63,14 @@ def test_depthwise_errors():
     x = ms.Tensor(np.ones((1, 2, 5, 5), np.float32))
     with pytest.raises(ValueError, match="batch of 'weight' must be 1"):
         ops.DepthwiseConv2dNative(1, 3)(x, ms.Tensor(np.ones((2, 2, 3, 3), np.float32)))
+    wide = ops.DepthwiseConv2dNative(2, 3)  # MindSpore's constructor takes it; a call refuses
+    assert wide.channel_multiplier == 2
     with pytest.raises(ValueError, match="channel_multiplier' must be 1"):
-        ops.DepthwiseConv2dNative(2, 3)
+        wide(x, ms.Tensor(np.ones((1, 2, 3, 3), np.float32)))
+    with pytest.raises(TypeError, match="DepthwiseConv2dNative"):
+        wide(ms.Tensor(np.ones(5, np.bool_)), ms.Tensor(np.ones(5, np.bool_)))
+    with pytest.raises(TypeError, match="same dtype"):
+        wide(x, ms.Tensor(np.ones((1, 2, 3, 3), np.float16)))
     with pytest.raises(ValueError, match="'pad' must be zero"):
         ops.DepthwiseConv2dNative(1, 3, pad=1)
     with pytest.raises(ValueError, match="height and width of 'stride' must be equal"):

@@ -3,6 +3,7 @@ a depthwise convolution, computed by `ops.conv2d` with one group per input chann
 
 import numbers
 
+from cellgrad import dtype as mstype
 from cellgrad.ops import _prim_checks as C
 from cellgrad.ops import functional as F
 from cellgrad.ops.primitive import Primitive, prim_attr_register
@@ -57,16 +58,19 @@ class DepthwiseConv2dNative(Primitive):
             if C.integer(op, name, value) <= 0:
                 raise ValueError(f"For '{op}', '{name}' must be a positive int, but got "
                                  f"{value}.")
-        if channel_multiplier != 1:
-            raise ValueError(f"For '{op}', the weight (1, C, KH, KW) holds one filter per "
-                             f"channel, so 'channel_multiplier' must be 1 here, but got "
-                             f"{channel_multiplier}; for more output channels use ops.conv2d "
-                             f"with group=C and a weight (C * multiplier, 1, KH, KW).")
+        self.channel_multiplier = channel_multiplier
 
     def __call__(self, x, w):
         op = self.name
         C.tensor(op, "x", x)
         C.tensor(op, "w", w)
+        for name, t in (("x", x), ("w", w)):  # MindSpore checks dtypes before shapes
+            if t.dtype == mstype.bool_:
+                raise TypeError(f"For '{op}', the type of '{name}' must be a number Tensor, "
+                                f"but got {t.dtype}.")
+        if x.dtype != w.dtype:
+            raise TypeError(f"For '{op}', 'x' and 'w' must have the same dtype, but got "
+                            f"{x.dtype} and {w.dtype}.")
         if x.ndim != 4 or w.ndim != 4:
             raise ValueError(f"For '{op}', 'x' and 'w' must be 4-D, but got shapes "
                              f"{tuple(x.shape)} and {tuple(w.shape)}.")
@@ -76,6 +80,11 @@ class DepthwiseConv2dNative(Primitive):
         if w.shape[1] != x.shape[1] or tuple(w.shape[2:]) != self.kernel_size:
             raise ValueError(f"For '{op}', 'w' must be (1, {x.shape[1]}, *{self.kernel_size}), "
                              f"but got {tuple(w.shape)}.")
+        if self.channel_multiplier != 1:  # MindSpore's constructor takes it; only 1 computes
+            raise ValueError(f"For '{op}', the weight (1, C, KH, KW) holds one filter per "
+                             f"channel, so 'channel_multiplier' must be 1 here, but got "
+                             f"{self.channel_multiplier}; for more output channels use "
+                             f"ops.conv2d with group=C and a weight (C * multiplier, 1, KH, KW).")
         channels = x.shape[1]
         weight = F.reshape(w, (channels, 1, *self.kernel_size))
         return conv2d(x, weight, None, self.stride, self.pad_mode,
