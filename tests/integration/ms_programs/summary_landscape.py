@@ -1,3 +1,4 @@
+# replay needs: tensorboardX
 """SummaryLandscape: PCA and random loss landscapes from hand-made checkpoints, its checks."""
 import json
 import os
