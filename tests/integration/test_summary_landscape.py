@@ -101,6 +101,17 @@ def test_collector_by_epoch_and_its_checks(tmp_path):
                                         r"\['list'\], but got NoneType"):
         SummaryCollector(str(tmp_path / "b"), collect_specified_data={
             "collect_landscape": {"landscape_size": 4}})
+    # MindSpore 2.10's collector texts (no closing period, unlike SummaryLandscape's)
+    with pytest.raises(ValueError, match=r'For "SummaryCollector", the length of each list in '
+                                         r'"intervals" should not be less than three, but got '
+                                         r'the: \[1, 2\]$'):
+        SummaryCollector(str(tmp_path / "c"), collect_specified_data={
+            "collect_landscape": dict(SETTINGS, intervals=[[1, 2]])})
+    with pytest.raises(TypeError, match=r'For "SummaryCollector", the value of each list in '
+                                        r'"intervals" should be int, but got the: '
+                                        r"<class 'str'>$"):
+        SummaryCollector(str(tmp_path / "d"), collect_specified_data={
+            "collect_landscape": dict(SETTINGS, intervals=[[1, 2, "a"]])})
 
 
 def test_landscapes_are_written_as_tensor_summaries(tmp_path, capsys):

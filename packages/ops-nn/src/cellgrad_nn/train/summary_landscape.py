@@ -44,6 +44,21 @@ def check_value_type(name, value, types):
                         f"{[t.__name__ for t in types]}, but got {type(value).__name__}.")
 
 
+def check_intervals(intervals, owner, item_name, value_text, end):
+    """The `intervals` setting: a list of lists of at least three ints (MindSpore's texts vary
+    by caller: `item_name`, `value_text` and the messages' `end`)."""
+    check_value_type("intervals", intervals, list)
+    for interval in intervals:
+        check_value_type(item_name, interval, list)
+        if len(interval) < 3:
+            raise ValueError(f'For "{owner}", the length of each list in "intervals" should not '
+                             f'be less than three, but got the: {interval}{end}')
+        for j in interval:
+            if not isinstance(j, int):
+                raise TypeError(f'For "{owner}", {value_text} "intervals" should be int, but '
+                                f'got the: {type(j)}{end}')
+
+
 def _is_direction(name):
     """MindSpore moves weights and biases only (not optimizer moments or other state)."""
     return ("weight" in name or "bias" in name) and "moment" not in name
@@ -97,17 +112,9 @@ class LandscapeCheckpoints:
                 raise ValueError(f'For "{self._owner}", the key to create landscape should be '
                                  f'in ["train", "result"], but got the: {key}.')
             check_value_type(key, value, bool)
-        intervals = settings.get("intervals")
-        check_value_type("intervals", intervals, list)
-        for interval in intervals:
-            check_value_type("each interval inintervals", interval, list)
-            if len(interval) < 3:
-                raise ValueError(f'For "{self._owner}", the length of each list in "intervals" '
-                                 f'should not be less than three, but got the: {interval}')
-            for j in interval:
-                if not isinstance(j, int):
-                    raise TypeError(f'For "{self._owner}", the value of each list in '
-                                    f'"intervals" should be int, but got the: {type(j)}')
+        # MindSpore's collector and SummaryLandscape word these two checks differently
+        check_intervals(settings.get("intervals"), self._owner, "each interval inintervals",
+                        "the value of each list in", "")
 
     def _unit(self):
         return self._settings.get("unit", "step")
@@ -232,16 +239,8 @@ class SummaryLandscape:
         if "create_landscape" in settings:
             self._check_create_landscape(settings["create_landscape"])
         if "intervals" in settings:
-            check_value_type("intervals", settings["intervals"], list)
-            for interval in settings["intervals"]:
-                check_value_type("each interval in intervals", interval, list)
-                if len(interval) < 3:
-                    raise ValueError(f'For "{owner}", the length of each list in "intervals" '
-                                     f'should not be less than three, but got the: {interval}.')
-                for j in interval:
-                    if not isinstance(j, int):
-                        raise TypeError(f'For "{owner}", the type of each value in "intervals" '
-                                        f'should be int, but got the: {type(j)}.')
+            check_intervals(settings["intervals"], owner, "each interval in intervals",
+                            "the type of each value in", ".")
 
     def _check_landscape_size(self, size):
         check_value_type("landscape_size", size, int)
