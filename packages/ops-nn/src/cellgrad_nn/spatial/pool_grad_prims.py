@@ -107,6 +107,19 @@ class MaxPool3DGradGrad(_MaxPoolGradGrad):
         super().__init__(kernel_size, strides, pad_mode)
 
 
+def _argmax_attrs(name, kernel_size, strides, pad_mode):
+    """The 2-D window attributes of the `...WithArgmax` gradient primitives."""
+    _window(name, "kernel_size", kernel_size, 2)
+    _window(name, "strides", strides, 2)
+    _pad_mode(name, pad_mode)
+
+
+def _argmax_inputs(name, x, grad, argmax):
+    _tensor(name, "x", x)
+    _tensor(name, "grad", grad)
+    _tensor(name, "argmax", argmax, "iu")
+
+
 class MaxPoolGradGradWithArgmax(Primitive):
     """Mirrors `_grad_ops.MaxPoolGradGradWithArgmax(kernel_size=1, strides=1,
     pad_mode='VALID')(x, grad, argmax)`: `grad` (x's shape) read at `argmax`, the flat
@@ -114,14 +127,10 @@ class MaxPoolGradGradWithArgmax(Primitive):
 
     @prim_attr_register
     def __init__(self, kernel_size=1, strides=1, pad_mode="VALID"):
-        _window(self.name, "kernel_size", kernel_size, 2)
-        _window(self.name, "strides", strides, 2)
-        _pad_mode(self.name, pad_mode)
+        _argmax_attrs(self.name, kernel_size, strides, pad_mode)
 
     def __call__(self, x, grad, argmax):
-        _tensor(self.name, "x", x)
-        _tensor(self.name, "grad", grad)
-        _tensor(self.name, "argmax", argmax, "iu")
+        _argmax_inputs(self.name, x, grad, argmax)
         return _planes_gather(grad, argmax, True)
 
 
@@ -132,14 +141,10 @@ class MaxPoolGradWithArgmax(Primitive):
 
     @prim_attr_register
     def __init__(self, kernel_size=1, strides=1, pad_mode="VALID", data_format="NCHW"):
-        _window(self.name, "kernel_size", kernel_size, 2)
-        _window(self.name, "strides", strides, 2)
-        _pad_mode(self.name, pad_mode)
+        _argmax_attrs(self.name, kernel_size, strides, pad_mode)
 
     def __call__(self, x, grad, argmax):
-        _tensor(self.name, "x", x)
-        _tensor(self.name, "grad", grad)
-        _tensor(self.name, "argmax", argmax, "iu")
+        _argmax_inputs(self.name, x, grad, argmax)
         return _planes_scatter(x, grad, argmax, True)
 
 
@@ -158,9 +163,7 @@ class MaxPoolGradWithArgmaxV2(Primitive):
                             f"int64, but got {argmax_type}.")
 
     def __call__(self, x, grad, argmax):
-        _tensor(self.name, "x", x)
-        _tensor(self.name, "grad", grad)
-        _tensor(self.name, "argmax", argmax, "iu")
+        _argmax_inputs(self.name, x, grad, argmax)
         return _planes_scatter(x, grad, argmax, False)
 
 
