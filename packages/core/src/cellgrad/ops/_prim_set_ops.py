@@ -8,6 +8,7 @@ import numpy as np
 
 from cellgrad import dtype as mstype
 from cellgrad._core._buffer import TensorBuffer, make_tensor
+from cellgrad.ops import _prim_checks as C
 from cellgrad.ops.primitive import Primitive, prim_attr_register
 
 __all__ = ["DenseToDenseSetOperation", "DenseToSparseSetOperation"]
@@ -40,9 +41,7 @@ def _set_op(op, set_operation):
 
 
 def _dense(op, name, x):
-    if not isinstance(x, TensorBuffer):
-        raise TypeError(f"For '{op}', the input '{name}' must be a Tensor, but got "
-                        f"{type(x).__name__}.")
+    C.tensor(op, name, x)
     if x.ndim < 2:
         raise ValueError(f"For '{op}', the rank of the shape of input '{name}' must be at "
                          f"least 2, but got {x.ndim}.")
