@@ -2,7 +2,10 @@
 
 from cellgrad.autodiff import GradOperation, grad, value_and_grad
 from cellgrad.func_transforms import jacfwd, jacrev, jvp, vjp, vmap
-from cellgrad.ops import composite  # noqa: F401  (MindSpore's path: mindspore.ops.composite)
+from cellgrad.ops import (
+    _cpu_kernels,  # noqa: F401  (registers kernels run by name)
+    composite,  # noqa: F401  (MindSpore's path: mindspore.ops.composite)
+)
 from cellgrad.ops._complex import *  # noqa: F403
 from cellgrad.ops._complex import __all__ as _complex_names
 from cellgrad.ops._composite2 import *  # noqa: F403

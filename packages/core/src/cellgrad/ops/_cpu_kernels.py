@@ -1,16 +1,18 @@
 """MindSpore 2.10 CPU kernels that have no Python Primitive in MindSpore: user code declares a
 `PrimitiveWithInfer` of that name (MindSpore's tests do) and PyNative runs the C++ kernel.
-`primitive._run_by_name` finds them here by name, after `cellgrad.ops`; they are not public.
+`primitive._run_by_name` finds them by name (`kernel_by_name`), after `cellgrad.ops`; they
+are not public.
 """
 
 import numpy as np
 
 from cellgrad.ops import _prim_checks as C
-from cellgrad.ops.primitive import Primitive, prim_attr_register
+from cellgrad.ops.primitive import Primitive, kernel_by_name, prim_attr_register
 
 _SHIFT_TYPES = "{Tensor[Float32], Tensor[Float64], Tensor[Int32], Tensor[Int64], Tensor[Bool]}"
 
 
+@kernel_by_name
 class Shift(Primitive):
     """MindSpore's CPU 'Shift' kernel: `Shift(periods=1, axis=-1)(x, fill_value)` moves x's
     elements `periods` places along `axis` (towards the end when positive) and fills the

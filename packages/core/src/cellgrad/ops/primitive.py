@@ -258,6 +258,16 @@ def constexpr(fn=None, get_instance=True, name=None, reuse_result=True, check=Tr
     return decorator
 
 
+# MindSpore CPU kernels without a Python Primitive (ops/_cpu_kernels.py registers them)
+_KERNELS_BY_NAME = {}
+
+
+def kernel_by_name(cls):
+    """Register `cls` as the kernel a user Primitive named `cls.__name__` runs."""
+    _KERNELS_BY_NAME[cls.__name__] = cls
+    return cls
+
+
 def _run_by_name(prim, args):
     """Run the cellgrad primitive named `prim.name` with `prim`'s attributes; for a name
     cellgrad does not have, run the Python infer (its value is the result, as in MindSpore's
@@ -265,10 +275,8 @@ def _run_by_name(prim, args):
     import cellgrad.ops as ops
 
     cls = getattr(ops, prim.name, None) if prim.name.isidentifier() else None
-    if cls is None and prim.name.isidentifier():
-        from cellgrad.ops import _cpu_kernels
-
-        cls = getattr(_cpu_kernels, prim.name, None)
+    if cls is None:
+        cls = _KERNELS_BY_NAME.get(prim.name)
     if isinstance(cls, type) and issubclass(cls, Primitive) and cls.__call__ is not \
             Primitive.__call__:
         init = getattr(cls.__init__, "decorated_func", cls.__init__)
