@@ -139,9 +139,11 @@ def cell_methods(cells, args, guards):
     seen = set()
     for cell in cells:
         for cls in type(cell).__mro__:
-            if id(cls) in seen or not _user_module(cls.__module__):
+            if id(cls) in seen:
                 continue
             seen.add(id(cls))
+            if not _user_module(cls.__module__):
+                continue
             for v in vars(cls).values():
                 reachable(getattr(v, "__func__", v), guards)
         for v in vars(cell).values():

@@ -23,6 +23,11 @@ that is also the core's jit tracer (`cellgrad._jit_hook`). What it records:
 from threading import get_ident
 
 import numpy as np
+
+try:
+    from xxhash import xxh3_64_intdigest as _xxh3
+except ImportError:  # the copies are compared instead
+    _xxh3 = None
 from cellgrad._core._buffer import TensorBuffer, promote_types
 
 import cellgrad as ms
@@ -104,6 +109,36 @@ def _scalar_array(v, d):
         return np.array(v).astype(npd)
 
 
+_BITS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def _fingerprint(a):
+    """What tells whether array `a` changed during the call: the XXH3-64 digest of its bytes
+    (2 ms for the deep chain's 16 MB of Parameters, where a copy costs 15 ms, most of it the
+    new pages' faults), or a copy when it has no contiguous bytes or xxhash is missing."""
+    if 0 in a.strides and a.size:  # a broadcast (an optimizer's zeros): its memory once
+        a = a[tuple(0 if st == 0 else slice(None) for st in a.strides) + (...,)]
+    if _xxh3 is not None and not a.dtype.hasobject:
+        if a.flags.c_contiguous:
+            return _xxh3(a)
+        if a.flags.f_contiguous:  # a transposed weight: the same bytes, in C order
+            return _xxh3(a.T)
+    return a.copy()
+
+
+def _unchanged(a, before):
+    """`a` holds what `_fingerprint` saw: a digest, or a copy compared bit for bit where the
+    item size allows (a float compare with equal NaNs costs 4x more)."""
+    if 0 in a.strides and a.size:
+        a = a[tuple(0 if st == 0 else slice(None) for st in a.strides) + (...,)]
+    if type(before) is int:
+        return _xxh3(a if a.flags.c_contiguous else a.T) == before
+    bits = _BITS.get(a.dtype.itemsize)
+    if bits is not None and a.dtype.kind in "fciub":
+        return np.array_equal(a.view(bits), before.view(bits))
+    return np.array_equal(a, before, equal_nan=a.dtype.kind in "fc")
+
+
 def _tensors(v, out):
     if isinstance(v, TensorBuffer):
         out.append(v)
@@ -143,6 +178,7 @@ class Recorder(observe.Observer):
         self.steps = []
         self.frames = []
         self.cells = {}  # id(cell) -> (cell, training)
+        self.seen_cells = set()  # ids of the Cells whose Parameters `see` has seen
         self.depth = 0
         self.pending = []
         self.region = None
@@ -160,9 +196,9 @@ class Recorder(observe.Observer):
     # ---- slots ----
 
     def see(self, t):
-        """Keep a copy of a Tensor that exists before the call (first sight)."""
+        """Keep a fingerprint of a Tensor that exists before the call (first sight)."""
         if id(t) not in self.snap:
-            self.snap[id(t)] = (t, t._data, t._data.copy())
+            self.snap[id(t)] = (t, t._data, _fingerprint(t._data))
 
     def see_reachable(self, function, args, kwargs):
         """Copy, before the call, the Tensors and Cells' Parameters the function can reach:
@@ -190,6 +226,7 @@ class Recorder(observe.Observer):
                 for p in v.get_parameters():
                     self.see(p)
                 for _, c in v.cells_and_names():
+                    self.seen_cells.add(id(c))
                     attrs = c.__dict__
                     self.scalars += [(attrs, k, x) for k, x in attrs.items()
                                      if not k.startswith("_") and isinstance(x, _SCALARS)]
@@ -345,8 +382,9 @@ class Recorder(observe.Observer):
             return
         if id(cell) not in self.cells:
             self.cells[id(cell)] = (cell, cell.training)
-            for p in cell.get_parameters():
-                self.see(p)
+            if id(cell) not in self.seen_cells:
+                for p in cell.get_parameters():
+                    self.see(p)
         if _jit_hook.cell_hooked(cell):
             self.fail(f"Cell '{type(cell).__name__}' has hooks or a custom bprop (they run "
                       f"eagerly, every call)")
@@ -562,11 +600,10 @@ class Recorder(observe.Observer):
     def check_writes(self):
         """A Tensor that existed before the call and changed, outside the Cells that run
         eagerly at each replay, was written by Python the replay does not repeat."""
-        for t, arr, copy in self.snap.values():
+        for t, arr, before in self.snap.values():
             if id(t) in self.explained:
                 continue
-            if t._data is not arr or not np.array_equal(arr, copy,
-                                                        equal_nan=arr.dtype.kind in "fc"):
+            if t._data is not arr or not _unchanged(arr, before):
                 what = f"Parameter '{t.name}'" if isinstance(t, ms.Parameter) else "a Tensor"
                 self.fail(f"{what} was changed in place outside any op the replay repeats "
                           f"(Python writing into its array)")
