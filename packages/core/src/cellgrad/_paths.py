@@ -354,6 +354,7 @@ PATHS.update({
         "ops": "SparseTensorDenseAdd SparseTensorDenseMatmul SparseToDense",
     },
     "ops.operations._grad_ops": {},  # plugins' backward Primitives (DeformableOffsetsGrad)
+    "ops.auto_generate": {},  # `ops.auto_generate.TanhGrad()` without importing it, as MindSpore
     "ops.functional": {
         "ops._functional_graph": "is_sequence_shape_unknown is_sequence_value_unknown "
                                  "is_dynamic_sequence_element_unknown is_tensor_bool_cond"},
