@@ -1,7 +1,10 @@
 """Mirrors `mindspore.ops.auto_generate.gen_ops_def`: the op functions MindSpore generates from
 its op definitions, here the functions of `cellgrad.ops` whose signature is the generated
-one's (recorded from MindSpore 2.10)."""
+one's (recorded from MindSpore 2.10) and the `*_ext` functions `mint` is built from. MindSpore's
+module also holds every generated Primitive class (`from .gen_ops_prim import *`): those of
+`gen_ops_prim` resolve here too."""
 
+from cellgrad.ops.auto_generate import gen_ops_prim as _prim
 from cellgrad.ops.auto_generate._lazy import lazy_names
 
 # module -> the names it gives this namespace
@@ -23,7 +26,11 @@ _FROM = {
         "swiglu take tan tanh tanh_ tensor_scatter_add tile trace transpose triu trunc "
         "type_as unsorted_segment_sum view_as zero_ zeros"
     ).split(),
+    # `*_ext` functions whose mint form has their signature
+    "cellgrad.ops.auto_generate._ext_funcs": "add_ext bmm_ext sub_ext".split(),
 }
+for _module, _names in _prim._FROM.items():
+    _FROM[_module] = _FROM.get(_module, []) + [n for n in _names if n not in _FROM.get(_module, [])]
 
 
 __getattr__, __dir__ = lazy_names(globals(), _FROM)
