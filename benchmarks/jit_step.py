@@ -8,6 +8,7 @@ round, medians.
     python benchmarks/jit_step.py [--rounds 15] [--per-round 10]
     python benchmarks/jit_step.py --breakdown     # where a jitted step's time goes
     python benchmarks/jit_step.py --allocations   # arrays of >= 4 KiB malloc'd per step
+    python benchmarks/jit_step.py --floor         # what any replay must spend: the products
 
 `--breakdown` wraps every kernel the generated replay calls (each op's forward and backward,
 the optimizer's updates inside and after the backward) in a CPU-time counter; the rest is the
@@ -16,6 +17,13 @@ through a small malloc shim it compiles (cc) and preloads into a child process, 
 allocations of >= 4 KiB (numpy's array data; smaller ones come from its caches) per step:
 eager cellgrad, the plan without its buffers and optimizer fusion (`plan.BUFFERS`,
 `plan.EARLY_UPDATES`, `trace.fusable` off), and the plan.
+
+`--floor` times, interleaved round by round with the eager cellgrad step, the jitted step and
+PyTorch's eager step, the workload's matrix products alone (same shapes, numpy's BLAS into
+preallocated outputs, the faster orientation of each) and those products plus the SGD update's
+memory traffic (`p -= lr * g` with `out=` for every weight and bias): what a replay, however
+perfect its Python, must spend. It prints floor / PyTorch eager (the MLP's 0.6x target) and
+floor / eager cellgrad (the deep chain's 0.5x target), per-round median and quartiles.
 """
 
 import argparse
@@ -168,6 +176,83 @@ def add_rows(table, rounds):
                   got["trace"][kind], "of one eager step", TARGETS["trace"][1])
 
 
+def _sizes(kind):
+    """(layer sizes, batch, learning rate) of a workload."""
+    if kind == "mlp":
+        return list(mlp_step.SIZES), mlp_step.BATCH, mlp_step.LR
+    return [deep_chain.WIDTH] * (deep_chain.DEPTH + 1), deep_chain.BATCH, deep_chain.LR
+
+
+def _product(a, b, repeat=15):
+    """`a @ b` into a preallocated output, in the faster of its two orientations (`a @ b`, or
+    `b.T @ a.T` whose C-ordered result is the transpose), chosen by the run's clock."""
+    out, out_t = np.empty((a.shape[0], b.shape[1]), a.dtype), np.empty(
+        (b.shape[1], a.shape[0]), a.dtype)
+    calls = [lambda: np.matmul(a, b, out=out), lambda: np.matmul(b.T, a.T, out=out_t)]
+    return min(calls, key=lambda f: timing.median_ms(f, repeat, warmup=2))
+
+
+def floor_steps(kind, seed=0):
+    """(the step's matrix products alone, the products + the SGD update's traffic): two
+    callables over the workload's shapes, every array preallocated (what any replay of the
+    step must spend, however perfect)."""
+    sizes, batch, lr = _sizes(kind)
+    rng = np.random.default_rng(seed)
+
+    def arr(*shape):
+        return rng.standard_normal(shape).astype(np.float32)
+
+    calls, params = [], []
+    for i, (n_in, n_out) in enumerate(zip(sizes[:-1], sizes[1:])):
+        w, b, x, g = arr(n_out, n_in), arr(n_out), arr(batch, n_in), arr(batch, n_out)
+        calls.append(_product(x, w.T))  # forward: x @ W.T
+        calls.append(_product(g.T, x))  # dW = g.T @ x
+        if i:
+            calls.append(_product(g, w))  # dx = g @ W (the first layer's is not needed)
+        params += [(w, arr(n_out, n_in)), (b, arr(n_out))]
+    scratch = {p.shape: np.empty_like(p) for p, _ in params}
+
+    def products():
+        for f in calls:
+            f()
+
+    def products_sgd():
+        for f in calls:
+            f()
+        for p, g in params:  # p -= lr * g, with out=
+            t = scratch[p.shape]
+            np.multiply(g, lr, out=t)
+            np.subtract(p, t, out=p)
+
+    return products, products_sgd
+
+
+def floor(rounds=15, per_round=10):
+    """{kind: {"median": {contender: ms}, "ratios": {label: (q1, q2, q3)}}}: the floors
+    interleaved round by round with eager cellgrad, the jitted step and eager PyTorch."""
+    timing.configure(threads=1, cpu_time=True)
+    torch = timing.torch_or_none()
+    got = {}
+    for kind in ("mlp", "deep"):
+        steps = {}
+        for name, jit in (("cellgrad", False), ("cellgrad jit", True)):
+            train, x, y = cellgrad_train(kind, jit)
+            steps[name] = (lambda t, a, b: lambda: t(a, b))(train, x, y)
+        if torch is not None:
+            steps["pytorch"] = torch_train(torch, kind, False)[0]
+        steps["products"], steps["products + SGD"] = floor_steps(kind)
+        per = timing.interleaved(steps, rounds, per_round)
+        ratios = {}
+        for num, den in (("products + SGD", "pytorch"), ("products", "pytorch"),
+                         ("products + SGD", "cellgrad"), ("products", "cellgrad"),
+                         ("cellgrad jit", "pytorch"), ("cellgrad jit", "cellgrad")):
+            if den in per:
+                ratios[f"{num} / {den}"] = timing.quartiles(
+                    [n / d for n, d in zip(per[num], per[den])])
+        got[kind] = {"median": timing.summary(per)["median"], "ratios": ratios}
+    return got
+
+
 def breakdown(kind, steps=30):
     """{label: ms per step} of one jitted step: the kernels the replay calls, and the rest."""
     timing.configure(threads=1, cpu_time=True)
@@ -258,8 +343,22 @@ def main():
     p.add_argument("--per-round", type=int, default=10)
     p.add_argument("--breakdown", action="store_true")
     p.add_argument("--allocations", action="store_true")
+    p.add_argument("--floor", action="store_true")
     p.add_argument("--allocations-child", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
+    if args.floor:
+        got = floor(args.rounds, args.per_round)
+        for kind, s in got.items():
+            print(f"jit_step {kind} floor (thread CPU ms per step, 1 thread, median of "
+                  f"{args.rounds} interleaved rounds)")
+            for name, v in s["median"].items():
+                print(f"  {name:16s} {v:8.3f} ms")
+            for label, (q1, q2, q3) in s["ratios"].items():
+                target = {"pytorch": TARGETS["mlp"][1], "cellgrad": TARGETS["deep"][1]}[
+                    label.rsplit(" / ", 1)[1]]
+                print(f"  {label:32s} {q2:5.2f}x (quartiles {q1:.2f}-{q3:.2f}), "
+                      f"target <= {target}x")
+        return
     if args.allocations_child:
         return allocations_child()
     if args.allocations:
