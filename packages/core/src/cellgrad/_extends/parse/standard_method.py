@@ -395,3 +395,8 @@ to_float, to_half, to_int, to_long, to_double, to_bool, to_byte, to_bfloat16 = (
         (mstype.float32, "float"), (mstype.float16, "half"), (mstype.int32, "int"),
         (mstype.int64, "long"), (mstype.float64, "double"), (mstype.bool_, "bool"),
         (mstype.uint8, "byte"), (mstype.bfloat16, "bfloat16")))
+
+
+def ms_len(input_data):
+    """Mirrors `standard_method.ms_len`, the compiler's `len`: `input_data.__len__()`."""
+    return input_data.__len__()

@@ -33,7 +33,8 @@ _FROM = {
         "Zeros ZerosLike"
     ).split(),
     "cellgrad.ops.auto_generate._inner_prims": (
-        "CdistGrad SequenceConcat SumExt"
+        "CdistGrad SequenceConcat SoftmaxBackward SumExt TanhGrad TraceV2Grad "
+        "UpsampleNearest3DGrad UpsampleTrilinear3DGrad tracev2_grad_op"
     ).split(),
     "cellgrad.ops.operations._grad_ops": (
         "ACosGrad AcoshGrad AsinGrad AsinhGrad AtanGrad BiasAddGrad"
