@@ -183,46 +183,63 @@ def _sizes(kind):
     return [deep_chain.WIDTH] * (deep_chain.DEPTH + 1), deep_chain.BATCH, deep_chain.LR
 
 
-def _product(a, b, repeat=15):
-    """`a @ b` into a preallocated output, in the faster of its two orientations (`a @ b`, or
-    `b.T @ a.T` whose C-ordered result is the transpose), chosen by the run's clock."""
-    out, out_t = np.empty((a.shape[0], b.shape[1]), a.dtype), np.empty(
-        (b.shape[1], a.shape[0]), a.dtype)
-    calls = [lambda: np.matmul(a, b, out=out), lambda: np.matmul(b.T, a.T, out=out_t)]
-    return min(calls, key=lambda f: timing.median_ms(f, repeat, warmup=2))
+def _product(a, b, outs, repeat=15):
+    """(a call computing `a @ b` into a preallocated output in the faster of its two
+    orientations: `a @ b`, or `b.T @ a.T` whose C-ordered result is the transpose, chosen by
+    the run's clock; the product's value as an (a.shape[0], b.shape[1]) view). `outs`
+    {shape: array}: outputs shared by shape (a gradient dead after its use, as eager's
+    allocator and the plan's shared gradient arrays reuse theirs: in cache), or None."""
+    shapes = ((a.shape[0], b.shape[1]), (b.shape[1], a.shape[0]))
+    if outs is None:
+        out, out_t = (np.empty(sh, a.dtype) for sh in shapes)
+    else:
+        out, out_t = (outs.setdefault(sh, np.empty(sh, a.dtype)) for sh in shapes)
+    calls = [(lambda: np.matmul(a, b, out=out), out),
+             (lambda: np.matmul(b.T, a.T, out=out_t), out_t.T)]
+    return min(calls, key=lambda c: timing.median_ms(c[0], repeat, warmup=2))
 
 
 def floor_steps(kind, seed=0):
-    """(the step's matrix products alone, the products + the SGD update's traffic): two
-    callables over the workload's shapes, every array preallocated (what any replay of the
-    step must spend, however perfect)."""
+    """(the step's matrix products alone, the products + the SGD update): two callables over
+    the workload's shapes, every array preallocated, in a step's order (the forward products,
+    then per layer from the last: dW, its update `w -= lr * dW` while dW is in cache, as the
+    replay's update inside the backward does, and dX; dW and dX in arrays shared by shape).
+    What any replay of the step must spend, however perfect its Python."""
     sizes, batch, lr = _sizes(kind)
     rng = np.random.default_rng(seed)
 
     def arr(*shape):
         return rng.standard_normal(shape).astype(np.float32)
 
-    calls, params = [], []
+    forward, backward, updates, shared = [], [], [], {}
     for i, (n_in, n_out) in enumerate(zip(sizes[:-1], sizes[1:])):
         w, b, x, g = arr(n_out, n_in), arr(n_out), arr(batch, n_in), arr(batch, n_out)
-        calls.append(_product(x, w.T))  # forward: x @ W.T
-        calls.append(_product(g.T, x))  # dW = g.T @ x
-        if i:
-            calls.append(_product(g, w))  # dx = g @ W (the first layer's is not needed)
-        params += [(w, arr(n_out, n_in)), (b, arr(n_out))]
-    scratch = {p.shape: np.empty_like(p) for p, _ in params}
+        forward.append(_product(x, w.T, None)[0])  # x @ W.T: kept for the backward
+        dw, dw_value = _product(g.T, x, shared)  # dW = g.T @ x
+        dx = _product(g, w, shared)[0] if i else None  # dX = g @ W (not the first layer's)
+        backward.append((dw, dx))
+        updates.append(((w, dw_value, np.empty_like(w)), (b, arr(n_out), np.empty_like(b))))
+    backward.reverse()
+    updates.reverse()
 
     def products():
-        for f in calls:
+        for f in forward:
             f()
+        for dw, dx in backward:
+            dw()
+            if dx is not None:
+                dx()
 
     def products_sgd():
-        for f in calls:
+        for f in forward:
             f()
-        for p, g in params:  # p -= lr * g, with out=
-            t = scratch[p.shape]
-            np.multiply(g, lr, out=t)
-            np.subtract(p, t, out=p)
+        for (dw, dx), layer in zip(backward, updates):
+            dw()
+            for p, grad, tmp in layer:  # p -= lr * grad, with out=
+                np.multiply(grad, lr, out=tmp)
+                np.subtract(p, tmp, out=p)
+            if dx is not None:
+                dx()
 
     return products, products_sgd
 
