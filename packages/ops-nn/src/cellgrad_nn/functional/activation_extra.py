@@ -107,10 +107,15 @@ def softmin(x, axis=-1, *, dtype=None):
     return apply(SOFTMAX, (-x,), {"axis": _checks.axis("softmin", axis, x.ndim)})
 
 
+def _lambd(name, lambd):
+    # MindSpore's HShrink/SoftShrink take a bool `lambd` as 0 or 1
+    return float(lambd) if isinstance(lambd, bool) else _checks.number(name, "lambd", lambd)
+
+
 def hardshrink(input, lambd=0.5):
     """Mirrors `mindspore.ops.hardshrink`: x where |x| > lambd, else 0."""
     _checks.floating("hardshrink", "input", input)
-    lambd = _checks.number("hardshrink", "lambd", lambd)
+    lambd = _lambd("hardshrink", lambd)
     return _F().where(_F().abs(input) > lambd, input, _F().zeros_like(input))
 
 
@@ -118,7 +123,7 @@ def softshrink(input, lambd=0.5):
     """Mirrors `mindspore.ops.softshrink`: x - lambd above lambd, x + lambd below -lambd,
     else 0."""
     _checks.floating("softshrink", "input", input)
-    lambd = _checks.number("softshrink", "lambd", lambd)
+    lambd = _lambd("softshrink", lambd)
     if lambd < 0:
         raise ValueError(f"For 'softshrink', 'lambd' must be non-negative, got {lambd}.")
     return input - _F().clamp(input, -lambd, lambd)
