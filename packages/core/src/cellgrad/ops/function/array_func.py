@@ -12,8 +12,8 @@ def split_ext(tensor, split_size, dim=0):
     from cellgrad import mint
 
     if isinstance(split_size, bool) or not isinstance(split_size, (int, tuple, list)):
-        raise TypeError(f"For 'split_ext', 'split_size' must be an int, tuple(int) or list(int), "
-                        f"but got {type(split_size).__name__}.")
+        raise TypeError(f"Type of Argument `split_size` should be integer, tuple(int) or "
+                        f"list(int), but got {type(split_size)}")
     return mint.split(tensor, split_size, dim)
 
 
