@@ -51,3 +51,13 @@ print(isinstance(buf, _Buffer), isinstance(t, _Buffer), isinstance(Tensor(1.0), 
       buf.persistent, type(buf).__name__, isinstance(nn.Cell, type))
 attempt("buffer None", lambda: _Buffer(None))
 attempt("buffer list", lambda: _Buffer([1.0]))
+
+from mindspore.ops.composite.base import core  # noqa: E402
+
+
+def flagged():
+    return 1
+
+
+print(core(flagged, tg=True) is flagged, flagged._func_graph_flags, core(flagged)._func_graph_flags)
+print(core(tg=False, x=True)(flagged)._func_graph_flags)
