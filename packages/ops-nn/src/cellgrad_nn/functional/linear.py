@@ -98,8 +98,9 @@ def _dense_bwd(ctx, g):
                     gw = np.matmul(g2.T, x2, out=into)
                 else:
                     gw = _dense_blas.product("g.T@x", g2, x2, into)
-            elif isinstance(g2, np.ndarray) and not plain:
-                gw = _dense_blas.product("g.T@x", g2, x2).reshape(w.shape)
+            elif isinstance(g2, np.ndarray):
+                gw = (np.matmul(g2.T, x2) if plain else
+                      _dense_blas.product("g.T@x", g2, x2)).reshape(w.shape)
             else:
                 gw = xp.matmul(xp.transpose(g2), x2).reshape(w.shape)
         if has_bias:
