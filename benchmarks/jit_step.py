@@ -21,7 +21,8 @@ eager cellgrad, the plan without its buffers and optimizer fusion (`plan.BUFFERS
 `--floor` times, interleaved round by round with the eager cellgrad step, the jitted step and
 PyTorch's eager step, the workload's matrix products alone (same shapes, numpy's BLAS into
 preallocated outputs, the faster orientation of each) and those products plus the SGD update's
-memory traffic (`p -= lr * g` with `out=` for every weight and bias): what a replay, however
+memory traffic (one pass per weight and bias, each right after its gradient, as a fused
+`p -= lr * g` moves it): what a replay, however
 perfect its Python, must spend. It prints floor / PyTorch eager (the MLP's 0.6x target) and
 floor / eager cellgrad (the deep chain's 0.5x target), per-round median and quartiles.
 """
@@ -202,10 +203,10 @@ def _product(a, b, outs, repeat=15):
 def floor_steps(kind, seed=0):
     """(the step's matrix products alone, the products + the SGD update): two callables over
     the workload's shapes, every array preallocated, in a step's order (the forward products,
-    then per layer from the last: dW, its update `w -= lr * dW` while dW is in cache, as the
+    then per layer from the last: dW, its update's traffic while dW is in cache, as the
     replay's update inside the backward does, and dX; dW and dX in arrays shared by shape).
     What any replay of the step must spend, however perfect its Python."""
-    sizes, batch, lr = _sizes(kind)
+    sizes, batch, _ = _sizes(kind)
     rng = np.random.default_rng(seed)
 
     def arr(*shape):
@@ -218,7 +219,7 @@ def floor_steps(kind, seed=0):
         dw, dw_value = _product(g.T, x, shared)  # dW = g.T @ x
         dx = _product(g, w, shared)[0] if i else None  # dX = g @ W (not the first layer's)
         backward.append((dw, dx))
-        updates.append(((w, dw_value, np.empty_like(w)), (b, arr(n_out), np.empty_like(b))))
+        updates.append(((w, dw_value), (b, arr(n_out))))
     backward.reverse()
     updates.reverse()
 
@@ -235,9 +236,11 @@ def floor_steps(kind, seed=0):
             f()
         for (dw, dx), layer in zip(backward, updates):
             dw()
-            for p, grad, tmp in layer:  # p -= lr * grad, with out=
-                np.multiply(grad, lr, out=tmp)
-                np.subtract(p, tmp, out=p)
+            for p, grad in layer:
+                # the update's memory traffic in one pass (read the gradient and the weight,
+                # write the weight), as a fused `p -= lr * g` kernel moves it; numpy's
+                # `multiply` + `subtract` would be a second pass
+                np.subtract(p, grad, out=p)
             if dx is not None:
                 dx()
 
