@@ -51,4 +51,4 @@ def _primitive(name, function, csr_parts, values_out, doc):
 
 
 globals().update({name: _primitive(name, *spec) for name, spec in _TABLE.items()})
-__all__ = sorted(_TABLE)  # noqa: PLE0605
+__all__ = sorted(_TABLE)
