@@ -3,7 +3,12 @@ precision: cellgrad at amp O2 (`Model`'s train step: float16 network, float32 lo
 scaling) against cellgrad in float32 and PyTorch `autocast` on the CPU (bfloat16, the dtype
 PyTorch's CPU autocast supports) with a float32 step for reference.
 
-    python benchmarks/amp_step.py [--repeat 20]
+    env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE \
+        python benchmarks/amp_step.py --threads 1 --cpu-time [--rounds 21] [--per-round 10]
+
+The contenders take turns round by round (`timing.interleaved`); each one's number is the
+median of its round medians, and the O2 step's ratios are taken round by round (median and
+quartiles), so a neighbour's load, which slows a round's contenders alike, cancels out.
 
 Issue 25's targets: the O2 step <= 1.1x our float32 step and <= 1.0x PyTorch autocast. The O2
 step keeps activations and parameter copies in float16 and runs the convolutions, GEMMs and
@@ -12,14 +17,15 @@ to float16 once; ReLU and 2x2 max pooling work on the 16-bit patterns.
 """
 
 import argparse
-import statistics
 
 import numpy as np
 
 import cellgrad as ms
+import timing
 from cellgrad import Tensor, amp, nn
 from cnn_step import BATCH, LR, cellgrad_net, torch_net
-from timing import median_ms, report, torch_or_none
+
+O2, FP32, AUTOCAST = "cellgrad O2", "cellgrad fp32", "torch autocast"
 
 
 def cellgrad_step(level):
@@ -33,21 +39,21 @@ def cellgrad_step(level):
                                    loss_scale_manager=manager)
 
 
-def measure(repeat, rounds=5):
-    """{contender: ms per step}: the median of `rounds` medians, the contenders interleaved
-    round by round so a busy neighbour slows them alike."""
+def steps():
+    """{contender: step callable}: cellgrad O2 and float32, PyTorch autocast and float32 when
+    PyTorch is installed."""
     rng = np.random.default_rng(0)
     x = rng.standard_normal((BATCH, 1, 28, 28)).astype(np.float32)
     y = rng.integers(0, 10, BATCH).astype(np.int32)
     xt, yt = Tensor(x), Tensor(y)
-    steps = {}
-    for label, level in (("cellgrad O2", "O2"), ("cellgrad fp32", "O0")):
-        step = steps[label] = cellgrad_step(level)
+    got = {}
+    for label, level in ((O2, "O2"), (FP32, "O0")):
+        step = cellgrad_step(level)
         if level == "O2":
             _, overflow, _ = step(xt, yt)
             assert not overflow.asnumpy(), "the timed O2 step must update the parameters"
-    steps = {k: (lambda s=s: s(xt, yt)) for k, s in steps.items()}
-    torch = torch_or_none()
+        got[label] = lambda s=step: s(xt, yt)
+    torch = timing.torch_or_none()
     if torch is not None:
         tnet = torch_net(torch, cellgrad_net(False), False)
         opt = torch.optim.SGD(tnet.parameters(), LR)
@@ -60,26 +66,48 @@ def measure(repeat, rounds=5):
             loss.backward()
             opt.step()
 
-        steps["torch autocast"] = lambda: tstep(True)
-        steps["torch fp32"] = lambda: tstep(False)
-    got = {k: [] for k in steps}
-    for _ in range(rounds):
-        for k, step in steps.items():
-            got[k].append(median_ms(step, max(3, repeat // rounds)))
-    return {k: statistics.median(v) for k, v in got.items()}
+        got[AUTOCAST] = lambda: tstep(True)
+        got["torch fp32"] = lambda: tstep(False)
+    return got
+
+
+def measure_rounds(rounds, per_round):
+    """`timing.summary` of the contenders interleaved for `rounds` rounds of `per_round` steps,
+    with "ratios": {against: (q1, median, q3) of O2/against per round} for our float32 step
+    and PyTorch autocast."""
+    per = timing.interleaved(steps(), rounds, per_round)
+    got = timing.summary(per, O2, FP32)
+    got["ratios"] = {k: timing.summary(per, O2, k)["ratio"] for k in (FP32, AUTOCAST)
+                     if k in per}
+    return got
+
+
+def measure(repeat, rounds=5):
+    """{contender: ms per step}: the median of `rounds` interleaved round medians of
+    `max(3, repeat // rounds)` steps each (what run_all.py tabulates)."""
+    return measure_rounds(rounds, max(3, repeat // rounds))["median"]
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--repeat", type=int, default=20)
+    p.add_argument("--threads", type=int, default=timing.THREADS)
+    p.add_argument("--cpu-time", action="store_true", help="thread CPU time (needs --threads 1)")
+    p.add_argument("--rounds", type=int, default=21)
+    p.add_argument("--per-round", type=int, default=10, help="steps per contender per round")
     args = p.parse_args()
-    results = measure(args.repeat)
-    o2 = results["cellgrad O2"]
-    report(f"amp_step: LeNet-5, batch {BATCH}, SGD (ms per step, median)",
-           {"cellgrad": o2, **{k: v for k, v in results.items() if k != "cellgrad O2"}})
-    print(f"  O2 / our float32 = {o2 / results['cellgrad fp32']:.2f}x (target <= 1.1x)")
-    if "torch autocast" in results:
-        print(f"  O2 / torch autocast = {o2 / results['torch autocast']:.2f}x (target <= 1.0x)")
+    timing.configure(args.threads, args.cpu_time)
+    got = measure_rounds(args.rounds, args.per_round)
+    clock = "thread CPU time" if timing.CPU_TIME else "wall time"
+    print(f"amp_step: LeNet-5, batch {BATCH}, SGD; {clock}, {timing.THREADS} thread(s), "
+          f"{args.rounds} interleaved rounds of {args.per_round} steps; median of round "
+          f"medians (ms) +- half the interquartile range")
+    for name, ms_ in got["median"].items():
+        print(f"  {name:<15} {ms_:8.3f} ms +-{100 * got['spread'][name]:4.1f}%")
+    targets = {FP32: ("our float32", 1.1), AUTOCAST: ("torch autocast", 1.0)}
+    for against, (q1, q2, q3) in got["ratios"].items():
+        what, target = targets[against]
+        print(f"  O2 / {what} per round: {q2:.2f}x [{q1:.2f}, {q3:.2f}] (target <= "
+              f"{target:g}x: {'met' if q2 <= target else 'NOT met'})")
 
 
 if __name__ == "__main__":

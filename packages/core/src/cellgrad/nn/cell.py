@@ -58,8 +58,23 @@ def _cast_input(value, dtype):
             return F.cast(value, dtype)
         return value
     if isinstance(value, (tuple, list)):
-        return type(value)(_cast_input(v, dtype) for v in value)
+        return type(value)([_cast_input(v, dtype) for v in value])
     return value
+
+
+def _cast_args(args, dtype):
+    """`_cast_input` of a call's positional arguments: `args` itself when nothing changes (the
+    common case inside a low-precision network: a Tensor already in `dtype`)."""
+    for v in args:
+        if isinstance(v, TensorBuffer):
+            d = v.dtype
+            if d is not dtype and d.kind == 2:
+                break
+        elif isinstance(v, (tuple, list)):
+            break
+    else:
+        return args
+    return tuple([_cast_input(v, dtype) for v in args])
 
 
 def _addindent(text, spaces):
@@ -133,20 +148,29 @@ class Cell(CellExtras, CellState, CellMembers):
 
         Hooks see the inputs as given: MindSpore casts each op's inputs inside the cell."""
         d = self.__dict__
-        d["_mixed_active"] = d.get("_mixed_active", 0) + 1
+        active = d.get("_mixed_active", 0)
+        d["_mixed_active"] = active + 1
         try:
             if self._hooks is not None:
                 return self._hooks.run(self, args, kwargs)
-            return self._run_construct(args, kwargs)
+            if self._bprop_op is not None or self._recompute:
+                return self._run_construct(args, kwargs)
+            # _run_construct's casts, inline: this runs for every cell of an amp network
+            mixed = d["_mixed"]
+            args = _cast_args(args, mixed)
+            if kwargs:
+                kwargs = {k: _cast_input(v, mixed) for k, v in kwargs.items()}
+            return self.construct(*args, **kwargs)
         finally:
-            d["_mixed_active"] -= 1
+            d["_mixed_active"] = active
 
     def _run_construct(self, args, kwargs):
         """construct, or construct with the custom bprop while a gradient transform records."""
         mixed = self._mixed
         if mixed is not None:
-            args = _cast_input(args, mixed)
-            kwargs = {k: _cast_input(v, mixed) for k, v in kwargs.items()}
+            args = _cast_args(args, mixed)
+            if kwargs:
+                kwargs = {k: _cast_input(v, mixed) for k, v in kwargs.items()}
         # set_grad() records the custom bprop node too (MindSpore: new output Tensors)
         if self._bprop_op is not None and (_tape.recording_depth() > 0 or self.requires_grad):
             return _bprop.call(self, args, kwargs)

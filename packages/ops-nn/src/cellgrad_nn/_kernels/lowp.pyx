@@ -179,6 +179,48 @@ cdef extern from *:
     void cg_relu_grad16(const int16_t*, const uint16_t*, uint16_t*, Py_ssize_t) nogil
 
 
+cdef extern from *:
+    """
+    /* x /= f in place, and whether every quotient is finite: q * 0 is 0 for a finite q and a
+       nan for an inf or a nan, so one sum of those tells (no branch in the loop). The division
+       is IEEE's, as numpy's `x /= float32(f)`, bit for bit. */
+    static int cg_unscale_loop(float *x, Py_ssize_t n, float f) {
+        float acc = 0.0f;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            float q = x[i] / f;
+            x[i] = q;
+            acc += q * 0.0f;
+        }
+        return acc == 0.0f;
+    }
+    #if defined(__GNUC__) && defined(__x86_64__)
+    #include <immintrin.h>
+    __attribute__((target("avx"))) static int cg_unscale_avx(float *x, Py_ssize_t n, float f) {
+        __m256 vf = _mm256_set1_ps(f), zero = _mm256_setzero_ps(), acc = zero;
+        float lanes[8];
+        Py_ssize_t i = 0;
+        int ok = 1;
+        for (; i + 8 <= n; i += 8) {
+            __m256 q = _mm256_div_ps(_mm256_loadu_ps(x + i), vf);
+            _mm256_storeu_ps(x + i, q);
+            acc = _mm256_add_ps(acc, _mm256_mul_ps(q, zero));
+        }
+        _mm256_storeu_ps(lanes, acc);
+        for (int k = 0; k < 8; k++) ok &= lanes[k] == 0.0f;
+        return cg_unscale_loop(x + i, n - i, f) & ok;
+    }
+    static int cg_unscale(float *x, Py_ssize_t n, float f) {
+        static int has = -1;
+        if (has < 0) has = __builtin_cpu_supports("avx");
+        return has ? cg_unscale_avx(x, n, f) : cg_unscale_loop(x, n, f);
+    }
+    #else
+    static int cg_unscale(float *x, Py_ssize_t n, float f) { return cg_unscale_loop(x, n, f); }
+    #endif
+    """
+    int cg_unscale(float*, Py_ssize_t, float) nogil
+
+
 def has_f16c():
     """Whether this CPU converts with F16C (else a scalar loop of the same rounding)."""
     return bool(cg_has_f16c())
@@ -321,3 +363,24 @@ def scatter_2x2(g, argmax, tuple x_shape):
     with nogil:
         cg_scatter16(&gv[0], &arg[0], &d[0], planes, npos, plane)
     return dx
+
+
+def unscale_finite(list arrays, double factor):
+    """Divide every array of `arrays` in place by `factor` rounded to float32 (numpy's
+    `a /= np.float32(factor)`) and say whether all the quotients are finite; None, touching
+    nothing, unless every array is a writable C-contiguous float32 array."""
+    for a in arrays:
+        if type(a) is not np.ndarray or a.dtype is not _F32 and a.dtype != _F32 or \
+                not a.flags.c_contiguous or not a.flags.writeable:
+            return None
+    cdef float f = <float>factor
+    cdef Py_buffer buf
+    cdef int ok = 1
+    for a in arrays:
+        PyObject_GetBuffer(a, &buf, PyBUF_SIMPLE | PyBUF_WRITABLE)
+        try:
+            with nogil:
+                ok &= cg_unscale(<float*>buf.buf, buf.len // 4, f)
+        finally:
+            PyBuffer_Release(&buf)
+    return bool(ok)

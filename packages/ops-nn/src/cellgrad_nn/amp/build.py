@@ -11,7 +11,6 @@ on purpose).
 
 from cellgrad import nn
 from cellgrad.dtype import bfloat16, float16, float32
-from cellgrad.ops import functional as F
 from cellgrad_nn.amp import mixed
 from cellgrad_nn.train.loss_scale_manager import DynamicLossScaleManager, LossScaleManager
 
@@ -63,8 +62,7 @@ class WithLossCell(nn.Cell):
 
     def construct(self, data, label):
         out = self._backbone(data)
-        label = F.mixed_precision_cast(float32, label)
-        return self._loss_fn(F.mixed_precision_cast(float32, out), label)
+        return self._loss_fn(mixed.to_float32(out), mixed.to_float32(label))
 
 
 def apply_amp(network, config, level):

@@ -20,6 +20,8 @@ subclasses of their classes.
 import copy
 import inspect
 
+from cellgrad._core._buffer import TensorBuffer
+
 from cellgrad import log as logger
 from cellgrad import nn
 from cellgrad.dtype import bfloat16, float16, float32
@@ -84,7 +86,14 @@ class _OutputTo32(nn.Cell):
         _get_attr_from_cell(self, backbone)
 
     def construct(self, *args, **kwargs):
-        return F.mixed_precision_cast(float32, self._backbone(*args, **kwargs))
+        return to_float32(self._backbone(*args, **kwargs))
+
+
+def to_float32(x):
+    """`F.mixed_precision_cast(float32, x)`, a single Tensor (the usual output) cast directly."""
+    if isinstance(x, TensorBuffer):
+        return F.cast(x, float32) if x.dtype.kind == 2 else x
+    return F.mixed_precision_cast(float32, x)
 
 
 def _get_attr_from_cell(wrapper, network):

@@ -9,6 +9,7 @@ import cellgrad
 from cellgrad.common.tensor import Tensor
 from cellgrad.nn import Cell
 from cellgrad.ops import functional as F
+from cellgrad_nn._kernels import lowp
 from cellgrad_nn.train import parallel
 
 
@@ -115,6 +116,18 @@ def unscale(grads, factor):
         data = g.asnumpy()
         data /= np.asarray(factor, data.dtype)
     return grads
+
+
+def unscale_all_finite(grads, factor):
+    """`unscale(grads, factor)`, then whether every gradient is finite: one pass over float32
+    gradients (`lowp.unscale_finite`), numpy's otherwise."""
+    arrays = [g.asnumpy() for g in grads]
+    finite = lowp.unscale_finite(arrays, factor)
+    if finite is None:
+        with np.errstate(invalid="ignore", over="ignore"):
+            unscale(grads, factor)
+        finite = all(np.isfinite(a).all() for a in arrays)
+    return finite
 
 
 def _check_cell(owner, name, value, callable_ok=False):

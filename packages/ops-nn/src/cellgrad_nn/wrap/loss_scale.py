@@ -6,7 +6,7 @@ import numpy as np
 from cellgrad import Parameter
 from cellgrad.common.tensor import Tensor
 from cellgrad.nn import Cell
-from cellgrad_nn.wrap.cells import TrainOneStepCell, unscale
+from cellgrad_nn.wrap.cells import TrainOneStepCell, _identity, unscale, unscale_all_finite
 
 
 class FixedLossScaleUpdateCell(Cell):
@@ -87,9 +87,12 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         factor = float(scale.reshape(-1)[0])
         # The backward runs with the scaled sensitivity, so an overflow shows up as inf/nan.
         loss, grads = self._value_and_grad_sens(*inputs, Tensor(np.float32(factor)))
-        with np.errstate(invalid="ignore", over="ignore"):
-            grads = self.grad_reducer(unscale(grads, factor))
-        overflow = not all(np.isfinite(g.asnumpy()).all() for g in grads)
+        if self.grad_reducer is _identity:
+            overflow = not unscale_all_finite(grads, factor)
+        else:
+            with np.errstate(invalid="ignore", over="ignore"):
+                grads = self.grad_reducer(unscale(grads, factor))
+            overflow = not all(np.isfinite(g.asnumpy()).all() for g in grads)
         cond = Tensor(np.bool_(overflow))
         if self.loss_scaling_manager is not None:
             self.loss_scaling_manager(self.scale_sense, cond)
