@@ -72,7 +72,10 @@ def _plain(x, cd, weight, ignore_index, eps, probs, log_input):
 def _plain_fwd(x, y, cfg, reduction):
     """The plain loss in fewer numpy calls: -logp[i, y[i]] per row (the general rule's
     `1 * picked * -1`, the same numbers)."""
-    logp = log_softmax_array(x, 1)
+    # log_softmax_array(x, 1)'s operations, called as ufuncs (no numpy wrapper frames)
+    logp = np.subtract(x, np.maximum.reduce(x, axis=1, keepdims=True))
+    s = np.add.reduce(np.exp(logp), axis=1, keepdims=True)
+    logp -= np.log(s, out=s)
     loss = -logp[np.arange(len(y)), y]
     denom = logp.dtype.type(len(y))  # the general rule's sum of ones, exact
     return _reduce(loss, reduction, denom), (x, y, logp, None, loss.shape, denom, cfg)
@@ -183,7 +186,7 @@ def _check_target(op, input, target, cd, probs, ignore_index):
                          f"{d(input)} without its class dimension {cd}), got {d(target)}.")
     y = target._data
     n = input.shape[cd]
-    if y.size and 0 <= y.min() and y.max() < n:  # two reductions: the common case's check
+    if y.size and 0 <= np.minimum.reduce(y, None) and np.maximum.reduce(y, None) < n:
         return target
     bad = (y < 0) | (y >= n)
     if ignore_index is not None:
