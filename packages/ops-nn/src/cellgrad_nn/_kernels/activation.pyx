@@ -4,9 +4,16 @@
 select); `relu_grad` reads each output and gradient once and writes the result once.
 """
 
-import numpy as np
+from numpy import empty, ndarray
 
+from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_WRITABLE, PyBuffer_Release
 from libc.stdint cimport uint32_t, uint64_t
+
+
+cdef extern from "Python.h":
+    # without Cython's `except -1`: a refused buffer (not C-contiguous) is an answer here
+    int PyObject_GetBuffer(object, Py_buffer*, int)
+    void PyErr_Clear()
 
 
 # A select, not a product (an inf/nan gradient where the unit is off gives +0, as numpy's
@@ -29,28 +36,35 @@ cdef void _relu_grad_d(const double* out, const uint64_t* g, uint64_t* res,
 def relu_grad(out, g):
     """`where(out > 0, g, 0)` as a new array, or None when the arrays are not both
     C-contiguous float32 or float64 arrays of one shape (the caller then uses numpy)."""
-    code = out.dtype.char
-    if (code != "f" and code != "d") or g.dtype.char != code or out.shape != g.shape or \
-            not out.flags.c_contiguous or not g.flags.c_contiguous:
+    if type(out) is not ndarray or type(g) is not ndarray:
         return None
-    res = np.empty(out.shape, out.dtype)
-    cdef const float[::1] of
-    cdef const uint32_t[::1] gf
-    cdef uint32_t[::1] rf
-    cdef const double[::1] od
-    cdef const uint64_t[::1] gd
-    cdef uint64_t[::1] rd
+    code = out.dtype.char
+    if (code != "f" and code != "d") or g.dtype.char != code or out.shape != g.shape:
+        return None
+    # raw buffers, not typed memoryviews of reshaped views: this runs once per ReLU per step,
+    # where a call's set-up was most of its time at small sizes
+    cdef Py_buffer ov, gv, rv
+    if PyObject_GetBuffer(out, &ov, PyBUF_C_CONTIGUOUS) == -1:
+        PyErr_Clear()
+        return None
+    if PyObject_GetBuffer(g, &gv, PyBUF_C_CONTIGUOUS) == -1:
+        PyErr_Clear()
+        PyBuffer_Release(&ov)
+        return None
+    res = empty(out.shape, out.dtype)
     cdef Py_ssize_t n = out.size
-    if n == 0:
-        return res
-    if code == "f":
-        of, gf, rf = out.reshape(-1), g.reshape(-1).view(np.uint32), res.reshape(-1).view(
-            np.uint32)
-        with nogil:
-            _relu_grad_f(&of[0], &gf[0], &rf[0], n)
-    else:
-        od, gd, rd = out.reshape(-1), g.reshape(-1).view(np.uint64), res.reshape(-1).view(
-            np.uint64)
-        with nogil:
-            _relu_grad_d(&od[0], &gd[0], &rd[0], n)
+    try:
+        if n:
+            PyObject_GetBuffer(res, &rv, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE)
+            with nogil:
+                if code == "f":
+                    _relu_grad_f(<const float*>ov.buf, <const uint32_t*>gv.buf,
+                                 <uint32_t*>rv.buf, n)
+                else:
+                    _relu_grad_d(<const double*>ov.buf, <const uint64_t*>gv.buf,
+                                 <uint64_t*>rv.buf, n)
+            PyBuffer_Release(&rv)
+    finally:
+        PyBuffer_Release(&gv)
+        PyBuffer_Release(&ov)
     return res
