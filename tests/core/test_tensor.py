@@ -280,3 +280,10 @@ def test_pickle_roundtrip():
     t = Tensor([1.0, 2.0], ms.bfloat16 if BF16 else ms.float16)
     u = pickle.loads(pickle.dumps(t))
     assert u.dtype is t.dtype and u.tolist() == [1.0, 2.0]
+
+
+def test_len_of_a_scalar_tensor_is_mindspores_type_error():
+    # MindSpore 2.10: TypeError('Not support len of a 0-D tensor')
+    with pytest.raises(TypeError, match=r"^Not support len of a 0-D tensor$"):
+        len(Tensor(1.0))
+    assert len(Tensor(np.zeros((3, 2), np.float32))) == 3

@@ -88,7 +88,7 @@ class Tensor(_tensor_methods.TensorMethods, TensorBuffer):
 
     def __len__(self):
         if not self._data.ndim:
-            raise TypeError("len() of a 0-d Tensor")
+            raise TypeError("Not support len of a 0-D tensor")
         return self._data.shape[0]
 
     def __iter__(self):
