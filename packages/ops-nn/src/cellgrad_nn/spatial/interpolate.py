@@ -124,7 +124,7 @@ def _same_rank(name, values, rank):
     if isinstance(values, tuple) and len(values) != rank - 2:
         raise ValueError(f"For 'interpolate', 'input' and '{name}' must have the same spatial "
                          f"dimensions, but got 'input' is {rank - 2}D, '{name}' is "
-                         f"{len(values)}D.")
+                         f"{len(values)}D")
 
 
 def _target_size(x, size, scale_factor, mode, recompute_scale_factor):
@@ -133,9 +133,9 @@ def _target_size(x, size, scale_factor, mode, recompute_scale_factor):
     rank = x.ndim
     if size is not None and scale_factor is not None:
         raise ValueError("For 'interpolate', 'size' and 'scale_factor' cannot be set "
-                         "simultaneously.")
+                         "simultaneously")
     if size is None and scale_factor is None:
-        raise ValueError("For 'interpolate', 'size' and 'scale_factor' cannot be both empty.")
+        raise ValueError("For 'interpolate', 'size' and 'scale_factor' cannot be both empty")
     if size is not None:
         _same_rank("size", tuple(size) if isinstance(size, list) else size, rank)
         size = _positive_ints(size, rank - 2)
