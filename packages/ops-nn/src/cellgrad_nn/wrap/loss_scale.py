@@ -2,9 +2,11 @@
 `nn.DynamicLossScaleUpdateCell`; a step whose gradients overflow is skipped."""
 
 import numpy as np
+from cellgrad._core._buffer import make_tensor
 
 from cellgrad import Parameter
 from cellgrad.common.tensor import Tensor
+from cellgrad.dtype import bool_, float32
 from cellgrad.nn import Cell
 from cellgrad_nn.wrap.cells import TrainOneStepCell, _identity, unscale, unscale_all_finite
 
@@ -49,8 +51,8 @@ class DynamicLossScaleUpdateCell(Cell):
         last = self.last_overflow_iter.asnumpy()
         overflow_now = bool(np.asarray(overflow.asnumpy() if isinstance(overflow, Tensor)
                                        else overflow))
-        new_scale = max(float(scale.reshape(-1)[0]) / self.scale_factor, 1.0) \
-            if overflow_now else float(scale.reshape(-1)[0])
+        value = scale.item(0)
+        new_scale = max(value / self.scale_factor, 1.0) if overflow_now else value
         should_inc = self.scale_window <= int(cur[0] - last[0])
         if overflow_now or should_inc:
             last[...] = cur
@@ -86,19 +88,20 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         scale = self.scale_sense.asnumpy()
         factor = float(scale.reshape(-1)[0])
         # The backward runs with the scaled sensitivity, so an overflow shows up as inf/nan.
-        loss, grads = self._value_and_grad_sens(*inputs, Tensor(np.float32(factor)))
+        sens = make_tensor(np.array(factor, np.float32), None, 0, float32)
+        loss, grads = self._value_and_grad_sens(*inputs, sens)
         if self.grad_reducer is _identity:
             overflow = not unscale_all_finite(grads, factor)
         else:
             with np.errstate(invalid="ignore", over="ignore"):
                 grads = self.grad_reducer(unscale(grads, factor))
             overflow = not all(np.isfinite(g.asnumpy()).all() for g in grads)
-        cond = Tensor(np.bool_(overflow))
+        cond = make_tensor(np.array(overflow), None, 0, bool_)
         if self.loss_scaling_manager is not None:
             self.loss_scaling_manager(self.scale_sense, cond)
         if not overflow:
             self.optimizer(grads)
-        return loss, cond, Tensor(scale.copy())
+        return loss, cond, make_tensor(scale.copy(), None, 0, float32)
 
     def set_sense_scale(self, sens):
         """Set the loss scale (when `scale_sense` was a Tensor)."""
