@@ -311,6 +311,43 @@ cdef extern from *:
 
 cdef extern from *:
     """
+    /* Dense's float16 bias: round16(round16(a) + b) per row of a float32 product `a`, the
+       float32 add of numpy's float16 add (each operand exact in float32) */
+    static void cg_bias16_loop(const float *a, const uint16_t *b, uint16_t *out,
+                               Py_ssize_t from, Py_ssize_t rows, Py_ssize_t n) {
+        for (Py_ssize_t r = 0; r < rows; r++)
+            for (Py_ssize_t j = from; j < n; j++)
+                out[r * n + j] = cg_f2h(cg_h2f(cg_f2h(a[r * n + j])) + cg_h2f(b[j]));
+    }
+    #if defined(__GNUC__) && defined(__x86_64__)
+    __attribute__((target("avx,f16c"))) static void cg_bias16_f16c(
+            const float *a, const uint16_t *b, uint16_t *out, Py_ssize_t rows, Py_ssize_t n) {
+        Py_ssize_t whole = n - n % 8;
+        for (Py_ssize_t r = 0; r < rows; r++)
+            for (Py_ssize_t j = 0; j < whole; j += 8) {
+                __m256 v = _mm256_cvtph_ps(_mm256_cvtps_ph(_mm256_loadu_ps(a + r * n + j),
+                                                           _MM_FROUND_TO_NEAREST_INT));
+                v = _mm256_add_ps(v, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(b + j))));
+                _mm_storeu_si128((__m128i *)(out + r * n + j),
+                                 _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+            }
+        cg_bias16_loop(a, b, out, whole, rows, n);
+    }
+    #else
+    static void cg_bias16_f16c(const float *a, const uint16_t *b, uint16_t *out,
+                               Py_ssize_t rows, Py_ssize_t n) {}
+    #endif
+    static void cg_bias16(const float *a, const uint16_t *b, uint16_t *out, Py_ssize_t rows,
+                          Py_ssize_t n, int scalar) {
+        if (cg_has_f16c() && !scalar) cg_bias16_f16c(a, b, out, rows, n);
+        else cg_bias16_loop(a, b, out, 0, rows, n);
+    }
+    """
+    void cg_bias16(const float*, const uint16_t*, uint16_t*, Py_ssize_t, Py_ssize_t,
+                   int) nogil
+
+cdef extern from *:
+    """
     /* x /= f in place, and whether every quotient is finite: q * 0 is 0 for a finite q and a
        nan for an inf or a nan, so one sum of those tells (no branch in the loop). The division
        is IEEE's, as numpy's `x /= float32(f)`, bit for bit. */
@@ -519,3 +556,33 @@ def unscale_finite(list arrays, double factor):
         finally:
             PyBuffer_Release(&buf)
     return bool(ok)
+
+
+def bias_round16(a, b, bint scalar=False):
+    """float16 `(a rounded to float16) + b`, rounded to float16, for a float32 `a` (..., n)
+    and a float16 `b` (n,): Dense's float16 bias add after its float32 product, in one pass."""
+    if a.dtype != _F32 or b.dtype != _F16 or b.ndim != 1 or a.ndim < 1 or \
+            a.shape[a.ndim - 1] != b.shape[0]:
+        raise TypeError(f"lowp.bias_round16: 'a' must be float32 (..., n) and 'b' float16 (n,), "
+                        f"got {a.dtype} {a.shape} and {b.dtype} {b.shape}.")
+    a, b = _contiguous(a), _contiguous(b)
+    res = np.empty(a.shape, _F16)
+    cdef Py_ssize_t n = b.shape[0]
+    cdef Py_ssize_t rows = a.size // n if n else 0
+    cdef Py_buffer src, bias, dst
+    PyObject_GetBuffer(a, &src, PyBUF_SIMPLE)
+    try:
+        PyObject_GetBuffer(b, &bias, PyBUF_SIMPLE)
+        try:
+            PyObject_GetBuffer(res, &dst, PyBUF_SIMPLE | PyBUF_WRITABLE)
+            try:
+                with nogil:
+                    cg_bias16(<const float*>src.buf, <const uint16_t*>bias.buf,
+                              <uint16_t*>dst.buf, rows, n, scalar)
+            finally:
+                PyBuffer_Release(&dst)
+        finally:
+            PyBuffer_Release(&bias)
+    finally:
+        PyBuffer_Release(&src)
+    return res

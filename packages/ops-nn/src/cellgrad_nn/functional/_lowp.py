@@ -52,6 +52,9 @@ def dense(x, w, b, gemm):
     for float16, then the bias added to it and rounded again (numpy's float16 add, exactly)."""
     out = gemm(f32(x), f32(w))
     if b is not None:
+        if x.dtype == _F16 and b.dtype == _F16 and b.ndim == 1 and out.ndim >= 1 and \
+                out.shape[-1] == b.shape[0]:
+            return lowp.bias_round16(out, b)  # the three steps below in one pass
         out = lowp.to_float32(lowp.to_float16(out))
         out += f32(b)
     return round_to(out, x.dtype)
