@@ -32,9 +32,10 @@ def f32(a):
 
 def round_to(a, dtype):
     """float32 `a` rounded to `dtype` (to nearest even); `a` itself when it has that dtype."""
-    if a.dtype == dtype:
+    src = a.dtype
+    if src is dtype or src == dtype:
         return a
-    if dtype == _F16 and a.dtype == _F32:
+    if dtype == _F16 and src == _F32:
         return lowp.to_float16(a)
     return a.astype(dtype)
 
@@ -62,7 +63,7 @@ def dense(x, w, b, gemm):
 
 def dense_grads(grads, dtype):
     """Dense's float32 gradients rounded to the storage dtype once (None stays)."""
-    return tuple(None if g is None else round_to(g, dtype) for g in grads)
+    return tuple([None if g is None else round_to(g, dtype) for g in grads])
 
 
 # the cast op and the tape's gradient casts take these loops too (cellgrad._astype)
