@@ -19,10 +19,15 @@ class _Ctx:
         self.saved = saved
 
 
-def _rule(x, y, reduction, ignore_index):
-    out, saved = ce._loss_fwd(x, y, cd=1, weight=None, ignore_index=ignore_index, eps=0.0,
-                              reduction=reduction, probs=False, log_input=False)
-    return out, saved
+def _rule(x, y, reduction, ignore_index, general=False):
+    plain = ce._plain
+    if general:  # the general rule, for the comparison
+        ce._plain = lambda *a: False
+    try:
+        return ce._loss_fwd(x, y, cd=1, weight=None, ignore_index=ignore_index, eps=0.0,
+                            reduction=reduction, probs=False, log_input=False)
+    finally:
+        ce._plain = plain
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -35,8 +40,8 @@ def test_plain_path_equals_general_rule(dtype, reduction):
         if trial == 4:
             x[0, 0] = 1e30  # a row whose softmax underflows
         y = rng.integers(0, c, n).astype(np.int32)
-        fast_out, fast = _rule(x, y, reduction, None)
-        slow_out, slow = _rule(x, y, reduction, -100)  # the general rule (nothing ignored)
+        fast_out, fast = _rule(x, y, reduction, (None, -100)[trial % 2])
+        slow_out, slow = _rule(x, y, reduction, -100, general=True)
         assert fast[3] is None and slow[3] is not None  # which path each took
         assert fast_out.dtype == slow_out.dtype and fast_out.shape == slow_out.shape
         assert fast_out.tobytes() == slow_out.tobytes()
@@ -95,3 +100,18 @@ def test_second_order_through_plain_path():
             xm[i, j] -= h
             num[i, j] = (first(Tensor(xp_)).asnumpy() - first(Tensor(xm)).asnumpy()) / (2 * h)
     np.testing.assert_allclose(gg, num, rtol=1e-5, atol=1e-7)
+
+
+def test_an_ignored_target_takes_the_general_rule():
+    x = np.array([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0], [0.0, 0.3, 0.2]], np.float32)
+    y = np.array([1, -100, 2], np.int32)
+    _, saved = _rule(x, y, "mean", -100)
+    assert saved[3] is not None  # per-target factors: the general rule
+    _, saved = _rule(x, np.array([1, 0, 2], np.int32), "mean", 0)  # 0 is a class: general
+    assert saved[3] is not None
+    loss = ops.cross_entropy(Tensor(x), Tensor(y))
+    e = np.exp(x - x.max(1, keepdims=True))
+    logp = np.log(e / e.sum(1, keepdims=True))
+    np.testing.assert_allclose(loss.asnumpy(), -(logp[0, 1] + logp[2, 2]) / 2, rtol=1e-6)
+    grad = ms.grad(lambda a: ops.cross_entropy(a, Tensor(y)))(Tensor(x)).asnumpy()
+    assert np.array_equal(grad[1], np.zeros(3, np.float32)) and not np.signbit(grad[1]).any()

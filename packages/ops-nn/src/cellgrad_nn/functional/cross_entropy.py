@@ -62,11 +62,19 @@ def _prob_loss(logp, t, cd, weight, eps):
     return -(wl * ts).sum(axis=cd), ts
 
 
-def _plain(x, cd, weight, ignore_index, eps, probs, log_input):
+def _plain(x, y, cd, weight, ignore_index, eps, probs, log_input):
     """Whether the loss is the plain one: class indices along axis 1 of float32/64 rows, no
-    weight, label smoothing or ignored index (where the general rule's factors are all 1)."""
-    return (cd == 1 and x.ndim == 2 and weight is None and not eps and not probs
-            and not log_input and ignore_index is None and x.dtype.char in "fd")
+    weight, label smoothing or ignored target (where the general rule's factors are all 1)."""
+    if not (cd == 1 and x.ndim == 2 and weight is None and not eps and not probs
+            and not log_input and x.dtype.char in "fd" and type(y) is np.ndarray):
+        return False
+    if ignore_index is None:
+        return True
+    # an ignore_index outside the classes (-100 by default) ignores nothing when every target
+    # is a class index
+    c = x.shape[1]
+    return not 0 <= ignore_index < c and (
+        y.size == 0 or (np.minimum.reduce(y, None) >= 0 and np.maximum.reduce(y, None) < c))
 
 
 def _plain_fwd(x, y, cfg, reduction):
@@ -97,8 +105,7 @@ def _plain_bwd(logp, y, g, denom, reduction):
 
 
 def _loss_fwd(x, target, *, cd, weight, ignore_index, eps, reduction, probs, log_input):
-    if _plain(x, cd, weight, ignore_index, eps, probs, log_input) and \
-            isinstance(target, np.ndarray):
+    if _plain(x, target, cd, weight, ignore_index, eps, probs, log_input):
         return _plain_fwd(x, target, (cd, weight, eps, reduction, probs, log_input), reduction)
     logp = x if log_input else log_softmax_array(x, cd)
     if probs:
