@@ -40,10 +40,6 @@ from cellgrad_nn._kernels.update import group_update
 # chain (16.8 MB) 0.85-0.92x the step time of the update after the backward, the seeds' MLP
 # (2.7 MB) 1.00-1.03x, LeNet-5 with and without BatchNorm (0.25 MB) 1.04x.
 MIN_BYTES = 8 << 20
-# group_update's keyword arguments after loss_scale, in its order, with its defaults
-_TAIL = (("m", 0.0), ("dampening", 0.0), ("nesterov", False), ("beta1", 0.0), ("beta2", 0.0),
-         ("eps", 0.0), ("lr_factor", 1.0), ("amsgrad", False))
-_TAIL_NAMES = frozenset(k for k, _ in _TAIL)
 
 
 def _plain_cells(network):
@@ -81,7 +77,7 @@ class InBackward:
         self.done = [False] * n
         self.hooks = [self._make_hook(i, p) for i, p in enumerate(params)]
         self.nodes = []
-        self.lrs = self.options = self.tail = None
+        self.lrs = self.options = None
         self.scratch = {}  # (shape, dtype) -> the weight-gradient array layers of it share
         self.keep_grads = True
         self.active = False  # hooks installed (inside the backward)
@@ -102,10 +98,6 @@ class InBackward:
         self.lrs = [lr.value(step) for lr in opt._lr_kinds]
         _, _, options = opt._group
         self.options = {**options, **opt._group_options()}
-        # group_update's trailing arguments, positional when every option is one of them
-        # (keyword parsing per parameter was a measurable part of each hook)
-        self.tail = (opt.loss_scale,) + tuple(self.options.get(k, d) for k, d in _TAIL) \
-            if self.options.keys() <= _TAIL_NAMES else None
         done, base, nodes, scratch = self.done, self.base, self.nodes, self.scratch
         share = not self.keep_grads
         for i, p in enumerate(opt.parameters):
@@ -162,9 +154,6 @@ class InBackward:
     def _one(self, args, grad):
         """One parameter's update by the group kernel; 1 when done, 0 when it cannot take it."""
         param, states, slot, wd = args
-        if self.tail is not None:
-            return group_update(self.kind, param, (grad,), states, self.lrs, slot, wd,
-                                *self.tail)
         return group_update(self.kind, param, (grad,), states, self.lrs, slot, wd,
                             self.opt.loss_scale, **self.options)
 
