@@ -458,6 +458,29 @@ def to_float16(a, out=None, bint scalar=False):
     return res
 
 
+def f32(a):
+    """`a` in a dtype the float kernels take: float16 as float32 (F16C), bfloat16 as float32
+    (numpy), exactly; float32, float64 and None as they are."""
+    if a is None:
+        return a
+    code = a.dtype.char
+    if code == "f" or code == "d":
+        return a
+    if code == "e":
+        return to_float32(a)
+    return a.astype(_F32)
+
+
+def round_to(a, dtype):
+    """float32 `a` rounded to `dtype` (to nearest even); `a` itself when it has that dtype."""
+    src = a.dtype
+    if src is dtype or src == dtype:
+        return a
+    if dtype == _F16 and src == _F32:
+        return to_float16(a)
+    return a.astype(dtype)
+
+
 def relu16(x):
     """`maximum(x, 0)` of a float16 array, as a new array."""
     x = np.ascontiguousarray(x)

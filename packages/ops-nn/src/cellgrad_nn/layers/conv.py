@@ -108,8 +108,9 @@ class Conv2d(_Conv):
     def construct(self, x):
         _checks.input_tensor("Conv2d", x, (4,), "(N, C, H, W)")
         _checks.channels("Conv2d", x, 1, self.in_channels)
-        _checks.same_dtype("Conv2d", x, self.weight)
-        return ops.conv2d(x, self.weight, self.bias, self.stride, self.pad_mode, self.padding,
+        w = self.weight  # one read: under `to_float` each read is a cast
+        _checks.same_dtype("Conv2d", x, w)
+        return ops.conv2d(x, w, self.bias, self.stride, self.pad_mode, self.padding,
                           self.dilation, self.group)
 
 
