@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import cellgrad as ms
-from cellgrad import Tensor, ops
+from cellgrad import Tensor, nn, ops
 from cellgrad._extends.parse.standard_method import ms_len
 from cellgrad.common.parameter import _Buffer
 from cellgrad.ops.auto_generate import gen_ops_def
@@ -172,6 +172,26 @@ def test_buffer_marks_a_detached_tensor():
         _Buffer(None)
     with pytest.raises(TypeError, match="type of input data should be Tensor"):
         _Buffer([1.0])
+
+
+def test_buffer_assigned_to_a_cell_is_registered():
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.count = _Buffer(Tensor(np.zeros(2, np.float32)))
+            self.plain = Tensor(np.ones(2, np.float32))
+
+        def construct(self, x):
+            return x + self.count
+
+    net = Net()
+    assert [name for name, _ in net.named_buffers()] == ["count"]
+    assert list(net.state_dict()) == ["count"]
+    net.count = _Buffer(Tensor(np.full(2, 3.0, np.float32)))
+    assert net(Tensor(np.ones(2, np.float32))).asnumpy().tolist() == [4.0, 4.0]
+    registered = Tensor(np.ones(1, np.float32))
+    net.register_buffer("extra", registered)
+    assert isinstance(registered, _Buffer)  # register_buffer marks it, as MindSpore's
 
 
 def test_composite_base_core_sets_flags():

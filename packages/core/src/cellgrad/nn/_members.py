@@ -55,6 +55,11 @@ class CellMembers:
             self._set_parameter_tuple(name, value)
         elif isinstance(value, CellMembers):
             self._set_cell(name, value)
+        elif isinstance(value, TensorBuffer) and getattr(value, "_is_buffer", False):
+            # a `common.parameter._Buffer` (or a registered buffer) assigned: MindSpore
+            # registers it as this cell's buffer
+            self.__dict__.pop(name, None)
+            self.register_buffer(name, value)
         elif (isinstance(value, (list, tuple)) and value
               and all(isinstance(v, Parameter) for v in value)):
             self._check_unique_names(value)

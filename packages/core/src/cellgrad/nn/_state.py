@@ -45,6 +45,8 @@ class CellState:
         if tensor is not None and not isinstance(tensor, TensorBuffer):
             raise TypeError(f"cannot assign '{type(tensor)}' object to buffer '{name}' "
                             "(mindspore Tensor or None required)")
+        if tensor is not None:
+            tensor._is_buffer = True
         d["_buffers"][name] = tensor
         d[name] = tensor
         transient = d.setdefault("_non_persistent", set())
