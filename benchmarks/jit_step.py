@@ -133,6 +133,17 @@ def trace_ratio(kind, repeat=5):
     return statistics.median(ratios)
 
 
+def eager_contenders(torch, kind):
+    """{name: step}: eager cellgrad, the jitted step and (when installed) eager PyTorch."""
+    steps = {}
+    for name, jit in (("cellgrad", False), ("cellgrad jit", True)):
+        train, x, y = cellgrad_train(kind, jit)
+        steps[name] = (lambda t, a, b: lambda: t(a, b))(train, x, y)
+    if torch is not None:
+        steps["pytorch"] = torch_train(torch, kind, False)[0]
+    return steps
+
+
 def measure(rounds=15, per_round=10):
     """{kind: {"median": {contender: ms}, ...}, "compile_s": {kind: s}, "trace": {kind:
     ratio}}; thread CPU time, one thread."""
@@ -140,12 +151,8 @@ def measure(rounds=15, per_round=10):
     torch = timing.torch_or_none()
     got = {"compile_s": {}, "compile_error": None, "trace": {}}
     for kind in ("mlp", "deep"):
-        steps = {}
-        for name, jit in (("cellgrad", False), ("cellgrad jit", True)):
-            train, x, y = cellgrad_train(kind, jit)
-            steps[name] = (lambda t, a, b: lambda: t(a, b))(train, x, y)
+        steps = eager_contenders(torch, kind)
         if torch is not None:
-            steps["pytorch"] = torch_train(torch, kind, False)[0]
             try:
                 step, seconds = torch_train(torch, kind, True)
             except Exception as e:  # no compiler toolchain, an unsupported Python, ...
@@ -254,12 +261,7 @@ def floor(rounds=15, per_round=10):
     torch = timing.torch_or_none()
     got = {}
     for kind in ("mlp", "deep"):
-        steps = {}
-        for name, jit in (("cellgrad", False), ("cellgrad jit", True)):
-            train, x, y = cellgrad_train(kind, jit)
-            steps[name] = (lambda t, a, b: lambda: t(a, b))(train, x, y)
-        if torch is not None:
-            steps["pytorch"] = torch_train(torch, kind, False)[0]
+        steps = eager_contenders(torch, kind)
         steps["products"], steps["products + SGD"] = floor_steps(kind)
         per = timing.interleaved(steps, rounds, per_round)
         ratios = {}
