@@ -92,6 +92,24 @@ def test_pad_matches_torch(torch, mode, padding, shape):
                   lambda x: torch.nn.functional.pad(x, padding, mode))
 
 
+def test_pad_reads_mindspore_1x_pairs_per_dimension():
+    # MindSpore 1.x's ops.pad took (before, after) per dimension from the first (mindcv's
+    # volo.py still passes it); MindSpore 2.10 raises a TypeError, cellgrad reads it (README:
+    # differs on purpose) with a DeprecationWarning naming the flat form
+    x = Tensor(np.arange(24, dtype=np.float32).reshape(1, 2, 3, 4))
+    with pytest.warns(DeprecationWarning, match=r"read as the flat padding \(1, 2, 0, 1\)"):
+        got = ops.pad(x, ((0, 0), (0, 0), (0, 1), (1, 2)))
+    np.testing.assert_array_equal(got.asnumpy(), ops.pad(x, (1, 2, 0, 1)).asnumpy())
+    np.testing.assert_array_equal(
+        got.asnumpy(), np.pad(x.asnumpy(), ((0, 0), (0, 0), (0, 1), (1, 2))))
+    with pytest.warns(DeprecationWarning):
+        got = ops.pad(x, [[0, 0], [0, 0], [1, 1], [1, 1]], mode="reflect")
+    np.testing.assert_array_equal(got.asnumpy(), ops.pad(x, (1, 1, 1, 1), "reflect").asnumpy())
+    with pytest.warns(DeprecationWarning):
+        got = ops.pad(x, ((1, 0), (0, 0), (0, 0), (0, 0)), value=7.0)
+    assert got.shape == (2, 2, 3, 4) and float(got.asnumpy()[0].max()) == 7.0
+
+
 # ---- pad: bad input ----
 
 @pytest.mark.parametrize("call, error, message", [
@@ -100,9 +118,9 @@ def test_pad_matches_torch(torch, mode, padding, shape):
                                                   "got 3"),
     (lambda x: ops.pad(x, (1.0, 2)), TypeError,
      r"^For 'pad', the paddings value must be tuple of int or list of int, but got \(1.0, 2\)$"),
-    # MindSpore 1.x's pairs per dimension (mindcv's volo.py): rejected by MindSpore 2.10 as well
-    (lambda x: ops.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1))), TypeError,
-     r"tuple of int or list of int, but got \(\(0, 0\), \(0, 0\), \(1, 1\), \(1, 1\)\)$"),
+    # pairs, but not one per dimension: not MindSpore 1.x's form either
+    (lambda x: ops.pad(x, ((1, 1), (1, 1))), TypeError,
+     r"tuple of int or list of int, but got \(\(1, 1\), \(1, 1\)\)$"),
     (lambda x: ops.pad(x, 1), TypeError, "'padding' must be a tuple or list"),
     (lambda x: ops.pad(x, (1, 1), mode="wrap"), ValueError, "'mode' must be one of "),
     (lambda x: ops.pad(x, (1, 1), mode="reflect", value=1.0), ValueError,

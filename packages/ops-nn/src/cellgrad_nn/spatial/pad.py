@@ -6,6 +6,8 @@ position maps to, so the backward adds each gradient back where it was read from
 uses only `ctx.xp`, so gradients of any order flow through it.
 """
 
+import warnings
+
 import numpy as np
 
 from cellgrad.common.tensor import Tensor
@@ -96,6 +98,25 @@ def _padding_tuple(padding):
     return tuple(int(p) for p in padding)
 
 
+def _from_pairs(padding, ndim):
+    """MindSpore 1.x's `ops.pad` form, one (before, after) pair per dimension from the first
+    (as `ops.Pad`; real 1.x code such as mindcv's volo still passes it), as 2.x's flat
+    padding from the last dimension, with a DeprecationWarning; anything else as given."""
+    if not (isinstance(padding, (tuple, list)) and len(padding) == ndim and all(
+            isinstance(pair, (tuple, list)) and len(pair) == 2 and all(
+                isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in pair)
+            for pair in padding)):
+        return padding
+    pairs_ = [tuple(int(v) for v in pair) for pair in padding]
+    while len(pairs_) > 1 and pairs_[0] == (0, 0):  # leading dimensions left alone
+        pairs_.pop(0)
+    flat = tuple(v for pair in reversed(pairs_) for v in pair)
+    warnings.warn(f"ops.pad: (before, after) pairs per dimension are MindSpore 1.x's form, which "
+                  f"MindSpore 2.x rejects; read as the flat padding {flat} (from the last "
+                  f"dimension)", DeprecationWarning, stacklevel=3)
+    return flat
+
+
 def _mode_rank(mode, ndim, n_axes):
     """Whether the input is unbatched (padded as if a batch of one were added)."""
     unbatched = n_axes + 1 == ndim
@@ -135,7 +156,7 @@ def pad(input_x, padding, mode="constant", value=None):
                         f"{type(input_x)}.")
     if isinstance(padding, (tuple, list)) and not padding:
         return input_x
-    padding = _padding_tuple(padding)
+    padding = _padding_tuple(_from_pairs(padding, input_x.ndim))
     n_axes, ndim = len(padding) // 2, input_x.ndim
     if mode not in MODES:
         raise ValueError(f"For 'pad', 'mode' must be one of {list(MODES)}, got {mode!r}.")
