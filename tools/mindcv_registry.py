@@ -156,9 +156,32 @@ def _first_error(exc):
         (f" ({where})" if where else "")
 
 
+def _mindspore_1x():
+    """Under MindSpore 2.10: `ops.ResizeBilinear(size, align_corners, half_pixel_centers)(x)`
+    as `ResizeBilinearV2` (2.x removed it; mindcv's pvt.py calls it) and `initializer(...)`
+    returning initialised Tensors (rexnet.py reshapes one, which 2.10 refuses before
+    `init_data`). Only for recording references: the weights come from the checkpoint."""
+    import mindspore.common.initializer as init
+    import mindspore.ops as ops
+
+    class ResizeBilinear:
+        def __init__(self, size, align_corners=False, half_pixel_centers=False):
+            self.size = tuple(size)
+            self.op = ops.ResizeBilinearV2(align_corners, half_pixel_centers)
+
+        def __call__(self, x):
+            return self.op(x, self.size)
+
+    initializer = init.initializer
+    ops.ResizeBilinear = ResizeBilinear
+    init.initializer = lambda *a, **k: initializer(*a, **k).init_data()
+
+
 def record(args):
     import mindspore as ms
 
+    if args.mindspore_1x:
+        _mindspore_1x()
     create_model = _import_models().create_model
     if args.threads:
         ms.set_context(runtime_num_threads=args.threads)
@@ -432,6 +455,10 @@ def main(argv=None):
                     help="skip measuring the float32 noise of models over the tolerance")
     rec.add_argument("--threads", type=int, default=0,
                      help="MindSpore's runtime_num_threads (default: MindSpore's own)")
+    rec.add_argument("--mindspore-1x", action="store_true",
+                     help="give MindSpore back the 1.x behaviour mindcv still relies on "
+                          "(ops.ResizeBilinear; initializer Tensors usable before init_data), "
+                          "for a reference of pvt_* and rexnet_*; cellgrad's run is unchanged")
     st = sub.add_parser("stream", help="record and run one model at a time, deleting "
                         "each checkpoint after its run")
     st.add_argument("--sizes", required=True,
