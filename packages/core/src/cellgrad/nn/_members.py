@@ -8,28 +8,11 @@ renames every parameter reachable in it to `<attr>.<path>`. Parameters and child
 
 from collections import OrderedDict
 
-from cellgrad._core._buffer import TensorBuffer, apply
-from cellgrad.dtype import bfloat16
-from cellgrad.ops.creation import CAST
+from cellgrad._core._buffer import TensorBuffer
+from cellgrad.ops.creation import cast_tensor
 from cellgrad.parameter import Parameter, ParameterTuple, check_prefix
 
 __all__ = ["CellMembers"]
-
-_CAST_ATTRS = {}  # dtype -> the cast op's attributes (as `ops.cast` gives them)
-
-
-def _cast_param(p, dtype):
-    """`ops.cast(p, dtype)` for a float Parameter, without the argument checks: every
-    Parameter read inside a `to_float` cell's call takes this path."""
-    if p.dtype is dtype:
-        return p
-    attrs = _CAST_ATTRS.get(dtype)
-    if attrs is None:
-        attrs = _CAST_ATTRS[dtype] = {"np_dtype": dtype.np_dtype, "bf16": dtype is bfloat16}
-    out = apply(CAST, (p,), attrs)
-    out._dtype = dtype
-    return out
-
 
 class CellMembers:
     """The attribute registration and traversal half of `Cell` (a mixin; use `Cell`)."""
@@ -41,7 +24,7 @@ class CellMembers:
         if params is not None and name in params:
             p = params[name]
             if d.get("_mixed_active") and p is not None and p.dtype.kind == 2:
-                return _cast_param(p, d["_mixed"])  # inside a to_float cell's call
+                return cast_tensor(p, d["_mixed"])  # inside a to_float cell's call
             return p
         cells = d.get("_cells")
         if cells is not None and name in cells:

@@ -22,18 +22,30 @@ def _cast_fwd(x, np_dtype, bf16):
 CAST = define("cast", _cast_fwd, pass_gradient)
 
 
+_CAST_ATTRS = {}  # dtype -> the cast op's attributes
+
+
+def cast_tensor(x, d):
+    """`cast` of a Tensor `x` to the cellgrad dtype `d`, without argument checks (a Parameter
+    read inside a `to_float` cell takes this path)."""
+    if x.dtype is d:
+        return x
+    attrs = _CAST_ATTRS.get(d)
+    if attrs is None:
+        from cellgrad.dtype import bfloat16
+
+        attrs = _CAST_ATTRS[d] = {"np_dtype": d.np_dtype, "bf16": d is bfloat16}
+    out = apply(CAST, (x,), attrs)
+    out._dtype = d
+    return out
+
+
 def cast(input, dtype):
     """Mirrors `mindspore.ops.cast`."""
-    from cellgrad.dtype import bfloat16
-
     d = to_dtype(dtype)
     if not isinstance(input, TensorBuffer):
         return make_tensor(np.asarray(input, dtype=d.np_dtype), None, 0, d)
-    if input.dtype is d:
-        return input
-    out = apply(CAST, (input,), {"np_dtype": d.np_dtype, "bf16": d is bfloat16})
-    out._dtype = d
-    return out
+    return cast_tensor(input, d)
 
 
 def _shape_arg(op, shape):
