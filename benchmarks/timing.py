@@ -106,6 +106,33 @@ def interleaved(steps, rounds, per_round, warmup=3):
     return got
 
 
+def alternating(steps, rounds, per_round, groups=None, warmup=3):
+    """`interleaved`, but within a round the contenders of a group alternate step by step (the
+    first one rotating each pass), so a ratio of two contenders' round medians compares steps
+    taken milliseconds apart: the machine's slow drifts (a neighbour's load, cache and memory
+    contention on a shared host) fall on both alike. `groups` (lists of names; default: all in
+    one) run one after another each round, the group order rotating: put together what is
+    compared, as a step just after another framework's runs with its caches cold.
+    Returns {name: [round medians in ms]}."""
+    for step in steps.values():
+        for _ in range(warmup):
+            step()
+    now = time.thread_time if CPU_TIME else time.perf_counter
+    groups = [list(steps)] if groups is None else [list(g) for g in groups]
+    got = {name: [] for name in steps}
+    for r in range(rounds):
+        for group in groups[r % len(groups):] + groups[:r % len(groups)]:
+            times = {name: [] for name in group}
+            for i in range(per_round):
+                for name in group[i % len(group):] + group[:i % len(group)]:
+                    t = now()
+                    steps[name]()
+                    times[name].append((now() - t) * 1e3)
+            for name in group:
+                got[name].append(statistics.median(times[name]))
+    return got
+
+
 def summary(per_round, base="cellgrad", against="pytorch"):
     """{"median": {name: ms}, "spread": {name: half the interquartile range / median},
     "ratio": (q1, median, q3) of base/against taken round by round, or None} of

@@ -52,12 +52,16 @@ def _conv_fwd(x, w, b=None, *, pads, stride, dilation, groups, out_size):
 
 def _conv_fwd_arrays(x, w, b, pads, stride, dilation, groups, out_size):
     dtype = x.dtype
-    if dtype.char not in "fd" or w.dtype.char not in "fd":  # float16 computes in float32
+    converted = dtype.char not in "fd"
+    if converted or w.dtype.char not in "fd":  # float16 computes in float32
         x, w, b = W.kernel_dtype(x), W.kernel_dtype(w), W.kernel_dtype(b)
     if _direct(x, w, pads, stride, dilation, groups, out_size):
         out = B.empty(x.shape[:1] + w.shape[:1] + out_size, x.dtype)
-        kept = B.empty(x.shape, x.dtype)  # a copy: the input may change before the backward
-        np.copyto(kept, x)
+        if converted:  # the conversion is a fresh array of this op's own
+            kept = np.ascontiguousarray(x)
+        else:  # a copy: the input may change before the backward
+            kept = B.empty(x.shape, x.dtype)
+            np.copyto(kept, x)
         w = np.ascontiguousarray(w)
         conv_small.conv_forward(kept, w, None if b is None else np.ascontiguousarray(b), out)
         saved = (None, w, x.shape, pads, stride, dilation, groups, b is not None, kept)
