@@ -84,15 +84,20 @@ def quartiles(values):
     return q1, q2, q3
 
 
+def _warmed(steps, warmup):
+    """Run each of `steps` `warmup` times; the run's clock."""
+    for step in steps.values():
+        for _ in range(warmup):
+            step()
+    return time.thread_time if CPU_TIME else time.perf_counter
+
+
 def interleaved(steps, rounds, per_round, warmup=3):
     """Time each of `steps` {name: callable} `per_round` times per round, contenders taking
     turns round by round (the first one rotates), so a neighbour's burst of load falls on all of
     them alike (`per_round`: a count, or {name: count}). Returns {name: [round medians in ms]}:
     each round's median step time."""
-    for step in steps.values():
-        for _ in range(warmup):
-            step()
-    now = time.thread_time if CPU_TIME else time.perf_counter
+    now = _warmed(steps, warmup)
     names = list(steps)
     got = {name: [] for name in names}
     for r in range(rounds):
@@ -114,10 +119,7 @@ def alternating(steps, rounds, per_round, groups=None, warmup=3):
     one) run one after another each round, the group order rotating: put together what is
     compared, as a step just after another framework's runs with its caches cold.
     Returns {name: [round medians in ms]}."""
-    for step in steps.values():
-        for _ in range(warmup):
-            step()
-    now = time.thread_time if CPU_TIME else time.perf_counter
+    now = _warmed(steps, warmup)
     groups = [list(steps)] if groups is None else [list(g) for g in groups]
     got = {name: [] for name in steps}
     for r in range(rounds):

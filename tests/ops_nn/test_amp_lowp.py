@@ -9,6 +9,7 @@ import cellgrad as ms
 from cellgrad import Tensor, nn, ops
 from cellgrad_nn._kernels import lowp
 from cellgrad_nn.functional import _lowp
+from cellgrad_nn.spatial import conv as conv_impl
 
 ALL_HALVES = np.arange(1 << 16, dtype=np.uint16).view(np.float16)
 SCALAR = [False, True]  # the F16C loop (where the CPU has it) and the portable one
@@ -102,6 +103,28 @@ def test_float16_dense_and_conv_gradients_are_float32_products_rounded_once():
     for g16, g32 in zip(conv16, conv32):
         assert g16.dtype == ms.float16
         np.testing.assert_array_equal(g16.asnumpy(), g32.asnumpy().astype(np.float16))
+
+
+def test_float16_first_layer_conv_takes_the_direct_kernel_on_its_converted_input():
+    # LeNet's first layer: 1 channel, 5x5 taps, rows of 16 (spatial.conv._direct); the
+    # backward reads the float32 conversion the forward made, not a second copy of it
+    xc, wc, bc = _f16((2, 1, 20, 20), 11), _f16((4, 1, 5, 5), 12), _f16((4,), 13)
+    assert conv_impl._direct(xc.astype(np.float32), wc.astype(np.float32), (0,) * 4, (1, 1),
+                             (1, 1), 1, (16, 16)) == conv_impl._DIRECT
+
+    def f(a, b, c):
+        return (ops.conv2d(a, b, c) * 1.5).sum()
+
+    out16 = ops.conv2d(Tensor(xc), Tensor(wc), Tensor(bc))
+    out32 = ops.conv2d(Tensor(xc.astype(np.float32)), Tensor(wc.astype(np.float32)),
+                       Tensor(bc.astype(np.float32)))
+    assert out16.dtype == ms.float16
+    np.testing.assert_array_equal(out16.asnumpy(), out32.asnumpy().astype(np.float16))
+    g16 = ms.grad(f, (0, 1, 2))(Tensor(xc), Tensor(wc), Tensor(bc))
+    g32 = ms.grad(f, (0, 1, 2))(*(Tensor(a.astype(np.float32)) for a in (xc, wc, bc)))
+    for a, b in zip(g16, g32):
+        assert a.dtype == ms.float16
+        np.testing.assert_array_equal(a.asnumpy(), b.asnumpy().astype(np.float16))
 
 
 def test_float16_pool_and_relu_cells():

@@ -107,10 +107,10 @@ def _from_pairs(padding, ndim):
                 isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in pair)
             for pair in padding)):
         return padding
-    pairs_ = [tuple(int(v) for v in pair) for pair in padding]
-    while len(pairs_) > 1 and pairs_[0] == (0, 0):  # leading dimensions left alone
-        pairs_.pop(0)
-    flat = tuple(v for pair in reversed(pairs_) for v in pair)
+    pairs = [tuple(int(v) for v in pair) for pair in padding]
+    while len(pairs) > 1 and pairs[0] == (0, 0):  # leading dimensions left alone
+        pairs.pop(0)
+    flat = tuple(v for pair in reversed(pairs) for v in pair)
     warnings.warn(f"ops.pad: (before, after) pairs per dimension are MindSpore 1.x's form, which "
                   f"MindSpore 2.x rejects; read as the flat padding {flat} (from the last "
                   f"dimension)", DeprecationWarning, stacklevel=3)
