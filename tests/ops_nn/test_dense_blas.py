@@ -269,3 +269,68 @@ def test_batch1_split_only_with_two_threads_and_identical_to_one_gemv(monkeypatc
     finally:
         lib.set(before)
         bt._seen[0] = 0
+
+
+# ---- x @ w.T as (w @ x.T).T where that is measured faster and gives the same bits ----
+
+
+@pytest.fixture
+def no_mkl(monkeypatch):
+    """numpy's OpenBLAS alone, whether or not the [mkl] extra is installed here."""
+    monkeypatch.setattr(db, "_chooser", db.Chooser(None))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("b,i,o", [(64, 784, 512), (32, 256, 256), (7, 100, 300)])
+def test_flipped_product_is_x_at_w_t_in_c_order(no_mkl, dtype, b, i, o):
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((b, i)).astype(dtype)
+    w = rng.standard_normal((o, i)).astype(dtype)
+    bias = rng.standard_normal(o).astype(dtype)
+    got = db._flipped_product(x, w, None, bias)
+    assert got.shape == (b, o) and got.dtype == dtype and got.flags.c_contiguous
+    np.testing.assert_allclose(got, x @ w.T + bias, rtol=1e-5 if dtype == np.float32 else 1e-12,
+                               atol=1e-4 if dtype == np.float32 else 1e-10)
+    # taken only where it is the usual product bit for bit (measured at that shape)
+    if db.flipped(x, w):
+        assert np.array_equal(db.product("x@w.T", x, w), np.dot(x, w.T))
+    out = np.empty((b, o), dtype)
+    assert db._flipped_product(x, w, out) is out
+    assert np.array_equal(out, np.dot(w, x.T).T)
+
+
+def test_flip_needs_the_same_bits_and_a_win(monkeypatch):
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((64, 300)).astype(np.float32)
+    w = rng.standard_normal((200, 300)).astype(np.float32)
+    monkeypatch.setattr(db, "_race", lambda calls, rounds, block_s: 0.5)  # always faster
+    ident = np.array_equal(np.dot(x, w.T), np.dot(w, x.T).T)
+    assert db._flip_wins(x.shape, w.shape, x.dtype) == ident
+    monkeypatch.setattr(db, "_race", lambda calls, rounds, block_s: 0.95)  # not by 10%
+    assert not db._flip_wins(x.shape, w.shape, x.dtype)
+    # a product whose bits differ is never flipped, however fast
+    monkeypatch.setattr(db, "_race", lambda calls, rounds, block_s: 0.1)
+    monkeypatch.setattr(db, "_flipped_product",
+                        lambda x, w, out=None, bias=None: np.dot(x, w.T) * np.float32(1.0001))
+    assert not db._flip_wins(x.shape, w.shape, x.dtype)
+
+
+def test_dense_forward_and_backward_through_the_flip(no_mkl, monkeypatch):
+    monkeypatch.setattr(db, "_flip", {})
+    rng = np.random.default_rng(9)
+    net = nn.Dense(256, 192)
+    x = Tensor(rng.standard_normal((48, 256)).astype(np.float32))
+    want = net(x).asnumpy()
+    grad_fn = ms.grad(lambda a: (net(a) ** 2).sum(), grad_position=0, weights=net.weight)
+    want_g = [g.asnumpy() for g in grad_fn(x)]
+    monkeypatch.setattr(db, "_flip_wins", lambda *a: True)  # whatever this CPU measures
+    monkeypatch.setattr(db, "_flip", {})
+    assert db.flipped(x.asnumpy(), net.weight.asnumpy())
+    got = net(x).asnumpy()
+    assert got.flags.c_contiguous and got.dtype == np.float32
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    got_g = [g.asnumpy() for g in grad_fn(x)]
+    for a, b in zip(got_g, want_g):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-4)
+    monkeypatch.setattr(db, "FLIP", False)
+    np.testing.assert_array_equal(net(x).asnumpy(), want)

@@ -30,27 +30,29 @@ ctypedef void (*sgemv64_t)(int, int, int64_t, int64_t, float, const float *, int
 
 cdef inline void _gemm(uintptr_t fn, bint ilp64, bint ta, bint tb, Py_ssize_t m, Py_ssize_t n,
                        Py_ssize_t k, const floating *a, Py_ssize_t lda, const floating *b,
-                       Py_ssize_t ldb, floating beta, floating *c) noexcept nogil:
+                       Py_ssize_t ldb, floating alpha, floating beta,
+                       floating *c) noexcept nogil:
     cdef int opa = TRANS if ta else NO_TRANS
     cdef int opb = TRANS if tb else NO_TRANS
     if floating is float:
         if ilp64:
-            (<sgemm64_t>fn)(ROW_MAJOR, opa, opb, m, n, k, 1.0, a, lda, b, ldb, beta, c, n)
+            (<sgemm64_t>fn)(ROW_MAJOR, opa, opb, m, n, k, alpha, a, lda, b, ldb, beta, c, n)
         else:
-            (<sgemm32_t>fn)(ROW_MAJOR, opa, opb, <int>m, <int>n, <int>k, 1.0, a, <int>lda, b,
+            (<sgemm32_t>fn)(ROW_MAJOR, opa, opb, <int>m, <int>n, <int>k, alpha, a, <int>lda, b,
                             <int>ldb, beta, c, <int>n)
     else:
         if ilp64:
-            (<dgemm64_t>fn)(ROW_MAJOR, opa, opb, m, n, k, 1.0, a, lda, b, ldb, beta, c, n)
+            (<dgemm64_t>fn)(ROW_MAJOR, opa, opb, m, n, k, alpha, a, lda, b, ldb, beta, c, n)
         else:
-            (<dgemm32_t>fn)(ROW_MAJOR, opa, opb, <int>m, <int>n, <int>k, 1.0, a, <int>lda, b,
+            (<dgemm32_t>fn)(ROW_MAJOR, opa, opb, <int>m, <int>n, <int>k, alpha, a, <int>lda, b,
                             <int>ldb, beta, c, <int>n)
 
 
 def gemm(uintptr_t fn, bint ilp64, const floating[:, ::1] a, bint trans_a,
-         const floating[:, ::1] b, bint trans_b, floating[:, ::1] out, bint accumulate=False):
-    """out (+)= op(a) @ op(b) with op = transpose where `trans_*`; `fn` is cblas_sgemm or
-    cblas_dgemm of the operands' precision, taking 64-bit integers when `ilp64`."""
+         const floating[:, ::1] b, bint trans_b, floating[:, ::1] out, bint accumulate=False,
+         double alpha=1.0):
+    """out (+)= alpha * op(a) @ op(b) with op = transpose where `trans_*`; `fn` is cblas_sgemm
+    or cblas_dgemm of the operands' precision, taking 64-bit integers when `ilp64`."""
     cdef Py_ssize_t m = a.shape[1] if trans_a else a.shape[0]
     cdef Py_ssize_t k = a.shape[0] if trans_a else a.shape[1]
     cdef Py_ssize_t kb = b.shape[1] if trans_b else b.shape[0]
@@ -65,13 +67,14 @@ def gemm(uintptr_t fn, bint ilp64, const floating[:, ::1] a, bint trans_a,
     if m == 0 or n == 0:
         return
     cdef floating beta = 1.0 if accumulate else 0.0
+    cdef floating alpha_ = <floating>alpha
     if k == 0:  # BLAS with K = 0 may leave C untouched; the product is zero
         if not accumulate:
             out[:, :] = 0
         return
     with nogil:
         _gemm(fn, ilp64, trans_a, trans_b, m, n, k, &a[0, 0], a.shape[1], &b[0, 0], b.shape[1],
-              beta, &out[0, 0])
+              alpha_, beta, &out[0, 0])
 
 
 def gemv_split(uintptr_t fn, const float[:, ::1] w, const float[::1] x, float[::1] out, cuts):

@@ -4,9 +4,12 @@
 (multiply, then subtract); this loop reads each gradient and parameter once. The arithmetic
 is numpy's -- the product rounded to the parameter's dtype, then the difference -- and the
 module is built with -ffp-contract=off so no FMA fuses them: results are bit for bit numpy's.
+`sgd_step_once` alone rounds once, by an explicit fma: the step SGD fused into Dense's
+weight-gradient product takes (`cellgrad_nn.functional._dense_sgd`).
 """
 
 from cython cimport floating
+from libc.math cimport fma, fmaf
 
 from cellgrad_nn._kernels._entry cimport real_kind, shape_is
 
@@ -37,6 +40,37 @@ def sgd_step(param, grad, double lr):
         pd, gd = param.reshape(-1), grad.reshape(-1)
         with nogil:
             _descend(pd, gd, lr)
+
+
+cdef void _descend_once(floating[::1] param, const floating[::1] grad,
+                        floating lr) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(param.shape[0]):
+        if floating is float:
+            param[i] = fmaf(-lr, grad[i], param[i])
+        else:
+            param[i] = fma(-lr, grad[i], param[i])
+
+
+def sgd_step_once(param, grad, double lr):
+    """param = param - lr * grad rounded once (a fused multiply-add), in place: what a BLAS
+    product with alpha = -lr and beta = 1 into `param` gives when its kernel saves by FMA (the
+    reference `_dense_sgd` checks that against); lr is rounded to the dtype first."""
+    real_kind("sgd_step_once", param, (grad,))
+    shape_is("sgd_step_once", "grad", grad, tuple(param.shape))
+    cdef float[::1] pf
+    cdef const float[::1] gf
+    cdef double[::1] pd
+    cdef const double[::1] gd
+    cdef float lr32 = <float>lr
+    if param.dtype.char == "f":
+        pf, gf = param.reshape(-1), grad.reshape(-1)
+        with nogil:
+            _descend_once(pf, gf, lr32)
+    else:
+        pd, gd = param.reshape(-1), grad.reshape(-1)
+        with nogil:
+            _descend_once(pd, gd, lr)
 
 
 # ---- one call per step for a whole group of parameters ----

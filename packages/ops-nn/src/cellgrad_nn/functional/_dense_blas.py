@@ -9,6 +9,10 @@ AMD EPYC VM of 2026-11-25): measuring is what decides. Decisions are cached in m
 JSON file keyed by the CPU model and the libraries' versions (`CELLGRAD_BLAS_CACHE` names the
 file; `CELLGRAD_MKL=0` turns MKL off).
 
+Without MKL (or where it loses), the forward x @ w.T may run as (w @ x.T).T, transposed into
+place with the bias added in the same pass (`flipped`): OpenBLAS's AVX-512 kernels run that
+orientation faster at Dense's shapes; measured per shape, taken only with the same bits.
+
 Batch 1 can run as a GEMV split by rows over two OpenMP threads (`splits`, `gemv`), each
 streaming half the weights: off by default (see GEMV_SPLIT_MIN for the measurement).
 """
@@ -89,20 +93,26 @@ def _numpy_call(a, ta, b, tb, out):
 
 def time_both(mkl, kind, dtype, m, n, k, rounds=9, block_s=3e-4):
     """(OpenBLAS seconds, MKL seconds) per call: OpenBLAS's median over `rounds` alternating
-    blocks of calls (each block about `block_s` long), and MKL's as that times the third quartile
-    of the per-round ratios: MKL must win in three rounds of four, not once in a quiet moment
-    (single-call timings of a 15 us product picked MKL where a step then ran slower). About
-    6 ms per shape class, once."""
+    blocks of calls, and MKL's as that times `_race`'s ratio. About 6 ms per shape class, once."""
     a, ta, b, tb = _operands(kind, dtype, m, n, k)
     out = np.empty((m, n), dtype)
     fn = mkl.fn[np.dtype(dtype)]
-    calls = (lambda: _numpy_call(a, ta, b, tb, out),
-             lambda: blas.gemm(fn, False, a, ta, b, tb, out))
+    t_open = []
+    ratio = _race((lambda: _numpy_call(a, ta, b, tb, out),
+                   lambda: blas.gemm(fn, False, a, ta, b, tb, out)), rounds, block_s, t_open)
+    return t_open[0], t_open[0] * ratio
+
+
+def _race(calls, rounds, block_s, first=None):
+    """The second call's time over the first's: the third quartile of the per-round ratios
+    over `rounds` alternating blocks of calls (each block about `block_s` long), so it must win
+    in three rounds of four, not once in a quiet moment (single-call timings of a 15 us product
+    picked MKL where a step then ran slower). The first's median time goes into `first`."""
     t = time.perf_counter()
     for call in calls:
         call()
     reps = max(1, min(200, int(block_s / max((time.perf_counter() - t) / 2, 1e-7))))
-    t_open, ratios = [], []
+    t_first, ratios = [], []
     for _ in range(rounds):
         got = []
         for call in calls:
@@ -110,11 +120,13 @@ def time_both(mkl, kind, dtype, m, n, k, rounds=9, block_s=3e-4):
             for _ in range(reps):
                 call()
             got.append((time.perf_counter() - t) / reps)
-        t_open.append(got[0])
+        t_first.append(got[0])
         ratios.append(got[1] / max(got[0], 1e-12))
-    t_open.sort()
+    t_first.sort()
     ratios.sort()
-    return t_open[rounds // 2], t_open[rounds // 2] * ratios[(3 * rounds) // 4]
+    if first is not None:
+        first.append(t_first[rounds // 2])
+    return ratios[(3 * rounds) // 4]
 
 
 def machine_key(mkl):
@@ -207,9 +219,9 @@ def plain():
     return (_chooser or chooser()).mkl is None and _blas_threads.threads() == 1
 
 
-def product(kind, a, b, out=None):
+def product(kind, a, b, out=None, bias=None):
     """The Dense product `kind` of 2-D arrays: x @ w.T, g @ w or g.T @ x, into `out`
-    (C-contiguous, the result's dtype) when given."""
+    (C-contiguous, the result's dtype) when given; x @ w.T plus `bias` when given."""
     ch = _chooser or chooser()
     if ch.mkl is not None:
         # one dict look-up per call once decided: the whole choice costs well under a microsecond
@@ -225,15 +237,72 @@ def product(kind, a, b, out=None):
                                 b.shape[0] if tb else b.shape[1]), a.dtype)
             try:
                 blas.gemm(fn, False, a, ta, b, tb, out)
+                if bias is not None:
+                    out += bias
                 return out
             except ValueError:  # an operand not C-contiguous: numpy's call below
                 pass
     if kind == "x@w.T":
-        return _blas_threads.dot(a, b.T, out)
+        if FLIP and flipped(a, b):
+            return _flipped_product(a, b, out, bias)
+        out = _blas_threads.dot(a, b.T, out)
+        if bias is not None:
+            out += bias
+        return out
     if kind == "g@w":
         return _blas_threads.dot(a, b, out)
     # g.T @ x: matmul's call, as before (np.dot's with a transposed operand measured no faster)
     return _blas_threads.matmul(a.T, b, out)
+
+
+# ---- x @ w.T computed as w @ x.T, then transposed ----
+#
+# OpenBLAS 0.3.31's AVX-512 kernels (SkylakeX, also on AMD Zen 4/5) run `x @ W.T` at Dense's
+# shapes 1.2-1.45x slower than `W @ x.T`, whose result is the transpose; one pass then writes it
+# in the layout the next op needs, adding the bias on the way (it costs the bias add's pass).
+# Measured per exact shape, once per process (`flipped`): taken only where it wins three rounds
+# of four by 10% and gives the same bits as `x @ W.T` (Haswell's kernels sum in another order;
+# then it is never taken). FLIP = False turns it off.
+FLIP = os.environ.get("CELLGRAD_DENSE_FLIP", "1") != "0"
+_flip = {}  # (x shape, w shape, dtype, threads) -> whether x @ w.T runs as (w @ x.T).T
+
+
+def flipped(x, w):
+    """Whether the product x @ w.T of these shapes runs as (w @ x.T).T (`_flip` above)."""
+    if not (x.flags.c_contiguous and w.flags.c_contiguous):
+        return False  # measured on C-contiguous operands only
+    key = (x.shape, w.shape, x.dtype, _blas_threads.threads())
+    got = _flip.get(key)
+    if got is None:
+        got = _flip[key] = (x.dtype == w.dtype and x.dtype.kind == "f"
+                            and _flip_wins(x.shape, w.shape, x.dtype))
+    return got
+
+
+def _flipped_product(x, w, out=None, bias=None):
+    t = _blas_threads.dot(w, x.T)
+    if out is None:
+        out = np.empty(t.shape[::-1], t.dtype)
+    if bias is None:
+        np.copyto(out, t.T)
+    else:
+        np.add(t.T, bias, out=out)
+    return out
+
+
+def _flip_wins(x_shape, w_shape, dtype, rounds=9, block_s=3e-4):
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(x_shape).astype(dtype)
+    w = rng.standard_normal(w_shape).astype(dtype)
+    bias = rng.standard_normal(w_shape[0]).astype(dtype)
+    if not np.array_equal(_blas_threads.dot(x, w.T), _flipped_product(x, w)):
+        return False
+
+    def usual():
+        r = _blas_threads.dot(x, w.T)
+        r += bias
+
+    return _race((usual, lambda: _flipped_product(x, w, None, bias)), rounds, block_s) <= MARGIN
 
 
 def _mkl_fn(ch, kind, a, b):

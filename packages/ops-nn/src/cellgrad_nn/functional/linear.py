@@ -7,7 +7,7 @@ from cellgrad._core._buffer import TensorBuffer
 
 from cellgrad.plugins import PROMOTE_ARITH, Op, apply
 from cellgrad_nn.amp import auto as _auto
-from cellgrad_nn.functional import _checks, _dense_blas, _lowp
+from cellgrad_nn.functional import _checks, _dense_blas, _dense_sgd, _lowp
 
 _SPARE_MIN = 1 << 17  # bytes: below glibc's mmap threshold a fresh array is about as cheap
 _SPARES = 4  # dX arrays kept per (shape, dtype): a net's layers of one width share them
@@ -35,19 +35,24 @@ def _gemv(x, w):
     return _dense_blas.gemv(w, x.reshape(-1), 2).reshape(x.shape[:-1] + w.shape[:1])
 
 
-def _gemm(x, w):
+def _gemm(x, w, b=None):
+    """x @ w.T (+ b) for (..., in) x and (out, in) or (in,) w."""
     # np.dot for 1-D/2-D inputs: the same BLAS call without matmul's gufunc set-up (~0.3 us)
     if x.ndim <= 2:
         if w.ndim != 2:
-            return np.dot(x, w)
-        if x.ndim == 1 or x.shape[0] == 1:
-            return _gemv(x, w) if _dense_blas.splits(x, w) else np.dot(x, w.T)
-        if x.size * w.shape[0] < _dense_blas.MIN_MNK or _dense_blas.plain():
-            return np.dot(x, w.T)  # a small product, or no choice to make
-        return _dense_blas.product("x@w.T", x, w)
+            out = np.dot(x, w)
+        elif x.ndim == 1 or x.shape[0] == 1:
+            out = _gemv(x, w) if _dense_blas.splits(x, w) else np.dot(x, w.T)
+        elif x.size * w.shape[0] < _dense_blas.MIN_MNK:
+            out = np.dot(x, w.T)  # a small product: no choice to make
+        else:
+            return _dense_blas.product("x@w.T", x, w, bias=b)
+        if b is not None:
+            out += b
+        return out
     # (..., in) as one (rows, in) GEMM: numpy's stacked matmul falls back to its own loop
     # (no BLAS) for strided operands, 10-20x slower at Transformer shapes
-    return _gemm(x.reshape(-1, x.shape[-1]), w).reshape(x.shape[:-1] + w.shape[:-1])
+    return _gemm(x.reshape(-1, x.shape[-1]), w, b).reshape(x.shape[:-1] + w.shape[:-1])
 
 
 def _dense_fwd(x, w, b=None):
@@ -55,10 +60,7 @@ def _dense_fwd(x, w, b=None):
         # numpy's float16 GEMM has no BLAS path (~20x slower): multiply in float32 and round
         # once, as MindSpore's CPU MatMul does for float16; the bias is added in float16
         return _lowp.dense(x, w, b, _gemm), (x, w, b is not None)
-    out = _gemm(x, w)
-    if b is not None:
-        out += b
-    return out, (x, w, b is not None)
+    return _gemm(x, w, b), (x, w, b is not None)
 
 
 def _dense_bwd(ctx, g):
@@ -94,7 +96,10 @@ def _dense_bwd(ctx, g):
             x2 = x.reshape(-1, x.shape[-1])
             into = ctx.grad_into(1) if w.ndim == 2 else None
             if into is not None and into.dtype == np.result_type(g2, x2):
-                if plain or not isinstance(g2, np.ndarray):  # straight into a gradient bucket
+                if _dense_sgd.STEPS and type(g2) is np.ndarray and \
+                        _dense_sgd.descend(ctx, g2, x2, 3):  # W: ctx.saved, w, w2
+                    gw = into  # W took its SGD step in the product; nobody reads this
+                elif plain or not isinstance(g2, np.ndarray):  # straight into a gradient bucket
                     gw = np.matmul(g2.T, x2, out=into)
                 else:
                     gw = _dense_blas.product("g.T@x", g2, x2, into)

@@ -77,12 +77,12 @@ class Dense(Cell):
                 # Nothing to record, promote or observe: the op's forward on the arrays,
                 # without the dispatch (inference at batch 1 is mostly this overhead).
                 xa, wa = x._data, w._data
-                if wa.size >= _dense_blas.GEMV_SPLIT_MIN and xa.ndim == 2 and \
-                        xa.shape[0] == 1 and splits(xa, wa):  # over two cores
-                    out = _gemm(xa, wa)
+                if xa.ndim == 2 and (xa.shape[0] > 1 or (
+                        wa.size >= _dense_blas.GEMV_SPLIT_MIN and splits(xa, wa))):
+                    out = _gemm(xa, wa, b._data)  # the product's measured orientation or split
                 else:  # np.dot: the same BLAS call for 1-D/2-D inputs without matmul's set-up
                     out = np.dot(xa, wa.T) if xa.ndim <= 2 else np.matmul(xa, wa.T)
-                out += b._data
+                    out += b._data
                 out = make_tensor(out, None, 0, dt)
             else:
                 out = apply(DENSE, (x, w) if b is None else (x, w, b))

@@ -32,7 +32,8 @@ import sys
 import numpy as np
 
 from cellgrad import _jit_hook
-from cellgrad_nn._kernels.update import group_update
+from cellgrad_nn._kernels.update import SGD_PLAIN, group_update
+from cellgrad_nn.functional import _dense_sgd
 
 # Early updates only for parameters of at least this many bytes in all: below, the usual update
 # reads them from cache anyway and the hooks are a cost. Thread CPU time, in-process A/B of 21-41
@@ -76,6 +77,13 @@ class InBackward:
         self.base = [0] * n
         self.done = [False] * n
         self.hooks = [self._make_hook(i, p) for i, p in enumerate(params)]
+        # plain SGD without weight decay or loss scale: Dense may take a large weight's step
+        # in its weight-gradient product (`functional._dense_sgd`)
+        self.fusable = [i for i, p in enumerate(params)
+                        if kind == SGD_PLAIN and opt.loss_scale == 1.0 and opt._wds[i] == 0.0
+                        and p._data.ndim == 2 and p._data.nbytes >= _dense_sgd.MIN_BYTES]
+        self.fusers = {i: self._make_fuser(i, params[i]) for i in self.fusable}
+        self.fuse_only = False  # this step: hooks only on fusable weights (a small network)
         self.nodes = []
         self.lrs = self.options = None
         self.scratch = {}  # (shape, dtype) -> the weight-gradient array layers of it share
@@ -85,11 +93,13 @@ class InBackward:
 
     def scope(self, network, keep_grads=True):
         # MIN_BYTES is the eager step's measurement (`network` given: its cells are walked
-        # each step); a jit plan (no network: it checked its cells once) decides for itself
-        if (network is not None and self.nbytes < MIN_BYTES) or \
+        # each step); a jit plan (no network: it checked its cells once) decides for itself.
+        # Below it, a step whose gradients nobody reads may still fuse Dense weights' steps.
+        small = network is not None and self.nbytes < MIN_BYTES
+        if (small and (keep_grads or not self.fusable or not _dense_sgd.ENABLED)) or \
                 _jit_hook.tracer is not None or not _plain_cells(network):
             return None
-        self.keep_grads = keep_grads
+        self.keep_grads, self.fuse_only = keep_grads, small
         return self
 
     def __enter__(self):
@@ -100,8 +110,12 @@ class InBackward:
         self.options = {**options, **opt._group_options()}
         done, base, nodes, scratch = self.done, self.base, self.nodes, self.scratch
         share = not self.keep_grads
-        for i, p in enumerate(opt.parameters):
+        fusers = self.fusers if share and _dense_sgd.ENABLED else {}
+        params = opt.parameters
+        for i in range(len(done)):
             done[i] = False
+        for i in (self.fusable if self.fuse_only else range(len(params))):
+            p = params[i]
             node = p._node
             if node is None or node.hooks or node.grad_buffer is not None:
                 continue
@@ -117,14 +131,18 @@ class InBackward:
                 if buf is None:
                     buf = scratch[key] = np.empty(data.shape, data.dtype)
                 node.grad_buffer = buf
+                if i in fusers:
+                    _dense_sgd.STEPS[node] = fusers[i]
         self.active = self.pending = True
         return self
 
     def __exit__(self, kind, value, tb):
         self.active = False
+        steps = _dense_sgd.STEPS
         for node, hooks in self.nodes:
             node.hooks = hooks
             node.grad_buffer = None
+            steps.pop(node, None)
         self.nodes.clear()
         if kind is not None:
             self.pending = False
@@ -135,7 +153,7 @@ class InBackward:
         getrefcount, ndarray = sys.getrefcount, np.ndarray
 
         def hook(node, gs):
-            if gs is None or not self.active:
+            if gs is None or not self.active or done[i]:  # done: Dense fused the step
                 return None
             g = gs[0]
             data = p._data
@@ -150,6 +168,21 @@ class InBackward:
             return None
 
         return hook
+
+    def _make_fuser(self, i, p):
+        done, base, slot = self.done, self.base, self.opt._lr_slots[i]
+        getrefcount = sys.getrefcount
+
+        def fuse(g2, x2, held):
+            data = p._data
+            # the hook's test, but for the Dense rule's own `held` references
+            if done[i] or not self.active or type(data) is not np.ndarray or \
+                    getrefcount(data) != base[i] + held:
+                return False
+            done[i] = _dense_sgd.step(data, g2, x2, self.lrs[slot]) != 0
+            return done[i]
+
+        return fuse
 
     def _one(self, args, grad):
         """One parameter's update by the group kernel; 1 when done, 0 when it cannot take it."""
