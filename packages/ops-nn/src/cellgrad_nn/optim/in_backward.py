@@ -9,7 +9,11 @@ still in cache.
 
 The numbers are the usual step's bit for bit: the same kernel (`update.group_update`, one
 parameter at a time, which is elementwise) on the same gradient, with the learning rate and
-options read before the backward (nothing advances `global_step` in between). The optimizer
+options read before the backward (nothing advances `global_step` in between). One exception:
+with plain SGD (no momentum, weight decay or loss scale) and no gradient returned, a Dense
+weight of at least 64 KiB takes its step inside its weight-gradient product
+(`functional._dense_sgd`; rounded once where the BLAS kernel saves by FMA), for networks of
+any size. The optimizer
 call that follows updates only what was not done early and advances `global_step` as always.
 When the caller reads no gradient afterwards (TrainOneStepCell without `return_grad`), the
 parameters of one shape also share one gradient array (`Node.grad_buffer`, which Dense's dW
