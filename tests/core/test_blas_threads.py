@@ -95,7 +95,8 @@ def test_policy_band():
 
 
 @needs_openblas
-def test_policy_holds_one_thread_during_a_mid_sized_product(monkeypatch):
+@pytest.mark.parametrize("same", [False, True])
+def test_policy_holds_one_thread_where_the_count_changes_the_numbers(monkeypatch, same):
     lib, seen = bt.openblas(), []
     before = lib.get()
     lib.set(2)
@@ -106,11 +107,62 @@ def test_policy_holds_one_thread_during_a_mid_sized_product(monkeypatch):
         return real(a, b, out)
 
     try:
+        monkeypatch.setattr(bt, "_arms", {})
+        monkeypatch.setattr(bt, "_same_bits", lambda fn, a, b, n: same)
         monkeypatch.setattr(bt.np, "dot", spy)
         a = np.ones((32, 256), np.float32)
-        bt.dot(a, np.ones((256, 256), np.float32))
+        for _ in range(3):
+            bt.dot(a, np.ones((256, 256), np.float32))
         bt.dot(a, np.ones((256, 16), np.float32))  # 131,072: OpenBLAS's own one-thread size
-        assert seen == [1, 2]
+        # the same numbers either way: one thread, then all, then the faster; else one always
+        assert seen[:2] == ([1, 2] if same else [1, 1]) and seen[3] == 2
         assert lib.get() == 2
+        monkeypatch.setattr(bt, "ADAPTIVE", False)
+        seen.clear()
+        bt.dot(a, np.ones((256, 256), np.float32))
+        assert seen == [1]
     finally:
         lib.set(before)
+
+
+def test_arms_take_the_faster_and_try_the_other_less_often_the_slower_it_was():
+    arms = bt._Arms()
+    assert arms.pick() == 0
+    arms.record(0, 1.0)
+    assert arms.pick() == 1
+    arms.record(1, 0.25)  # all threads 4x faster: the other is tried after 8 * 4^2 calls
+    picks = []
+    for _ in range(300):
+        a = arms.pick()
+        picks.append(a)
+        arms.record(a, 1.0 if a == 0 else 0.25)
+    assert [i for i, a in enumerate(picks) if a == 0] == [127, 255]
+    # the load changes: one thread is now the faster, and is found at its next try
+    for _ in range(200):
+        a = arms.pick()
+        arms.record(a, 0.2 if a == 0 else 0.5)
+    assert arms.pick() == 0 and arms.t[0] < arms.t[1]
+    level = bt._Arms()
+    for a, t in ((0, 1.0), (1, 1.0)):
+        assert level.pick() == a
+        level.record(a, t)
+    assert level.left == bt._EXPLORE_MIN
+    slow = bt._Arms()
+    slow.record(0, 1.0)
+    slow.record(1, 100.0)
+    assert slow.left == bt._EXPLORE_MAX
+
+
+@needs_openblas
+def test_same_bits_is_checked_on_the_operands_layout():
+    # K = 1: no sums, the same bits at any thread count
+    assert bt._same_bits(np.dot, np.ones((300, 1), np.float32), np.ones((1, 300), np.float32), 2)
+    assert not bt._same_bits(np.dot, np.ones((64, 300), np.int64), np.ones((300, 9), np.int64), 2)
+    layouts = []
+
+    def fn(a, b, out=None):
+        layouts.append((a.flags.f_contiguous, b.flags.c_contiguous))
+        return np.dot(a, b)
+
+    bt._same_bits(fn, np.ones((300, 64), np.float32).T, np.ones((300, 100), np.float32), 2)
+    assert layouts == [(True, True), (True, True)]

@@ -2,16 +2,25 @@
 thread to pay (`dot`, `matmul`), without a dependency: the library numpy loaded is found in the
 process's mappings (or numpy's wheel folder) and its own `openblas_set_num_threads` is called
 through ctypes. With another BLAS, or none found, everything here is plain numpy.
+
+Whether a second thread pays in that band depends on the machine's load: on a quiet 2-core
+AMD EPYC Zen 4 VM the 64-layer deep chain (2M multiply-adds a product) ran its step in 11.6 ms
+with two threads and 16.5 ms with one; under load two threads cost up to 8x (a product waits
+for a core). So where a product's numbers do not depend on the thread count (checked once per
+shape, layout and dtype on random operands: OpenBLAS's sums sometimes do), the band's products
+choose one or two threads by their own measured times (`_Arms`); elsewhere one thread, as before.
 """
 
 import ctypes
 import glob
 import os
 import threading
+import time
 
 import numpy as np
 
-# Products with M*N*K below this run on one BLAS thread. OpenBLAS itself splits a GEMM over
+# Products with M*N*K below this run on one BLAS thread, or on one or all by measurement where
+# that keeps their numbers (the module's doc). OpenBLAS itself splits a GEMM over
 # threads from M*N*K > 262,144 (4 x its SMP_THRESHOLD_MIN of 65,536). benchmarks/blas_threads.py
 # on the 2-core AMD EPYC (Zen 3) VM, 2026-11-25, load 5-8 (no quiet moment that evening): two
 # threads gave 0.93-1.08x of one at 0.3M-2.1M (nothing to win, and their wait is the risk),
@@ -134,16 +143,17 @@ def threads():
 
 
 def one_thread(mnk):
-    """Whether a product of `mnk` multiply-adds per matrix should be kept on one thread."""
+    """Whether a product of `mnk` multiply-adds per matrix is in the band: one thread, or one
+    or all by measurement where its numbers allow (`run`)."""
     return _LIB is not None and OPENBLAS_SINGLE_UP_TO < mnk < SINGLE_THREAD_BELOW
 
 
 def dot(a, b, out=None):
-    """`np.dot` of 1-D/2-D `a`, `b` on one BLAS thread when the product is too small for two."""
+    """`np.dot` of 1-D/2-D `a`, `b`; in the band on one BLAS thread or, where the numbers are
+    the same, on as many as run it faster (`run`)."""
     mnk = a.size * (b.shape[-1] if b.ndim == 2 else 1)
     if OPENBLAS_SINGLE_UP_TO < mnk < SINGLE_THREAD_BELOW and threads() > 1:
-        with _ONE:
-            return np.dot(a, b, out)
+        return _in_band(np.dot, a, b, out)
     return np.dot(a, b, out)
 
 
@@ -154,6 +164,106 @@ def matmul(a, b, out=None):
     else:
         mnk = a.size * (b.shape[-1] if b.ndim >= 2 else 1)
     if OPENBLAS_SINGLE_UP_TO < mnk < SINGLE_THREAD_BELOW and threads() > 1:
-        with _ONE:
-            return np.matmul(a, b, out=out)
+        return _in_band(_matmul, a, b, out)
     return np.matmul(a, b, out=out)
+
+
+def _matmul(a, b, out=None):
+    return np.matmul(a, b, out=out)
+
+
+# ---- the band's thread choice, measured as the products run ----
+
+ADAPTIVE = os.environ.get("CELLGRAD_BLAS_ADAPTIVE", "1") != "0"
+_EXPLORE_MIN, _EXPLORE_MAX = 8, 4096  # calls between tries of the other choice
+_arms = {}  # (function, shapes, layouts, dtypes, threads) -> _Arms, or None: one thread always
+
+
+class _Arms:
+    """One product shape's running times at one and at all threads: each call takes the faster
+    (seconds per call, moving averages); the slower is tried again after a number of calls that
+    grows with the square of how much slower it was (8 calls when level, 4,096 at 22x)."""
+
+    __slots__ = ("t", "n", "left")
+
+    def __init__(self):
+        self.t = [0.0, 0.0]  # one thread, all threads
+        self.n = 0
+        self.left = 0
+
+    def pick(self):
+        """1 for all threads, 0 for one."""
+        if self.n < 2:
+            return self.n  # one of each first
+        best = 1 if self.t[1] < self.t[0] else 0
+        self.left -= 1
+        return 1 - best if self.left <= 0 else best
+
+    def record(self, arm, seconds):
+        t = self.t
+        if self.n < 2:
+            t[arm] = seconds
+            self.n += 1
+            if self.n == 2:
+                self._rearm()
+            return
+        best = 1 if t[1] < t[0] else 0
+        if arm == best:
+            t[arm] += 0.1 * (seconds - t[arm])
+        else:  # the other choice, tried again: its old time is stale
+            t[arm] = 0.5 * (t[arm] + seconds)
+            self._rearm()
+
+    def _rearm(self):
+        lo, hi = sorted(self.t)
+        r = hi / lo if lo > 0 else float(_EXPLORE_MAX)
+        self.left = int(min(_EXPLORE_MAX, max(_EXPLORE_MIN, _EXPLORE_MIN * r * r)))
+
+
+def _in_band(fn, a, b, out):
+    n = threads()
+    key = (fn, a.shape, b.shape, a.dtype, b.dtype, a.flags.c_contiguous, b.flags.c_contiguous,
+           n)
+    return run(key, lambda: fn(a, b, out), lambda: _same_bits(fn, a, b, n))
+
+
+def run(key, call, same_bits):
+    """`call()`, a product of the band, at one thread or at all: by measured times where
+    `same_bits()` (asked once per `key`) says its numbers do not depend on that, else at one."""
+    arms = _arms.get(key, _MISSING) if ADAPTIVE else None
+    if arms is _MISSING:
+        arms = _arms[key] = _Arms() if same_bits() else None
+    if arms is None:
+        with _ONE:
+            return call()
+    arm = arms.pick()
+    t = time.perf_counter()
+    if arm:
+        res = call()
+    else:
+        with _ONE:
+            res = call()
+    arms.record(arm, time.perf_counter() - t)
+    return res
+
+
+_MISSING = object()
+
+
+def _same_bits(fn, a, b, n):
+    """Whether this product gives the same numbers on one thread and on `n` (random operands of
+    `a`'s and `b`'s shapes, dtypes and memory orders)."""
+    rng = np.random.default_rng(0)
+
+    def like(x):
+        r = rng.standard_normal(x.shape).astype(x.dtype, copy=False)
+        if x.ndim == 2 and not x.flags.c_contiguous and x.flags.f_contiguous:
+            r = np.asfortranarray(r)
+        return r
+
+    if a.dtype.kind not in "fc" or b.dtype.kind not in "fc":
+        return False
+    ra, rb = like(a), like(b)
+    with _ONE:
+        one = fn(ra, rb)
+    return bool(np.array_equal(fn(ra, rb), one))

@@ -54,7 +54,8 @@ def descend(ctx, g2, x2, held):
     return fuse is not None and fuse(g2, x2, held)
 
 
-def _one_thread(m, n, k):
+def _band(m, n, k):
+    """Whether the product is in `_blas_threads`' band (one thread or all, by measurement)."""
     return _blas_threads.one_thread(m * n * k) and _blas_threads.threads() > 1
 
 
@@ -62,14 +63,21 @@ def rounding(dtype, m, n, k):
     """How the fused step W -= lr * (g.T @ x) rounds for W (m, n) and a batch of k on this
     BLAS and thread count: 1 (fl(W - lr*dW)), 2 (fl(W - fl(lr*dW)), the separate update's
     numbers: OpenBLAS's small-matrix kernels), 0 (neither: K split into blocks; not fused).
-    Measured once per shape on random operands, against the product and `update`'s kernels."""
+    Measured once per shape on random operands, against the product and `update`'s kernels;
+    in the thread band, at one thread and at all (0 unless both agree bit for bit)."""
     dtype = np.dtype(dtype)
-    one = _one_thread(m, n, k)
-    key = (dtype, m, n, k, 1 if one else _blas_threads.threads())
+    key = (dtype, m, n, k, _blas_threads.threads())
     got = _rounds.get(key)
     if got is None:
         fn = _FN.get(dtype)
-        got = _rounds[key] = _measure(fn, dtype, m, n, k, one) if fn else 0
+        if not fn:
+            got = 0
+        elif _band(m, n, k):
+            (r1, w1), (r2, w2) = (_measure(fn, dtype, m, n, k, t) for t in (True, False))
+            got = r1 if r1 == r2 and np.array_equal(w1, w2) else 0
+        else:
+            got = _measure(fn, dtype, m, n, k, False)[0]
+        _rounds[key] = got
     return got
 
 
@@ -87,13 +95,26 @@ def step(w, g2, x2, lr):
     if w.shape != (m, n) or x2.shape[0] != k or k == 0:
         return 0
     got = rounding(w.dtype, m, n, k)
-    if got:
-        with _blas_threads.limited(1) if _one_thread(m, n, k) else contextlib.nullcontext():
-            blas.gemm(fn, True, g2, True, x2, False, w, True, -lr)
+    if not got:
+        return 0
+
+    def call():
+        blas.gemm(fn, True, g2, True, x2, False, w, True, -lr)
+
+    if _band(m, n, k):  # both thread counts give these bits (`rounding`)
+        _blas_threads.run(("sgd", w.dtype, m, n, k, _blas_threads.threads()), call, _yes)
+    else:
+        call()
     return got
 
 
+def _yes():
+    return True
+
+
 def _measure(fn, dtype, m, n, k, one):
+    """(rounding, the fused result) of the fused call on random operands, at one thread when
+    `one`."""
     rng = np.random.default_rng(0)
     g = rng.standard_normal((k, m)).astype(dtype)
     x = rng.standard_normal((k, n)).astype(dtype)
@@ -108,4 +129,5 @@ def _measure(fn, dtype, m, n, k, one):
     update.sgd_step_once(once, dw, lr)
     update.sgd_step(twice, dw, lr)
     # a kernel that rounds the other way, or splits K, differs on 3-35% of 5,000+ weights
-    return 1 if np.array_equal(fused, once) else 2 if np.array_equal(fused, twice) else 0
+    got = 1 if np.array_equal(fused, once) else 2 if np.array_equal(fused, twice) else 0
+    return got, fused
