@@ -13,11 +13,11 @@ options read before the backward (nothing advances `global_step` in between). On
 with plain SGD (no momentum, weight decay or loss scale) and no gradient returned, a Dense
 weight of at least 64 KiB takes its step inside its weight-gradient product
 (`functional._dense_sgd`; rounded once where the BLAS kernel saves by FMA), for networks of
-any size. The optimizer
-call that follows updates only what was not done early and advances `global_step` as always.
-When the caller reads no gradient afterwards (TrainOneStepCell without `return_grad`), the
-parameters of one shape also share one gradient array (`Node.grad_buffer`, which Dense's dW
-product writes into), so that array stays in cache as well.
+any size. The optimizer call that follows updates only what was not done early and advances
+`global_step` as always. When the caller reads no gradient afterwards (TrainOneStepCell
+without `return_grad`), the parameters of one shape also share one gradient array
+(`Node.grad_buffer`, which Dense's dW product writes into), so that array stays in cache as
+well.
 
 A parameter is updated early only when nothing recorded can still read it:
 - no op of the tape still holds its array (its reference count is back to what it was before
