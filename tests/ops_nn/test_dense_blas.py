@@ -334,3 +334,40 @@ def test_dense_forward_and_backward_through_the_flip(no_mkl, monkeypatch):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-4)
     monkeypatch.setattr(db, "FLIP", False)
     np.testing.assert_array_equal(net(x).asnumpy(), want)
+
+
+# ---- batch 1: one GEMV that adds the bias itself ----
+
+
+@needs_openblas
+@pytest.mark.parametrize("k,n", [(784, 512), (512, 10), (33, 7), (1, 300)])
+def test_batch1_dense_is_numpys_dot_and_add_bit_for_bit(k, n):
+    rng = np.random.default_rng(10)
+    x = rng.standard_normal((1, k)).astype(np.float32)
+    w = rng.standard_normal((n, k)).astype(np.float32)
+    b = rng.standard_normal(n).astype(np.float32)
+    want = np.dot(x, w.T)
+    want += b
+    got = db.dense_b1(x, w, b)
+    if got is None:  # this BLAS's GEMV sums in another order than its dot: numpy's path
+        assert db._gemv_bias_same[w.shape] is False
+        return
+    assert got.shape == (1, n) and got.dtype == np.float32 and np.array_equal(got, want)
+    net = nn.Dense(k, n, Tensor(w), Tensor(b))
+    net.set_train(False)
+    assert np.array_equal(net(Tensor(x)).asnumpy(), want)
+
+
+@needs_openblas
+def test_batch1_gemv_takes_only_what_it_can():
+    w = np.ones((4, 3), np.float32)
+    b = np.zeros(4, np.float32)
+    assert db.dense_b1(np.ones((1, 3)), w.astype(np.float64), b.astype(np.float64)) is None
+    assert db.dense_b1(np.ones((1, 6), np.float32)[:, ::2], w, b) is None  # strided
+    assert db.dense_b1(np.ones((2, 3), np.float32), w, b) is None  # not batch 1
+    with pytest.raises(ValueError, match="do not chain"):
+        blas.gemv_bias(db._SGEMV, w, np.ones((1, 5), np.float32), b)
+    with pytest.raises(ValueError, match="null function pointer"):
+        blas.gemv_bias(0, w, np.ones((1, 3), np.float32), b)
+    assert blas.gemv_bias(db._SGEMV, np.ones((4, 0), np.float32), np.ones((1, 0), np.float32),
+                          b + 2).tolist() == [[2.0] * 4]

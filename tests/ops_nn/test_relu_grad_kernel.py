@@ -1,9 +1,10 @@
-"""`cellgrad_nn._kernels.activation.relu_grad`: ReLU's backward as one masked pass, the same
-values as `where(out > 0, g, 0)` (inf/nan gradients where the unit is off give 0)."""
+"""`cellgrad_nn._kernels.activation`: ReLU's backward as one masked pass, the same
+values as `where(out > 0, g, 0)` (inf/nan gradients where the unit is off give 0), and its
+forward, numpy's `maximum(x, 0)` bit for bit."""
 
 import numpy as np
 import pytest
-from cellgrad_nn._kernels.activation import relu_grad
+from cellgrad_nn._kernels.activation import relu, relu_grad
 
 import cellgrad as ms
 from cellgrad import Tensor, ops
@@ -45,3 +46,19 @@ def test_relu_second_order_still_records():
     x = Tensor(np.array([-1.0, 2.0, 3.0], np.float32))
     g2 = ms.grad(ms.grad(lambda t: (ops.relu(t) ** 3).sum()))(x)
     np.testing.assert_allclose(g2.asnumpy(), [0, 12, 18])
+
+
+@pytest.mark.parametrize("dtype, bits", [(np.float32, np.uint32), (np.float64, np.uint64)])
+def test_relu_forward_kernel_is_numpys_maximum_bit_for_bit(dtype, bits):
+    special = np.array([-0.0, 0.0, np.nan, -np.nan, -1, 2, np.inf, -np.inf, 1e-45, -1e-45],
+                       dtype)
+    rng = np.random.default_rng(1)
+    for x in (special, rng.standard_normal((64, 513)).astype(dtype), np.zeros((0, 3), dtype)):
+        got = relu(x)
+        assert got.shape == x.shape and got.dtype == x.dtype
+        assert np.array_equal(got.view(bits), np.maximum(x, 0).view(bits))  # -0 -> +0, NaN kept
+    # what it does not take, numpy does
+    assert relu(rng.standard_normal((4, 6)).astype(dtype)[:, ::2]) is None
+    assert relu(np.ones(3, np.int32)) is None and relu([1.0]) is None
+    t = ms.Tensor(special)
+    assert np.array_equal(ops.relu(t).asnumpy().view(bits), np.maximum(special, 0).view(bits))

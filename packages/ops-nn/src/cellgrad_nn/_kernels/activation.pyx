@@ -1,7 +1,8 @@
-"""Activation backward passes in one pass over memory.
+"""ReLU's backward in one pass over memory, and its forward without a ufunc call's set-up.
 
 `where(out > 0, g, 0)` in numpy is two passes and a boolean temporary (the compare, then the
-select); `relu_grad` reads each output and gradient once and writes the result once.
+select); `relu_grad` reads each output and gradient once and writes the result once. `relu`
+is `maximum(x, 0)`'s numbers.
 """
 
 from numpy import empty, ndarray
@@ -67,4 +68,50 @@ def relu_grad(out, g):
     finally:
         PyBuffer_Release(&gv)
         PyBuffer_Release(&ov)
+    return res
+
+
+# max(x, 0) as numpy's maximum gives it: NaN kept (with its sign), -0.0 -> +0.0
+cdef void _relu_f(const float* x, float* res, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef float v
+    for i in range(n):
+        v = x[i]
+        res[i] = v if (v > 0 or v != v) else 0
+
+
+cdef void _relu_d(const double* x, double* res, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef double v
+    for i in range(n):
+        v = x[i]
+        res[i] = v if (v > 0 or v != v) else 0
+
+
+def relu(x):
+    """`np.maximum(x, 0)` as a new array, bit for bit, or None when `x` is not a C-contiguous
+    float32 or float64 array (the caller then uses numpy). ReLU's forward at every activation
+    cell: at small sizes the ufunc call's set-up was most of its time."""
+    if type(x) is not ndarray:
+        return None
+    code = x.dtype.char
+    if code != "f" and code != "d":
+        return None
+    cdef Py_buffer xv, rv
+    if PyObject_GetBuffer(x, &xv, PyBUF_C_CONTIGUOUS) == -1:
+        PyErr_Clear()
+        return None
+    res = empty(x.shape, x.dtype)
+    cdef Py_ssize_t n = x.size
+    try:
+        if n:
+            PyObject_GetBuffer(res, &rv, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE)
+            with nogil:
+                if code == "f":
+                    _relu_f(<const float*>xv.buf, <float*>rv.buf, n)
+                else:
+                    _relu_d(<const double*>xv.buf, <double*>rv.buf, n)
+            PyBuffer_Release(&rv)
+    finally:
+        PyBuffer_Release(&xv)
     return res

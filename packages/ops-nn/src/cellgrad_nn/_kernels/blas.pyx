@@ -3,12 +3,16 @@
 preallocated outputs. Both integer widths: LP64 (MKL's cblas_*) and ILP64 (numpy's OpenBLAS).
 
 `gemv_split` computes a batch-1 Dense forward as two row halves of one GEMV on two OpenMP
-threads, each streaming half the weights from its own core's cache.
+threads, each streaming half the weights from its own core's cache; `gemv_bias` one on one
+thread with the bias added by the GEMV itself.
 """
+
+import numpy as np
 
 from cython cimport floating
 from cython.parallel cimport prange
 from libc.stdint cimport int64_t, uintptr_t
+from libc.string cimport memcpy
 
 cdef enum:
     ROW_MAJOR = 101
@@ -108,3 +112,28 @@ def gemv_split(uintptr_t fn, const float[:, ::1] w, const float[::1] x, float[::
         if bounds[i + 1] > bounds[i]:
             gemv(ROW_MAJOR, NO_TRANS, bounds[i + 1] - bounds[i], cols, 1.0, &w[bounds[i], 0],
                  cols, &x[0], 1, 0.0, &out[bounds[i]], 1)
+
+
+def gemv_bias(uintptr_t fn, const float[:, ::1] w, const float[:, ::1] x,
+              const float[::1] b):
+    """A batch-1 Dense forward: x @ w.T + b as a new (1, N) float32 array, `b` copied into it
+    and one cblas_sgemv (ILP64, as numpy's OpenBLAS) adding w @ x[0] with beta = 1 (the bias
+    add's ufunc call and numpy's dot set-up saved). w (N, K), x (1, K), b (N,)."""
+    cdef Py_ssize_t rows = w.shape[0], cols = w.shape[1]
+    if x.shape[0] != 1 or x.shape[1] != cols or b.shape[0] != rows:
+        raise ValueError(f"For 'blas.gemv_bias', w ({rows}, {cols}), x ({x.shape[0]}, "
+                         f"{x.shape[1]}) and b ({b.shape[0]},) do not chain; expected x "
+                         f"(1, {cols}) and b ({rows},).")
+    if fn == 0:
+        raise ValueError("For 'blas.gemv_bias', 'fn' is a null function pointer.")
+    out = np.empty((1, rows), np.float32)
+    cdef float[:, ::1] o = out
+    if rows == 0:
+        return out
+    memcpy(&o[0, 0], &b[0], rows * sizeof(float))
+    if cols == 0:
+        return out
+    with nogil:
+        (<sgemv64_t>fn)(ROW_MAJOR, NO_TRANS, rows, cols, 1.0, &w[0, 0], cols, &x[0, 0], 1, 1.0,
+                        &o[0, 0], 1)
+    return out

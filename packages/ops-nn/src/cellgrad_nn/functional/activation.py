@@ -12,6 +12,7 @@ from cellgrad._core._buffer import SAVE_OUTPUT, TensorBuffer, apply_unary
 from cellgrad.common.tensor import Tensor
 from cellgrad.dtype import bool_
 from cellgrad.plugins import PROMOTE_NONE, Op, apply
+from cellgrad_nn._kernels.activation import relu as relu_kernel
 from cellgrad_nn._kernels.activation import relu_grad
 from cellgrad_nn.functional import _checks, _lowp
 from cellgrad_nn.functional._math import erf, erf_xp, sigmoid, sigmoid_xp, tanh_xp
@@ -22,10 +23,11 @@ def _relu_fwd(x):
     return out, (out,)
 
 
-def _relu_values(x, _maximum=np.maximum):
+def _relu_values(x, _maximum=np.maximum, _relu=relu_kernel):
     if x.dtype.char == "e":  # float16: a select on the bit patterns (numpy's is emulated)
         return _lowp.relu(x)
-    return _maximum(x, 0)
+    out = _relu(x)  # float32/64, C-contiguous: one loop without the ufunc's set-up
+    return _maximum(x, 0) if out is None else out
 
 
 # The core's one-input fast path calls this directly and saves the output (as _relu_fwd does),

@@ -80,9 +80,11 @@ class Dense(Cell):
                 if xa.ndim == 2 and (xa.shape[0] > 1 or (
                         wa.size >= _dense_blas.GEMV_SPLIT_MIN and splits(xa, wa))):
                     out = _gemm(xa, wa, b._data)  # the product's measured orientation or split
-                else:  # np.dot: the same BLAS call for 1-D/2-D inputs without matmul's set-up
-                    out = np.dot(xa, wa.T) if xa.ndim <= 2 else np.matmul(xa, wa.T)
-                    out += b._data
+                else:
+                    out = _dense_blas.dense_b1(xa, wa, b._data) if xa.ndim == 2 else None
+                    if out is None:  # np.dot: the same BLAS call without matmul's set-up
+                        out = np.dot(xa, wa.T) if xa.ndim <= 2 else np.matmul(xa, wa.T)
+                        out += b._data
                 out = make_tensor(out, None, 0, dt)
             else:
                 out = apply(DENSE, (x, w) if b is None else (x, w, b))
