@@ -6,7 +6,8 @@ The optimizer's early updates (`cellgrad_nn.optim.in_backward`) register a weigh
 backward of one training step (`STEPS`); Dense's backward offers each product to `descend`
 after its dX product, which still reads the old W. Why: the MLP step's eight products alone
 take 1.33x the machine's FLOP limit and the separate update's memory pass another 0.95x
-(1 thread, AMD EPYC Zen 3, 2026-11-26); fused, the pass and OpenBLAS's zeroing of dW go.
+(1 thread, AMD EPYC Zen 3, 2026-11-26); fused, the pass and OpenBLAS's zeroing of dW go
+(the MLP step 0.95x of the separate update, in-process A/B, Zen 4, 2026-11-26).
 
 The numbers: OpenBLAS's large-matrix kernels add alpha times the product's sum to C with one
 fused multiply-add when the sum is one block of K (a batch up to 240-512 rows, by kernel), so
