@@ -65,7 +65,7 @@ def reference(make_net, once=once, steps=STEPS):
         for p, g in zip(params, grads):
             w, dw = p.asnumpy(), g.asnumpy()
             if s and once(p):
-                update.sgd_step_once(w, dw, LR)
+                update.sgd_step(w, dw, LR, once=True)
             else:
                 w -= dw * np.float32(LR)
     return [p.asnumpy().copy() for p in params], losses
@@ -136,60 +136,40 @@ def test_other_sgd_options_do_not_fuse(kw):
     assert opt._in_backward.fusable == [] and not any(opt._in_backward.done)
 
 
-class ReadAgain(nn.Cell):
-    """The middle weight is also read, without gradient, by an op before it: that op's rule
-    runs after Dense's and needs the old weight."""
+class Reuse(nn.Cell):
+    """The middle weight read again: "before" by an op without gradient ahead of it (that
+    op's rule runs after Dense's and needs the old weight), "twice" by the same Dense applied
+    twice (its gradient has two parts: no rule has it whole)."""
 
-    def __init__(self):
+    def __init__(self, how):
         super().__init__()
         self.d1 = nn.Dense(64, 256)
         self.d2 = nn.Dense(256, 256)
         self.d3 = nn.Dense(256, 10)
+        self.how = how
 
     def construct(self, x):
         h = ops.relu(self.d1(x))
-        h = ops.matmul(h, ops.stop_gradient(self.d2.weight).T) * 0.1
+        if self.how == "before":
+            h = ops.matmul(h, ops.stop_gradient(self.d2.weight).T) * 0.1
+        else:
+            h = ops.relu(self.d2(h))
         return self.d3(ops.relu(self.d2(h)))
 
 
-def test_weight_still_read_by_a_later_rule_is_not_fused():
+@pytest.mark.parametrize("how", ["before", "twice"])
+def test_weight_read_again_is_not_fused(how):
     def make():
         ms.set_seed(4)
-        return ReadAgain()
+        return Reuse(how)
 
+    # d2's step rounds twice: the usual update (after the backward, or its hook's), not fused
     want, want_loss = reference(make, once=lambda p: once(p) and p.name != "d2.weight")
     got, got_loss, opt = trained(make)
     assert got_loss == want_loss
     assert_same(want, got)
     d = done(opt)
-    assert d["d1.weight"] and not d["d2.weight"]
-
-
-class Shared(nn.Cell):
-    """One Dense applied twice: its weight's gradient has two parts (no rule has it whole)."""
-
-    def __init__(self):
-        super().__init__()
-        self.d1 = nn.Dense(64, 256)
-        self.d2 = nn.Dense(256, 256)
-        self.d3 = nn.Dense(256, 10)
-
-    def construct(self, x):
-        h = ops.relu(self.d1(x))
-        h = ops.relu(self.d2(h))
-        return self.d3(ops.relu(self.d2(h)))
-
-
-def test_weight_used_twice_is_not_fused():
-    def make():
-        ms.set_seed(5)
-        return Shared()
-
-    want, want_loss = reference(make, once=lambda p: once(p) and p.name != "d2.weight")
-    got, got_loss, opt = trained(make)
-    assert got_loss == want_loss
-    assert_same(want, got)  # d2's step rounds twice: its hook's usual update, not fused
-    assert done(opt)["d1.weight"]
+    assert d["d1.weight"] and (how == "twice" or not d["d2.weight"])
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -201,7 +181,7 @@ def test_step_is_the_product_then_its_rounding(dtype, m, n, k):
     x = rng.standard_normal((k, n)).astype(dtype)
     w = rng.standard_normal((m, n)).astype(dtype)
     once, twice = w.copy(), w.copy()
-    update.sgd_step_once(once, np.matmul(g.T, x), 0.01)
+    update.sgd_step(once, np.matmul(g.T, x), 0.01, once=True)
     update.sgd_step(twice, np.matmul(g.T, x), 0.01)
     got = _dense_sgd.step(w, g, x, 0.01)
     # one block of K on OpenBLAS's x86 kernels: always one of the two

@@ -4,7 +4,7 @@
 (multiply, then subtract); this loop reads each gradient and parameter once. The arithmetic
 is numpy's -- the product rounded to the parameter's dtype, then the difference -- and the
 module is built with -ffp-contract=off so no FMA fuses them: results are bit for bit numpy's.
-`sgd_step_once` alone rounds once, by an explicit fma: the step SGD fused into Dense's
+`sgd_step(..., once=True)` alone rounds once, by an explicit fma: the step SGD fused into Dense's
 weight-gradient product takes (`cellgrad_nn.functional._dense_sgd`).
 """
 
@@ -22,26 +22,6 @@ cdef void _descend(floating[::1] param, const floating[::1] grad, floating lr) n
         param[i] = param[i] - step
 
 
-def sgd_step(param, grad, double lr):
-    """param -= grad * lr, in place; both C-contiguous arrays of one float dtype and shape
-    (lr is rounded to that dtype first, as numpy rounds a float32 scalar)."""
-    real_kind("sgd_step", param, (grad,))
-    shape_is("sgd_step", "grad", grad, tuple(param.shape))
-    cdef float[::1] pf
-    cdef const float[::1] gf
-    cdef double[::1] pd
-    cdef const double[::1] gd
-    cdef float lr32 = <float>lr
-    if param.dtype.char == "f":
-        pf, gf = param.reshape(-1), grad.reshape(-1)
-        with nogil:
-            _descend(pf, gf, lr32)
-    else:
-        pd, gd = param.reshape(-1), grad.reshape(-1)
-        with nogil:
-            _descend(pd, gd, lr)
-
-
 cdef void _descend_once(floating[::1] param, const floating[::1] grad,
                         floating lr) noexcept nogil:
     cdef Py_ssize_t i
@@ -52,12 +32,13 @@ cdef void _descend_once(floating[::1] param, const floating[::1] grad,
             param[i] = fma(-lr, grad[i], param[i])
 
 
-def sgd_step_once(param, grad, double lr):
-    """param = param - lr * grad rounded once (a fused multiply-add), in place: what a BLAS
-    product with alpha = -lr and beta = 1 into `param` gives when its kernel saves by FMA (the
-    reference `_dense_sgd` checks that against); lr is rounded to the dtype first."""
-    real_kind("sgd_step_once", param, (grad,))
-    shape_is("sgd_step_once", "grad", grad, tuple(param.shape))
+def sgd_step(param, grad, double lr, bint once=False):
+    """param -= grad * lr, in place; both C-contiguous arrays of one float dtype and shape
+    (lr is rounded to that dtype first, as numpy rounds a float32 scalar). `once`: rounded
+    once (a fused multiply-add), what a BLAS product with alpha = -lr and beta = 1 into
+    `param` gives when its kernel saves by FMA (the reference `_dense_sgd` checks against)."""
+    real_kind("sgd_step", param, (grad,))
+    shape_is("sgd_step", "grad", grad, tuple(param.shape))
     cdef float[::1] pf
     cdef const float[::1] gf
     cdef double[::1] pd
@@ -66,11 +47,17 @@ def sgd_step_once(param, grad, double lr):
     if param.dtype.char == "f":
         pf, gf = param.reshape(-1), grad.reshape(-1)
         with nogil:
-            _descend_once(pf, gf, lr32)
+            if once:
+                _descend_once(pf, gf, lr32)
+            else:
+                _descend(pf, gf, lr32)
     else:
         pd, gd = param.reshape(-1), grad.reshape(-1)
         with nogil:
-            _descend_once(pd, gd, lr)
+            if once:
+                _descend_once(pd, gd, lr)
+            else:
+                _descend(pd, gd, lr)
 
 
 # ---- one call per step for a whole group of parameters ----

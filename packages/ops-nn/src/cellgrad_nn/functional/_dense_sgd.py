@@ -127,7 +127,7 @@ def _measure(fn, dtype, m, n, k, one):
         blas.gemm(fn, True, g, True, x, False, dw)
         blas.gemm(fn, True, g, True, x, False, fused, True, -lr)
     once, twice = w.copy(), w.copy()
-    update.sgd_step_once(once, dw, lr)
+    update.sgd_step(once, dw, lr, once=True)
     update.sgd_step(twice, dw, lr)
     # a kernel that rounds the other way, or splits K, differs on 3-35% of 5,000+ weights
     got = 1 if np.array_equal(fused, once) else 2 if np.array_equal(fused, twice) else 0
