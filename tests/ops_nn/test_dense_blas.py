@@ -371,3 +371,73 @@ def test_batch1_gemv_takes_only_what_it_can():
         blas.gemv_bias(0, w, np.ones((1, 3), np.float32), b)
     assert blas.gemv_bias(db._SGEMV, np.ones((4, 0), np.float32), np.ones((1, 0), np.float32),
                           b + 2).tolist() == [[2.0] * 4]
+
+
+# ---- a cold weight prefetched before its product ----
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_prefetch_leaves_values_and_takes_only_c_order(dtype):
+    w = np.arange(600, dtype=dtype).reshape(20, 30)
+    before = w.copy()
+    blas.prefetch(w)
+    blas.prefetch(np.empty((0, 5), dtype))
+    np.testing.assert_array_equal(w, before)
+    with pytest.raises(ValueError):
+        blas.prefetch(w.T)
+    with pytest.raises(TypeError):
+        blas.prefetch(np.zeros((4, 4), np.int32))
+
+
+def test_warm_fetches_a_weight_only_when_the_l2_has_seen_other_weights_since(monkeypatch):
+    monkeypatch.setattr(db, "L2", 1 << 20)
+    monkeypatch.setattr(db, "_last", {})
+    w = np.ones((256, 256), np.float32)  # 256 KiB: in the fetched range
+    other = np.ones((256, 256), np.float32)
+    assert db.warm(w)  # never seen: cold
+    assert not db.warm(w)  # its own product just read it
+    for _ in range(4):  # 1 MiB of other weights: no longer than the L2 behind
+        db.warm(other)
+    assert not db.warm(w)
+    for _ in range(5):  # 1.25 MiB
+        db.warm(other)
+    assert db.warm(w)
+    monkeypatch.setattr(db, "PREFETCH", False)
+    for _ in range(5):
+        db.warm(other)
+    assert not db.warm(w)
+
+
+@pytest.mark.parametrize("shape,dtype", [((16, 16), np.float32), ((1024, 512), np.float32),
+                                         ((256, 256), np.int32)])
+def test_warm_skips_small_large_and_non_float_weights(monkeypatch, shape, dtype):
+    monkeypatch.setattr(db, "L2", 1 << 20)
+    monkeypatch.setattr(db, "_last", {})
+    assert not db.warm(np.ones(shape, dtype))
+    assert not db.warm(np.ones((256, 256), np.float32)[:, ::2].copy().T)  # not C-ordered
+
+
+def test_deep_chain_trains_the_same_with_and_without_prefetch(monkeypatch):
+    monkeypatch.setattr(db, "L2", 1 << 20)
+    rng = np.random.default_rng(3)
+    ws = [rng.standard_normal((256, 256)).astype(np.float32) * 0.06 for _ in range(12)]
+    x = Tensor(rng.standard_normal((32, 256)).astype(np.float32))
+    y = Tensor(rng.standard_normal((32, 256)).astype(np.float32))
+
+    def trained(on):
+        monkeypatch.setattr(db, "PREFETCH", on)
+        fetched = []
+        real = db.blas.prefetch
+        monkeypatch.setattr(db.blas, "prefetch", lambda a: (fetched.append(a.shape), real(a)))
+        net = nn.SequentialCell([c for w in ws for c in (
+            nn.Dense(256, 256, Tensor(w.copy()), "zeros"), nn.ReLU())])
+        step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()),
+                                   nn.Momentum(net.trainable_params(), 0.01, 0.9))
+        for _ in range(3):
+            step(x, y)
+        return [p.asnumpy() for p in net.trainable_params()], fetched
+
+    with_fetch, fetched = trained(True)
+    without, none = trained(False)
+    assert fetched and not none  # 12 x 256 KiB > a 1 MiB L2: each weight cold again
+    for a, b in zip(with_fetch, without):
+        np.testing.assert_array_equal(a, b)

@@ -23,6 +23,7 @@ import numpy as np
 
 from cellgrad import _blas_threads
 from cellgrad_nn._kernels import blas, update
+from cellgrad_nn.functional import _dense_blas
 
 # Weights of at least this many bytes fuse: a small layer saves little, and its product may
 # be the same bits as MindSpore's, which a toy program's printed numbers would show.
@@ -98,6 +99,8 @@ def step(w, g2, x2, lr):
     got = rounding(w.dtype, m, n, k)
     if not got:
         return 0
+
+    _dense_blas.warm(w)  # cold only where no dX product read W just before (a first layer)
 
     def call():
         blas.gemm(fn, True, g2, True, x2, False, w, True, -lr)

@@ -84,7 +84,11 @@ def _dense_bwd(ctx, g):
         out = None
         if g2.shape[0] * w2.shape[1] * g2.itemsize >= _SPARE_MIN:
             out = _scratch((g2.shape[0], w2.shape[1]), np.result_type(g2, w2))
-        gx = np.dot(g2, w2, out) if plain else _dense_blas.product("g@w", g2, w2, out)
+        if plain:
+            _dense_blas.warm(w2)
+            gx = np.dot(g2, w2, out)
+        else:
+            gx = _dense_blas.product("g@w", g2, w2, out)
         if g.ndim > 2:
             gx = gx.reshape(g.shape[:-1] + w2.shape[1:])
     else:
