@@ -76,6 +76,20 @@ def test_no_mkl_small_products_and_other_machines_never_measure(tmp_path):
         assert ch.pick("x@w.T", F32, 64, 512, 784) == "openblas" and len(calls) == 1
 
 
+@needs_openblas
+@pytest.mark.parametrize("adaptive", [True, False])
+def test_band_products_are_classed_by_the_threads_openblas_may_take(monkeypatch, adaptive):
+    # MKL (sequential) is measured against what OpenBLAS does with the product: in the band
+    # that is all threads where the band may choose them, one thread where it never does
+    monkeypatch.setattr(bt, "threads", lambda: 2)
+    monkeypatch.setattr(bt, "ADAPTIVE", adaptive)
+    band = db.shape_class("x@w.T", F32, 32, 256, 256)  # 2.1M multiply-adds: in the band
+    above = db.shape_class("x@w.T", F32, 64, 512, 784)
+    assert band == ("x@w.T float32 m32 n256 k256 t2" if adaptive else
+                    "x@w.T float32 m32 n256 k256 t1")
+    assert above == "x@w.T float32 m64 n512 k1024 t2"
+
+
 def test_cuda_free_env_switch(monkeypatch):
     monkeypatch.setenv("CELLGRAD_MKL", "0")
     assert db.find_mkl() is None

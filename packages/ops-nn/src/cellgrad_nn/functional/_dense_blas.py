@@ -67,8 +67,11 @@ def find_mkl():
 
 
 def shape_class(kind, dtype, m, n, k):
-    """The cache key of a product: kind, dtype, M/N/K rounded up to powers of two, threads."""
-    threads = 1 if _blas_threads.one_thread(m * n * k) else _blas_threads.threads()
+    """The cache key of a product: kind, dtype, M/N/K rounded up to powers of two, threads (one
+    for the thread band's products only when the band always takes one: otherwise OpenBLAS may
+    run them on all, and MKL, sequential, is measured against that)."""
+    one = not _blas_threads.ADAPTIVE and _blas_threads.one_thread(m * n * k)
+    threads = 1 if one else _blas_threads.threads()
     return (f"{kind} {np.dtype(dtype).name} m{1 << (m - 1).bit_length()} "
             f"n{1 << (n - 1).bit_length()} k{1 << (k - 1).bit_length()} t{threads}")
 
