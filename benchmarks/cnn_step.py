@@ -139,43 +139,54 @@ def count_calls(step, top=15):
             for kind in ("python", "builtin")}
 
 
+def data():
+    rng = np.random.default_rng(0)
+    return (rng.standard_normal((BATCH, 1, 28, 28)).astype(np.float32),
+            rng.integers(0, 10, BATCH).astype(np.int32))
+
+
+def steps(bn, x, y):
+    """{contender: step callable} of LeNet-5 (with BatchNorm2d after each conv when `bn`; the
+    hand-written numpy step only without): the same initial weights in each."""
+    ms.set_seed(0)
+    net = cellgrad_net(bn)
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    train = nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.SGD(net.trainable_params(), LR))
+    xt, yt = Tensor(x), Tensor(y)
+    got = {"cellgrad": lambda: train(xt, yt)}
+    torch = torch_or_none()
+    if torch is not None:
+        tnet = torch_net(torch, cellgrad_net(bn), bn)
+        opt = torch.optim.SGD(tnet.parameters(), LR)
+        tx, ty = torch.tensor(x), torch.tensor(y, dtype=torch.long)
+
+        def tstep():
+            opt.zero_grad()
+            torch.nn.functional.cross_entropy(tnet(tx), ty).backward()
+            opt.step()
+
+        got["pytorch"] = tstep
+    if not bn:
+        params = [(p.asnumpy().copy(), q.asnumpy().copy()) for p, q in zip(
+            net.trainable_params()[::2], net.trainable_params()[1::2])]
+        got["numpy"] = numpy_step(params, x, y)
+    return got
+
+
 def measure(repeat, show_profile=False, show_calls=False):
     """{bn: {contender: ms per step}} for bn in (False, True)."""
-    rng = np.random.default_rng(0)
-    x = rng.standard_normal((BATCH, 1, 28, 28)).astype(np.float32)
-    y = rng.integers(0, 10, BATCH).astype(np.int32)
-    torch = torch_or_none()
+    x, y = data()
     out = {}
     for bn in (False, True):
-        ms.set_seed(0)
-        net = cellgrad_net(bn)
-        loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-        train = nn.TrainOneStepCell(nn.WithLossCell(net, loss),
-                                    nn.SGD(net.trainable_params(), LR))
-        xt, yt = Tensor(x), Tensor(y)
-        results = out[bn] = {"cellgrad": median_ms(lambda t=train, a=xt, b=yt: t(a, b), repeat)}
+        contenders = steps(bn, x, y)
         if show_profile:
-            profile(lambda t=train, a=xt, b=yt: t(a, b), repeat)
+            profile(contenders["cellgrad"], repeat)
         if show_calls:
             print(f"Python-visible calls of one step, LeNet-5{' + BatchNorm2d' if bn else ''}:")
-            calls = count_calls(lambda t=train, a=xt, b=yt: t(a, b))
+            calls = count_calls(contenders["cellgrad"])
             print(f"  total {sum(calls.values())} ({calls['python']} Python functions, "
                   f"{calls['builtin']} builtins)")
-        if torch is not None:
-            tnet = torch_net(torch, cellgrad_net(bn), bn)
-            opt = torch.optim.SGD(tnet.parameters(), LR)
-            tx, ty = torch.tensor(x), torch.tensor(y, dtype=torch.long)
-
-            def tstep(opt=opt, tnet=tnet, tx=tx, ty=ty):
-                opt.zero_grad()
-                torch.nn.functional.cross_entropy(tnet(tx), ty).backward()
-                opt.step()
-
-            results["pytorch"] = median_ms(tstep, repeat)
-        if not bn:
-            params = [(p.asnumpy().copy(), q.asnumpy().copy()) for p, q in zip(
-                net.trainable_params()[::2], net.trainable_params()[1::2])]
-            results["numpy"] = median_ms(numpy_step(params, x, y), repeat)
+        out[bn] = {c: median_ms(step, repeat) for c, step in contenders.items()}
     return out
 
 

@@ -1,5 +1,6 @@
-"""mlp_step, inference (batch 1 and 256) and deep_chain with cellgrad, PyTorch and numpy taking
-turns round by round in one process: the mode to quote on a shared machine.
+"""mlp_step, inference (batch 1 and 256), deep_chain and LeNet-5 (cnn_step, without and with
+BatchNorm2d) with cellgrad, PyTorch and numpy taking turns round by round in one process: the mode
+to quote on a shared machine.
 
     env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE \
         python benchmarks/interleaved.py --threads 1 --cpu-time [--rounds 31] [--only mlp_step]
@@ -15,15 +16,17 @@ import statistics
 
 import numpy as np
 
+import cnn_step
 import deep_chain
 import inference
 import mlp_step
 import timing
 
-WORKLOADS = ("mlp_step", "inference b1", "inference b256", "deep_chain")
-PER_ROUND = {"mlp_step": 10, "inference b1": 100, "inference b256": 10, "deep_chain": 3}
-# Each workload's matrix-product FLOPs (timing.dense_flops), for its ratio to the FLOP limit,
-# and issue 23's target for that ratio where it states one.
+WORKLOADS = ("mlp_step", "inference b1", "inference b256", "deep_chain", "lenet", "lenet+bn")
+PER_ROUND = {"mlp_step": 10, "inference b1": 100, "inference b256": 10, "deep_chain": 3,
+             "lenet": 10, "lenet+bn": 10}
+# Each Dense workload's matrix-product FLOPs (timing.dense_flops), for its ratio to the FLOP
+# limit, and issue 23's target for that ratio where it states one.
 FLOPS = {"mlp_step": timing.dense_flops(mlp_step.SIZES, mlp_step.BATCH, True),
          "inference b1": timing.dense_flops(mlp_step.SIZES, 1, False),
          "inference b256": timing.dense_flops(mlp_step.SIZES, 256, False),
@@ -95,6 +98,8 @@ def steps(name):
             return a
 
         got["numpy"] = numpy_forward
+    elif name in ("lenet", "lenet+bn"):
+        got.update(cnn_step.steps(name == "lenet+bn", *cnn_step.data()))
     elif name == "deep_chain":
         ws, x = deep_chain.data()
         got["cellgrad"] = deep_chain.cellgrad_step(ws, x)
@@ -115,11 +120,14 @@ def measure(rounds, only=WORKLOADS, scale=1.0):
     for name in only:
         contenders = steps(name)
         per = {c: max(1, round(PER_ROUND[name] * scale)) for c in contenders}
-        contenders["gemm peak"], per["gemm peak"] = timing.gemm_step(), 1
+        if name in FLOPS:
+            contenders["gemm peak"], per["gemm peak"] = timing.gemm_step(), 1
         rounds_ms = timing.interleaved(contenders, rounds, per)
         s = got[name] = timing.summary({c: v for c, v in rounds_ms.items() if c != "gemm peak"})
-        s["limit"] = timing.limit_ratios(rounds_ms, FLOPS[name])
-        s["peak_gflops"] = 2 * timing.PEAK_N ** 3 / statistics.median(rounds_ms["gemm peak"]) / 1e6
+        if name in FLOPS:
+            s["limit"] = timing.limit_ratios(rounds_ms, FLOPS[name])
+            s["peak_gflops"] = (2 * timing.PEAK_N ** 3 / statistics.median(rounds_ms["gemm peak"])
+                                / 1e6)
     return got
 
 
@@ -133,7 +141,8 @@ def print_table(got):
         r = s["ratio"]
         ratio = f"  ratio {r[1]:.2f}x [{r[0]:.2f}, {r[2]:.2f}]" if r else ""
         print(f"  {name:<15} {cells}{ratio}")
-        print(limit_line(name, s))
+        if "limit" in s:
+            print(limit_line(name, s))
 
 
 def main():

@@ -95,12 +95,14 @@ def cpu_model():
 
 
 def cpu_time_rows(table, only, args):
-    """mlp_step, inference and deep_chain's step rows from interleaved rounds, each with its
-    spread and the per-round ratio to PyTorch (median and quartiles)."""
+    """mlp_step, inference, deep_chain and cnn_step's step rows from interleaved rounds, each
+    with its spread and the per-round ratio to PyTorch (median and quartiles)."""
     rows = [w for w, key in (("mlp_step", "mlp_step"), ("inference b1", "inference"),
-                             ("inference b256", "inference"), ("deep_chain", "deep_chain"))
+                             ("inference b256", "inference"), ("deep_chain", "deep_chain"),
+                             ("lenet", "cnn_step"), ("lenet+bn", "cnn_step"))
             if key in only]
-    targets = {"mlp_step": 1.0, "inference b1": 0.8, "inference b256": 1.0, "deep_chain": 1.0}
+    targets = {"mlp_step": 1.0, "inference b1": 0.8, "inference b256": 1.0, "deep_chain": 1.0,
+               "lenet": 1.0, "lenet+bn": 1.0}
     rounds = args.rounds if args.rounds > 1 else 21
     for name, s in interleaved.measure(rounds, rows, args.scale).items():
         med, r = s["median"], s["ratio"]
@@ -112,6 +114,8 @@ def cpu_time_rows(table, only, args):
                            fmt(med["pytorch"], "ms"), fmt(med.get("numpy"), "ms"),
                            f"{r[1]:.2f}x [{r[0]:.2f}-{r[2]:.2f}] of PyTorch",
                            f"<= {targets[name]:g}x", met))
+        if "limit" not in s:
+            continue
         q1, q2, q3 = s["limit"]
         target = interleaved.LIMIT_TARGETS.get(name)
         limit = interleaved.FLOPS[name] / s["peak_gflops"] / 1e6
@@ -156,7 +160,7 @@ def main():
     table = Table()
     if args.cpu_time:
         cpu_time_rows(table, only, args)
-        only -= {"mlp_step", "inference"}
+        only -= {"mlp_step", "inference", "cnn_step"}
     if "mlp_step" in only:
         got = rounds_median(lambda: mlp_step.measure(n(200, args.scale)), args.rounds)
         table.timed("mlp_step", got, 1.0)
