@@ -14,7 +14,7 @@ from cellgrad.plugins import PROMOTE_ARITH, Op, apply
 from cellgrad_nn._kernels import conv_small
 from cellgrad_nn._kernels.im2col import col2im, im2col
 from cellgrad_nn.amp import auto as _auto
-from cellgrad_nn.functional import _checks, _lowp
+from cellgrad_nn.functional import _checks, _lowp, _orient
 from cellgrad_nn.spatial import _buffers as B
 from cellgrad_nn.spatial import _window as W
 from cellgrad_nn.spatial import conv_grad
@@ -76,10 +76,10 @@ def _conv_fwd_arrays(x, w, b, pads, stride, dilation, groups, out_size):
     im2col(x if x.flags.c_contiguous else np.ascontiguousarray(x), cols, kernel, stride,
            dilation, pads[::2], out_size)
     # explicit sizes, not -1: an empty batch (n == 0) is a valid input with an empty output
-    res = B.empty((groups, o // groups, n * length), x.dtype)
-    if groups == 1:
-        np.matmul(w.reshape(o, rows), cols.reshape(rows, n * length), out=res[0])
+    if groups == 1:  # (O, N*L), possibly a transposed array: the pass below reads either
+        res = _orient.matmul(w.reshape(o, rows), cols.reshape(rows, n * length), B.empty)
     else:
+        res = B.empty((groups, o // groups, n * length), x.dtype)
         grouped_matmul(w.reshape(groups, o // groups, rows // groups),
                        cols.reshape(groups, rows // groups, n * length), res)
     by_sample = res.reshape(o, n, length).transpose(1, 0, 2)
@@ -113,7 +113,10 @@ def _conv_bwd(ctx, g):
     dx = dw = db = None
     if needs[1]:
         cols_t = cols.reshape(groups, cols.shape[0] // groups, n * length).transpose(0, 2, 1)
-        dw = grouped_matmul(g2, cols_t).reshape(w.shape)
+        if groups == 1:  # C order for the optimizer's kernels (a turned product is not)
+            dw = np.ascontiguousarray(_orient.matmul(g2[0], cols_t[0])).reshape(w.shape)
+        else:
+            dw = grouped_matmul(g2, cols_t).reshape(w.shape)
     if has_bias and needs[2]:
         db = g2.reshape(o, n * length).sum(axis=1)
     if needs[0]:
