@@ -455,3 +455,13 @@ def test_deep_chain_trains_the_same_with_and_without_prefetch(monkeypatch):
     assert fetched and not none  # 12 x 256 KiB > a 1 MiB L2: each weight cold again
     for a, b in zip(with_fetch, without):
         np.testing.assert_array_equal(a, b)
+
+
+def test_flip_stops_measuring_new_shapes_after_max_decisions(monkeypatch):
+    monkeypatch.setattr(db, "_flip", {})
+    monkeypatch.setattr(db, "MAX_DECISIONS", 2)
+    measured = []
+    monkeypatch.setattr(db, "_flip_wins", lambda xs, ws, dt: measured.append(xs) or True)
+    w = np.ones((128, 256), np.float32)
+    got = [db.flipped(np.ones((b, 256), np.float32), w) for b in (30, 31, 32, 30)]
+    assert got == [True, True, False, True] and measured == [(30, 256), (31, 256)]

@@ -88,3 +88,13 @@ def test_convolution_gives_the_same_bits_turned_or_not(fresh, monkeypatch):
     for a, b in zip(turned, plain):
         assert a.flags.c_contiguous and a.shape == b.shape and a.dtype == b.dtype
         np.testing.assert_array_equal(a, b)
+
+
+def test_new_shapes_stop_being_measured_after_max_decisions(fresh, monkeypatch):
+    monkeypatch.setattr(db, "MAX_DECISIONS", 3)
+    measured = []
+    monkeypatch.setattr(_orient, "_turn_wins", lambda a, b: measured.append(a.shape) or True)
+    for m in (64, 65, 66, 67, 68):
+        a, b = operands(m, 128, 128, np.float32, False, False)
+        assert _orient.turned(a, b) == (m < 67)
+    assert measured == [(64, 128), (65, 128), (66, 128)]

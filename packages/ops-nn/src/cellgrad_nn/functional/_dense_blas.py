@@ -270,6 +270,10 @@ def product(kind, a, b, out=None, bias=None):
 # then it is never taken). FLIP = False turns it off.
 FLIP = os.environ.get("CELLGRAD_DENSE_FLIP", "1") != "0"
 _flip = {}  # (x shape, w shape, dtype, threads) -> whether x @ w.T runs as (w @ x.T).T
+# Each orientation decision (here and in `_orient`) costs ~6 ms once: a program whose shapes
+# keep changing (dynamic batch or sequence sizes) stops paying after this many decisions and
+# keeps the written orientation for new shapes.
+MAX_DECISIONS = 256
 
 
 def flipped(x, w):
@@ -280,6 +284,7 @@ def flipped(x, w):
     got = _flip.get(key)
     if got is None:
         got = _flip[key] = (x.dtype == w.dtype and x.dtype.kind == "f"
+                            and len(_flip) < MAX_DECISIONS
                             and _flip_wins(x.shape, w.shape, x.dtype))
     return got
 

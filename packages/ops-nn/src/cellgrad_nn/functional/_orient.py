@@ -43,6 +43,7 @@ def turned(a, b):
     got = _turned.get(key)
     if got is None:
         got = _turned[key] = (a.dtype == b.dtype and a.dtype.kind == "f"
+                              and len(_turned) < _dense_blas.MAX_DECISIONS
                               and _turn_wins(_like(a, 0), _like(b, 1)))
     return got
 
