@@ -110,6 +110,30 @@ def test_large_weights_take_one_rounding_in_the_product():
     assert all(not p._node.hooks and p._node.grad_buffer is None for p in opt.parameters)
 
 
+@pytest.mark.parametrize("batch_refused", [False, True])
+def test_the_rest_of_the_step_is_one_kernel_call(monkeypatch, batch_refused):
+    from cellgrad_nn.optim import in_backward
+
+    calls = []
+    real = in_backward.group_update
+
+    def spy(kind, params, *args, **kw):
+        calls.append(len(params))
+        if batch_refused and len(params) > 1:
+            return 0  # as for a parameter the kernel cannot take: the per-parameter path
+        return real(kind, params, *args, **kw)
+
+    monkeypatch.setattr(in_backward, "group_update", spy)
+    want, want_loss = reference(mlp)
+    got, got_loss, _ = trained(mlp)
+    assert got_loss == want_loss
+    assert_same(want, got)
+    # steps 2 and 3: the two fused weights in the product, the other four in one call (or,
+    # refused, one call each)
+    per_step = [4, 1, 1, 1, 1] if batch_refused else [4]
+    assert calls == per_step * (STEPS - 1)
+
+
 def test_disabled_is_the_usual_step(monkeypatch):
     monkeypatch.setattr(_dense_sgd, "ENABLED", False)
     want, want_loss = reference(mlp, once=lambda p: False)

@@ -94,6 +94,7 @@ class InBackward:
         self.keep_grads = True
         self.active = False  # hooks installed (inside the backward)
         self.pending = False  # a step ran early updates; `finish` completes it
+        self.rest = None  # (indices, their params, states, lr slots, wds) `finish` last took
 
     def scope(self, network, keep_grads=True):
         # MIN_BYTES is the eager step's measurement (`network` given: its cells are walked
@@ -195,12 +196,23 @@ class InBackward:
                             self.opt.loss_scale, **self.options)
 
     def finish(self, gradients):
-        """The rest of the step: every parameter not updated early, as `construct` would."""
+        """The rest of the step: every parameter not updated early, as `construct` would (one
+        kernel call for all of them, the per-parameter path from the first it cannot take)."""
         self.pending = False
         opt, done, lrs, slots = self.opt, self.done, self.lrs, self.opt._lr_slots
-        for i, p in enumerate(opt.parameters):
-            if done[i]:
-                continue
+        rest = [i for i, d in enumerate(done) if not d]
+        if not rest:
+            return
+        key = tuple(rest)
+        if self.rest is None or self.rest[0] != key:  # the same parameters step after step
+            _, states, _ = opt._group
+            self.rest = (key, [opt.parameters[i] for i in rest],
+                         [[s[i] for i in rest] for s in states], [slots[i] for i in rest],
+                         [opt._wds[i] for i in rest])
+        _, params, states, rest_slots, wds = self.rest
+        took = group_update(self.kind, params, [gradients[i] for i in rest], states, lrs,
+                            rest_slots, wds, opt.loss_scale, **self.options)
+        for i in rest[took:]:
             if self._one(self.args[i], gradients[i]) != 1:
-                data = p.asnumpy()
+                data = opt.parameters[i].asnumpy()
                 opt._update(i, data, opt._gradient(i, data, gradients[i]), lrs[slots[i]])
