@@ -13,6 +13,9 @@ Without MKL (or where it loses), the forward x @ w.T may run as (w @ x.T).T, tra
 place with the bias added in the same pass (`flipped`): OpenBLAS's AVX-512 kernels run that
 orientation faster at Dense's shapes; measured per shape, taken only with the same bits.
 
+A weight that has likely left the L2 since its last product is prefetched before the next
+(`warm`): the BLAS packs a cold operand at the caches' latency.
+
 Batch 1 can run as a GEMV split by rows over two OpenMP threads (`splits`, `gemv`), each
 streaming half the weights: off by default (see GEMV_SPLIT_MIN for the measurement).
 """
