@@ -383,6 +383,13 @@ def test_batch1_gemv_takes_only_what_it_can():
         blas.gemv_bias(db._SGEMV, w, np.ones((1, 5), np.float32), b)
     with pytest.raises(ValueError, match="null function pointer"):
         blas.gemv_bias(0, w, np.ones((1, 3), np.float32), b)
+    x = np.ones((1, 3), np.float32)
+    for args, name in (((w.astype(np.float64), x, b), "'w' must be a 2-D"),
+                       ((w, np.ones((1, 6), np.float32)[:, ::2], b), "'x' must be a 2-D"),
+                       ((w, x, b.reshape(2, 2)), "'b' must be a 1-D"),
+                       ((w, [[1.0, 2.0, 3.0]], b), "'x' must be a 2-D")):
+        with pytest.raises(TypeError, match=name):
+            blas.gemv_bias(db._SGEMV, *args)
     assert blas.gemv_bias(db._SGEMV, np.ones((4, 0), np.float32), np.ones((1, 0), np.float32),
                           b + 2).tolist() == [[2.0] * 4]
 

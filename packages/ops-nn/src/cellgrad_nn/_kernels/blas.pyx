@@ -12,8 +12,14 @@ import numpy as np
 
 from cython cimport floating
 from cython.parallel cimport prange
+from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBUF_WRITABLE, PyBuffer_Release
 from libc.stdint cimport int64_t, uintptr_t
 from libc.string cimport memcpy
+
+cdef extern from "Python.h":
+    # without Cython's `except -1`: a refused buffer is an answer here, not an error
+    int _get_buffer "PyObject_GetBuffer"(object, Py_buffer*, int)
+    void PyErr_Clear()
 
 cdef extern from *:
     """
@@ -127,29 +133,63 @@ def gemv_split(uintptr_t fn, const float[:, ::1] w, const float[::1] x, float[::
                  cols, &x[0], 1, 0.0, &out[bounds[i]], 1)
 
 
-def gemv_bias(uintptr_t fn, const float[:, ::1] w, const float[:, ::1] x,
-              const float[::1] b):
+cdef bint _f32(object a, Py_buffer* view, int ndim):
+    """`a` as a C-contiguous float32 buffer of `ndim` dimensions (held in `view`), or False
+    (nothing held): the buffer protocol alone, a fraction of a typed memoryview's set-up."""
+    if _get_buffer(a, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) == -1:
+        PyErr_Clear()
+        return False
+    if view.ndim != ndim or view.itemsize != 4 or view.format[0] != b"f" or \
+            view.format[1] != 0:
+        PyBuffer_Release(view)
+        return False
+    return True
+
+
+def gemv_bias(uintptr_t fn, w, x, b):
     """A batch-1 Dense forward: x @ w.T + b as a new (1, N) float32 array, `b` copied into it
     and one cblas_sgemv (ILP64, as numpy's OpenBLAS) adding w @ x[0] with beta = 1 (the bias
-    add's ufunc call and numpy's dot set-up saved). w (N, K), x (1, K), b (N,)."""
-    cdef Py_ssize_t rows = w.shape[0], cols = w.shape[1]
-    if x.shape[0] != 1 or x.shape[1] != cols or b.shape[0] != rows:
-        raise ValueError(f"For 'blas.gemv_bias', w ({rows}, {cols}), x ({x.shape[0]}, "
-                         f"{x.shape[1]}) and b ({b.shape[0]},) do not chain; expected x "
-                         f"(1, {cols}) and b ({rows},).")
-    if fn == 0:
-        raise ValueError("For 'blas.gemv_bias', 'fn' is a null function pointer.")
-    out = np.empty((1, rows), np.float32)
-    cdef float[:, ::1] o = out
-    if rows == 0:
+    add's ufunc call and numpy's dot set-up saved). w (N, K), x (1, K), b (N,): C-contiguous
+    float32 (TypeError otherwise)."""
+    cdef Py_buffer wv, xv, bv, ov
+    if not _f32(w, &wv, 2):
+        raise TypeError(f"For 'blas.gemv_bias', 'w' must be a 2-D C-contiguous float32 array, "
+                        f"got {type(w).__name__} {getattr(w, 'dtype', '')}.")
+    if not _f32(x, &xv, 2):
+        PyBuffer_Release(&wv)
+        raise TypeError(f"For 'blas.gemv_bias', 'x' must be a 2-D C-contiguous float32 array, "
+                        f"got {type(x).__name__} {getattr(x, 'dtype', '')}.")
+    if not _f32(b, &bv, 1):
+        PyBuffer_Release(&wv)
+        PyBuffer_Release(&xv)
+        raise TypeError(f"For 'blas.gemv_bias', 'b' must be a 1-D C-contiguous float32 array, "
+                        f"got {type(b).__name__} {getattr(b, 'dtype', '')}.")
+    cdef Py_ssize_t rows = wv.shape[0], cols = wv.shape[1]
+    cdef float* o
+    try:
+        if xv.shape[0] != 1 or xv.shape[1] != cols or bv.shape[0] != rows:
+            raise ValueError(f"For 'blas.gemv_bias', w ({rows}, {cols}), x ({xv.shape[0]}, "
+                             f"{xv.shape[1]}) and b ({bv.shape[0]},) do not chain; expected x "
+                             f"(1, {cols}) and b ({rows},).")
+        if fn == 0:
+            raise ValueError("For 'blas.gemv_bias', 'fn' is a null function pointer.")
+        out = np.empty((1, rows), np.float32)
+        if rows == 0:
+            return out
+        if _get_buffer(out, &ov, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) == -1:
+            raise MemoryError("For 'blas.gemv_bias', no buffer for the output.")
+        o = <float*>ov.buf
+        memcpy(o, bv.buf, rows * sizeof(float))
+        if cols:
+            with nogil:
+                (<sgemv64_t>fn)(ROW_MAJOR, NO_TRANS, rows, cols, 1.0, <const float*>wv.buf, cols,
+                                <const float*>xv.buf, 1, 1.0, o, 1)
+        PyBuffer_Release(&ov)
         return out
-    memcpy(&o[0, 0], &b[0], rows * sizeof(float))
-    if cols == 0:
-        return out
-    with nogil:
-        (<sgemv64_t>fn)(ROW_MAJOR, NO_TRANS, rows, cols, 1.0, &w[0, 0], cols, &x[0, 0], 1, 1.0,
-                        &o[0, 0], 1)
-    return out
+    finally:
+        PyBuffer_Release(&wv)
+        PyBuffer_Release(&xv)
+        PyBuffer_Release(&bv)
 
 
 def prefetch(const floating[:, ::1] a):
