@@ -257,17 +257,19 @@ _MISSING = object()
 def _same_bits(fn, a, b, n):
     """Whether this product gives the same numbers on one thread and on `n` (random operands of
     `a`'s and `b`'s shapes, dtypes and memory orders)."""
-    rng = np.random.default_rng(0)
-
-    def like(x):
-        r = rng.standard_normal(x.shape).astype(x.dtype, copy=False)
-        if x.ndim == 2 and not x.flags.c_contiguous and x.flags.f_contiguous:
-            r = np.asfortranarray(r)
-        return r
-
     if a.dtype.kind not in "fc" or b.dtype.kind not in "fc":
         return False
-    ra, rb = like(a), like(b)
+    rng = np.random.default_rng(0)
+    ra, rb = random_like(a, rng), random_like(b, rng)
     with _ONE:
         one = fn(ra, rb)
     return bool(np.array_equal(fn(ra, rb), one))
+
+
+def random_like(x, rng):
+    """Random values of `x`'s shape and dtype in its memory order (C, or a C array's transpose
+    for a 2-D F-ordered `x`): operands on which a product is timed or its bits compared."""
+    r = rng.standard_normal(x.shape).astype(x.dtype, copy=False)
+    if x.ndim == 2 and not x.flags.c_contiguous and x.flags.f_contiguous:
+        r = np.asfortranarray(r)
+    return r

@@ -44,17 +44,13 @@ def turned(a, b):
     if got is None:
         got = _turned[key] = (a.dtype == b.dtype and a.dtype.kind == "f"
                               and len(_turned) < _dense_blas.MAX_DECISIONS
-                              and _turn_wins(_like(a, 0), _like(b, 1)))
+                              and _turn_wins(*_operands(a, b)))
     return got
 
 
-def _like(x, seed):
-    """Random values of `x`'s shape and dtype in its memory order (C, or a C array's
-    transpose)."""
-    r = np.random.default_rng(seed).standard_normal(x.shape).astype(x.dtype)
-    if not x.flags.c_contiguous and x.flags.f_contiguous:
-        r = np.asfortranarray(r)
-    return r
+def _operands(a, b):
+    rng = np.random.default_rng(0)
+    return _blas_threads.random_like(a, rng), _blas_threads.random_like(b, rng)
 
 
 def _turn_wins(a, b, rounds=9, block_s=3e-4):
