@@ -1,5 +1,6 @@
 """Dense's BLAS choice per shape class (MKL only where measured faster, cached), the Cython GEMM
-kernel, the batch-1 GEMV split, and dX buffers reused only when nobody holds them."""
+kernel, the batch-1 GEMV split, the flipped product's transposing pass, and dX buffers reused
+only when nobody holds them."""
 
 import json
 
@@ -313,6 +314,38 @@ def test_flipped_product_is_x_at_w_t_in_c_order(no_mkl, dtype, b, i, o):
     assert np.array_equal(out, np.dot(w, x.T).T)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("rows,cols", [(512, 64), (256, 32), (8, 8), (13, 7), (17, 33), (1, 5),
+                                       (120, 1), (0, 3), (3, 0)])
+def test_transpose_add_is_numpys_add_bit_for_bit(dtype, rows, cols):
+    rng = np.random.default_rng(rows * 100 + cols)
+    t = rng.standard_normal((rows, cols)).astype(dtype)
+    b = rng.standard_normal(rows).astype(dtype)
+    out = np.full((cols, rows), np.nan, dtype)
+    assert blas.transpose_add(t, b, out) is True
+    np.testing.assert_array_equal(out, t.T + b)
+    assert blas.transpose_add(t, None, out) is True
+    np.testing.assert_array_equal(out, t.T)
+
+
+def test_transpose_add_refuses_what_it_cannot_do_and_writes_nothing():
+    rng = np.random.default_rng(3)
+    t = rng.standard_normal((16, 8)).astype(np.float32)
+    b = rng.standard_normal(16).astype(np.float32)
+    out = np.zeros((8, 16), np.float32)
+    square = rng.standard_normal((8, 8)).astype(np.float32)
+    for args in [(t, b.astype(np.float64), out),  # mixed dtypes
+                 (t.astype(np.float64), b, out),
+                 (t.T, b, out.T),  # not C-contiguous
+                 (t, b, np.zeros((16, 8), np.float32)),  # out not (cols, rows)
+                 (t, b[:8], out),  # bias not (rows,)
+                 (t.astype(np.int32), None, out.astype(np.int32)),  # not a float
+                 (square, None, square),  # out is t
+                 (t, None, [[0.0] * 16] * 8)]:  # not a buffer of floats
+        assert blas.transpose_add(*args) is False
+    assert not out.any()
+
+
 def test_flip_needs_the_same_bits_and_a_win(monkeypatch):
     rng = np.random.default_rng(8)
     x = rng.standard_normal((64, 300)).astype(np.float32)
@@ -327,6 +360,34 @@ def test_flip_needs_the_same_bits_and_a_win(monkeypatch):
     monkeypatch.setattr(db, "_flipped_product",
                         lambda x, w, out=None, bias=None: np.dot(x, w.T) * np.float32(1.0001))
     assert not db._flip_wins(x.shape, w.shape, x.dtype)
+
+
+@needs_openblas
+@pytest.mark.parametrize("flip, mkl_over_flip, want_mkl", [(True, 0.5, True), (True, 0.95, False),
+                                                           (False, 2.0, True)])
+def test_mkl_takes_a_flipped_forward_only_by_beating_the_flip(tmp_path, monkeypatch, flip,
+                                                              mkl_over_flip, want_mkl):
+    ch = db.Chooser(FakeMKL(), timer_saying(0.5, []), str(tmp_path / "c.json"))  # MKL beats plain
+    monkeypatch.setattr(db, "_chooser", ch)
+    monkeypatch.setattr(db, "flipped", lambda x, w: flip)
+    raced = []
+
+    def race(calls, rounds, block_s):
+        raced.append(len(calls))
+        return mkl_over_flip
+
+    monkeypatch.setattr(db, "_race", race)
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((64, 300)).astype(np.float32)
+    w = rng.standard_normal((200, 300)).astype(np.float32)
+    assert bool(db._mkl_fn(ch, "x@w.T", x, w)) == want_mkl
+    assert raced == ([2] if flip else [])  # the flip raced once, MKL as the second call
+    # the backward's kinds are never flipped: the class's decision alone
+    assert db._mkl_fn(ch, "g@w", np.ones((64, 200), np.float32), w)
+    assert raced == ([2] if flip else [])
+    # whichever runs, the forward's value is the product
+    got = db.product("x@w.T", x, w)
+    np.testing.assert_allclose(got, x @ w.T, rtol=1e-5, atol=1e-4)
 
 
 def test_dense_forward_and_backward_through_the_flip(no_mkl, monkeypatch):

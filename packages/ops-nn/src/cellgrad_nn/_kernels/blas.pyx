@@ -5,7 +5,8 @@ preallocated outputs. Both integer widths: LP64 (MKL's cblas_*) and ILP64 (numpy
 `gemv_split` computes a batch-1 Dense forward as two row halves of one GEMV on two OpenMP
 threads, each streaming half the weights from its own core's cache; `gemv_bias` one on one
 thread with the bias added by the GEMV itself. `prefetch` asks the caches for an operand ahead
-of its product.
+of its product. `transpose_add` writes a flipped product's result back in the caller's layout,
+adding the bias on the way.
 """
 
 import numpy as np
@@ -32,6 +33,106 @@ cdef extern from *:
     }
     """
     void cg_prefetch(const char *p, Py_ssize_t n) noexcept nogil
+
+cdef extern from *:
+    """
+    /* out (cols, rows) = t.T (+ b[None, :]) for C-contiguous t (rows, cols), in 8 x 8 tiles
+       that stay in L1 (numpy's strided copy of t.T ran at ~6 GB/s). */
+    #define CG_TR_TILE(T)                                                                   \
+        static void cg_transpose_add_##T(const T *t, Py_ssize_t rows, Py_ssize_t cols,      \
+                                         const T *b, T *out, Py_ssize_t r0, Py_ssize_t c0) { \
+            for (Py_ssize_t r = r0; r < rows; r += 8)                                         \
+                for (Py_ssize_t c = c0; c < cols; c += 8) {                                   \
+                    Py_ssize_t re = r + 8 < rows ? r + 8 : rows, ce = c + 8 < cols ? c + 8 : cols; \
+                    for (Py_ssize_t j = c; j < ce; j++)                                       \
+                        for (Py_ssize_t i = r; i < re; i++)                                   \
+                            out[j * rows + i] = b ? t[i * cols + j] + b[i] : t[i * cols + j]; \
+                }                                                                             \
+        }
+    CG_TR_TILE(float)
+    CG_TR_TILE(double)
+
+    #if defined(__GNUC__) && defined(__x86_64__)
+    #include <immintrin.h>
+    /* float32 with AVX: whole 8 x 8 tiles by unpack/shuffle/permute, the rest as above */
+    __attribute__((target("avx"))) static void cg_transpose_add_avx(
+            const float *t, Py_ssize_t rows, Py_ssize_t cols, const float *b, float *out) {
+        Py_ssize_t R = rows & ~(Py_ssize_t)7, C = cols & ~(Py_ssize_t)7;
+        /* along the output's rows: its stores are sequential, t's loads 8 rows apart */
+        for (Py_ssize_t c = 0; c < C; c += 8) {
+            for (Py_ssize_t r = 0; r < R; r += 8) {
+                __m256 bias = b ? _mm256_loadu_ps(b + r) : _mm256_setzero_ps();
+                const float *s = t + r * cols + c;
+                __m256 a0 = _mm256_loadu_ps(s), a1 = _mm256_loadu_ps(s + cols);
+                __m256 a2 = _mm256_loadu_ps(s + 2 * cols), a3 = _mm256_loadu_ps(s + 3 * cols);
+                __m256 a4 = _mm256_loadu_ps(s + 4 * cols), a5 = _mm256_loadu_ps(s + 5 * cols);
+                __m256 a6 = _mm256_loadu_ps(s + 6 * cols), a7 = _mm256_loadu_ps(s + 7 * cols);
+                __m256 u0 = _mm256_unpacklo_ps(a0, a1), u1 = _mm256_unpackhi_ps(a0, a1);
+                __m256 u2 = _mm256_unpacklo_ps(a2, a3), u3 = _mm256_unpackhi_ps(a2, a3);
+                __m256 u4 = _mm256_unpacklo_ps(a4, a5), u5 = _mm256_unpackhi_ps(a4, a5);
+                __m256 u6 = _mm256_unpacklo_ps(a6, a7), u7 = _mm256_unpackhi_ps(a6, a7);
+                __m256 v0 = _mm256_shuffle_ps(u0, u2, 0x44), v1 = _mm256_shuffle_ps(u0, u2, 0xEE);
+                __m256 v2 = _mm256_shuffle_ps(u1, u3, 0x44), v3 = _mm256_shuffle_ps(u1, u3, 0xEE);
+                __m256 v4 = _mm256_shuffle_ps(u4, u6, 0x44), v5 = _mm256_shuffle_ps(u4, u6, 0xEE);
+                __m256 v6 = _mm256_shuffle_ps(u5, u7, 0x44), v7 = _mm256_shuffle_ps(u5, u7, 0xEE);
+                float *o = out + c * rows + r;
+                if (b) {
+                    _mm256_storeu_ps(o, _mm256_add_ps(_mm256_permute2f128_ps(v0, v4, 0x20), bias));
+                    _mm256_storeu_ps(o + rows,
+                                     _mm256_add_ps(_mm256_permute2f128_ps(v1, v5, 0x20), bias));
+                    _mm256_storeu_ps(o + 2 * rows,
+                                     _mm256_add_ps(_mm256_permute2f128_ps(v2, v6, 0x20), bias));
+                    _mm256_storeu_ps(o + 3 * rows,
+                                     _mm256_add_ps(_mm256_permute2f128_ps(v3, v7, 0x20), bias));
+                    _mm256_storeu_ps(o + 4 * rows,
+                                     _mm256_add_ps(_mm256_permute2f128_ps(v0, v4, 0x31), bias));
+                    _mm256_storeu_ps(o + 5 * rows,
+                                     _mm256_add_ps(_mm256_permute2f128_ps(v1, v5, 0x31), bias));
+                    _mm256_storeu_ps(o + 6 * rows,
+                                     _mm256_add_ps(_mm256_permute2f128_ps(v2, v6, 0x31), bias));
+                    _mm256_storeu_ps(o + 7 * rows,
+                                     _mm256_add_ps(_mm256_permute2f128_ps(v3, v7, 0x31), bias));
+                } else {
+                    _mm256_storeu_ps(o, _mm256_permute2f128_ps(v0, v4, 0x20));
+                    _mm256_storeu_ps(o + rows, _mm256_permute2f128_ps(v1, v5, 0x20));
+                    _mm256_storeu_ps(o + 2 * rows, _mm256_permute2f128_ps(v2, v6, 0x20));
+                    _mm256_storeu_ps(o + 3 * rows, _mm256_permute2f128_ps(v3, v7, 0x20));
+                    _mm256_storeu_ps(o + 4 * rows, _mm256_permute2f128_ps(v0, v4, 0x31));
+                    _mm256_storeu_ps(o + 5 * rows, _mm256_permute2f128_ps(v1, v5, 0x31));
+                    _mm256_storeu_ps(o + 6 * rows, _mm256_permute2f128_ps(v2, v6, 0x31));
+                    _mm256_storeu_ps(o + 7 * rows, _mm256_permute2f128_ps(v3, v7, 0x31));
+                }
+            }
+        }
+        /* the last columns of the whole tiles' rows, then the last rows */
+        if (C < cols)
+            for (Py_ssize_t r = 0; r < R; r += 8)
+                for (Py_ssize_t j = C; j < cols; j++)
+                    for (Py_ssize_t i = r; i < r + 8; i++)
+                        out[j * rows + i] = b ? t[i * cols + j] + b[i] : t[i * cols + j];
+        if (R < rows)
+            cg_transpose_add_float(t, rows, cols, b, out, R, 0);
+    }
+    static int cg_has_avx1(void) {
+        static int has = -1;
+        if (has < 0) has = __builtin_cpu_supports("avx");
+        return has;
+    }
+    #else
+    static int cg_has_avx1(void) { return 0; }
+    static void cg_transpose_add_avx(const float *t, Py_ssize_t rows, Py_ssize_t cols,
+                                     const float *b, float *out) {}
+    #endif
+    """
+    void cg_transpose_add_float(const float *t, Py_ssize_t rows, Py_ssize_t cols,
+                                const float *b, float *out, Py_ssize_t r0,
+                                Py_ssize_t c0) noexcept nogil
+    void cg_transpose_add_double(const double *t, Py_ssize_t rows, Py_ssize_t cols,
+                                 const double *b, double *out, Py_ssize_t r0,
+                                 Py_ssize_t c0) noexcept nogil
+    void cg_transpose_add_avx(const float *t, Py_ssize_t rows, Py_ssize_t cols, const float *b,
+                              float *out) noexcept nogil
+    int cg_has_avx1() noexcept nogil
 
 cdef enum:
     ROW_MAJOR = 101
@@ -198,3 +299,63 @@ def prefetch(const floating[:, ::1] a):
     if a.shape[0] and a.shape[1]:
         with nogil:
             cg_prefetch(<const char *>&a[0, 0], a.shape[0] * a.shape[1] * sizeof(floating))
+
+
+cdef bint _float_buffer(object a, Py_buffer* view, int ndim, int flags):
+    """`a` as a C-contiguous float32/float64 buffer of `ndim` dimensions (held in `view`), or
+    False (nothing held)."""
+    if _get_buffer(a, view, flags | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) == -1:
+        PyErr_Clear()
+        return False
+    if view.ndim != ndim or view.format[0] not in (b"f", b"d") or view.format[1] != 0:
+        PyBuffer_Release(view)
+        return False
+    return True
+
+
+cdef inline bint _overlap(Py_buffer* a, Py_buffer* b):
+    cdef char* pa = <char*>a.buf
+    cdef char* pb = <char*>b.buf
+    return a.len > 0 and b.len > 0 and pa < pb + b.len and pb < pa + a.len
+
+
+def transpose_add(t, b, out):
+    """out = t.T + b (b None: out = t.T) for C-contiguous t (rows, cols), out (cols, rows) and
+    b (rows,) of one float dtype (float32 or float64), `out` sharing no memory with them: the
+    same bits as numpy's add. False (nothing written) for anything else: the caller uses numpy."""
+    cdef Py_buffer tv, bv, ov
+    if not _float_buffer(t, &tv, 2, 0):
+        return False
+    if not _float_buffer(out, &ov, 2, PyBUF_WRITABLE):
+        PyBuffer_Release(&tv)
+        return False
+    cdef bint has_b = b is not None
+    if has_b and not _float_buffer(b, &bv, 1, 0):
+        PyBuffer_Release(&tv)
+        PyBuffer_Release(&ov)
+        return False
+    cdef Py_ssize_t rows = tv.shape[0], cols = tv.shape[1]
+    cdef char kind = tv.format[0]
+    cdef bint ok = (ov.format[0] == kind and ov.shape[0] == cols and ov.shape[1] == rows and
+                    (not has_b or (bv.format[0] == kind and bv.shape[0] == rows)) and
+                    not _overlap(&ov, &tv) and not (has_b and _overlap(&ov, &bv)))
+    cdef const void* bp = bv.buf if has_b else NULL
+    try:
+        if not ok:
+            return False
+        with nogil:
+            if kind == b"d":
+                cg_transpose_add_double(<const double*>tv.buf, rows, cols, <const double*>bp,
+                                        <double*>ov.buf, 0, 0)
+            elif cg_has_avx1():
+                cg_transpose_add_avx(<const float*>tv.buf, rows, cols, <const float*>bp,
+                                     <float*>ov.buf)
+            else:
+                cg_transpose_add_float(<const float*>tv.buf, rows, cols, <const float*>bp,
+                                       <float*>ov.buf, 0, 0)
+        return True
+    finally:
+        PyBuffer_Release(&tv)
+        PyBuffer_Release(&ov)
+        if has_b:
+            PyBuffer_Release(&bv)

@@ -267,7 +267,8 @@ def product(kind, a, b, out=None, bias=None):
 #
 # OpenBLAS 0.3.31's AVX-512 kernels (SkylakeX, also on AMD Zen 4/5) run `x @ W.T` at Dense's
 # shapes 1.2-1.45x slower than `W @ x.T`, whose result is the transpose; one pass then writes it
-# in the layout the next op needs, adding the bias on the way (it costs the bias add's pass).
+# in the layout the next op needs, adding the bias on the way (`blas.transpose_add`: 8 x 8 tiles,
+# about the time of the bias add it replaces; numpy's strided copy took 4.5x that at 64 x 512).
 # Measured per exact shape, once per process (`flipped`): taken only where it wins three rounds
 # of four by 10% and gives the same bits as `x @ W.T` (Haswell's kernels sum in another order;
 # then it is never taken). FLIP = False turns it off.
@@ -296,6 +297,8 @@ def _flipped_product(x, w, out=None, bias=None):
     t = _blas_threads.dot(w, x.T)
     if out is None:
         out = np.empty(t.shape[::-1], t.dtype)
+    if blas.transpose_add(t, bias, out):  # in 8 x 8 tiles: 3.6-7x numpy's strided copy
+        return out
     if bias is None:
         np.copyto(out, t.T)
     else:
@@ -319,13 +322,36 @@ def _flip_wins(x_shape, w_shape, dtype, rounds=9, block_s=3e-4):
 
 
 def _mkl_fn(ch, kind, a, b):
-    """MKL's GEMM address when MKL runs this product (measured once per shape class), else 0."""
+    """MKL's GEMM address when MKL runs this product (measured once per shape class against
+    OpenBLAS as written and, where the forward runs flipped, once per shape against the flip),
+    else 0."""
     ta, tb = kind == "g.T@x", kind == "x@w.T"
     m = a.shape[1] if ta else a.shape[0]
     k, n = (a.shape[0], b.shape[1]) if ta else (a.shape[1], b.shape[0] if tb else b.shape[1])
     if a.dtype != b.dtype or ch.pick(kind, a.dtype, m, n, k) != "mkl":
         return 0
-    return ch.mkl.fn[a.dtype]
+    fn = ch.mkl.fn[a.dtype]
+    if tb and FLIP and flipped(a, b) and not _mkl_beats_flip(fn, a.shape, b.shape, a.dtype):
+        return 0
+    return fn
+
+
+def _mkl_beats_flip(fn, x_shape, w_shape, dtype, rounds=9, block_s=3e-4):
+    """Whether MKL's x @ w.T (plus the bias) wins three rounds of four by 10% against the
+    flipped product: the flip beats OpenBLAS as written, which is all the shape class's
+    decision compared MKL with. In the MLP step (one thread, Zen 4, 2026-11-27) the flip took
+    0.96x the time of MKL's forward there."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(x_shape).astype(dtype)
+    w = rng.standard_normal(w_shape).astype(dtype)
+    bias = rng.standard_normal(w_shape[0]).astype(dtype)
+    out = np.empty((x_shape[0], w_shape[0]), dtype)
+
+    def mkl():
+        blas.gemm(fn, False, x, False, w, True, out)
+        np.add(out, bias, out=out)
+
+    return _race((lambda: _flipped_product(x, w, None, bias), mkl), rounds, block_s) <= MARGIN
 
 
 # ---- a cold weight fetched ahead of its product ----

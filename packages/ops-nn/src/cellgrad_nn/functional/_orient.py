@@ -15,6 +15,7 @@ import os
 import numpy as np
 
 from cellgrad import _blas_threads
+from cellgrad_nn._kernels import blas
 from cellgrad_nn.functional import _dense_blas
 
 ENABLED = os.environ.get("CELLGRAD_ORIENT", "1") != "0"
@@ -31,6 +32,16 @@ def matmul(a, b, empty=np.empty):
     out = empty((a.shape[0], b.shape[1]), np.result_type(a, b))
     np.matmul(a, b, out=out)
     return out
+
+
+def contiguous(r):
+    """A `matmul` result in C order: a turned one copied back in 8 x 8 tiles."""
+    if r.flags.c_contiguous:
+        return r
+    out = np.empty(r.shape, r.dtype)
+    if blas.transpose_add(r.T, None, out):
+        return out
+    return np.ascontiguousarray(r)
 
 
 def turned(a, b):

@@ -114,7 +114,7 @@ def _conv_bwd(ctx, g):
     if needs[1]:
         cols_t = cols.reshape(groups, cols.shape[0] // groups, n * length).transpose(0, 2, 1)
         if groups == 1:  # C order for the optimizer's kernels (a turned product is not)
-            dw = np.ascontiguousarray(_orient.matmul(g2[0], cols_t[0])).reshape(w.shape)
+            dw = _orient.contiguous(_orient.matmul(g2[0], cols_t[0])).reshape(w.shape)
         else:
             dw = grouped_matmul(g2, cols_t).reshape(w.shape)
     if has_bias and needs[2]:
