@@ -210,3 +210,41 @@ def test_tiling_2x2_max_pool_path_matches_reference(dtype):
     np.testing.assert_array_equal(arg, ref_arg)
     assert np.isnan(out[0, 0, 0, 0]) and arg[0, 0, 0, 0] == 1
     assert out[1, 2, 2, 2] == -np.inf and arg[1, 2, 2, 2] == 4 * 9 + 4
+
+
+@pytest.mark.parametrize("shape", [(32, 6, 28, 28), (3, 16, 10, 10), (2, 2, 5, 34), (1, 2, 9, 17),
+                                   (1, 1, 2, 2), (2, 3, 6, 48)])
+def test_float32_2x2_max_pool_vector_path_matches_reference(shape):
+    # float32 runs 8 windows a step with AVX2 (the rest of a row read past its end, or masked
+    # at the input's end); ties, signed zeros, infinities and odd widths as the scalar loop
+    rng = np.random.default_rng(sum(shape))
+    x = np.round(rng.standard_normal(shape) * 2).astype(np.float32)  # many ties
+    x.reshape(-1)[::7] = -0.0
+    x.reshape(-1)[::11] = np.inf
+    x.reshape(-1)[::13] = -np.inf
+    oh, ow = shape[2] // 2, shape[3] // 2
+    out = np.empty(shape[:2] + (oh, ow), np.float32)
+    arg = np.empty(out.shape, np.int64)
+    P.max_pool_forward(x, out, arg, (2, 2), (2, 2), (1, 1), (0, 0))
+    ref_out, ref_arg = reference_max_pool(x, (2, 2), (2, 2), (1, 1), (0, 0), (oh, ow))
+    np.testing.assert_array_equal(out, ref_out)
+    np.testing.assert_array_equal(arg, ref_arg)  # the first tap equal to the maximum
+    # the scalar loop's bits (float64 runs it), -0.0 against +0.0 included
+    out64 = np.empty(out.shape)
+    P.max_pool_forward(x.astype(np.float64), out64, np.empty_like(arg), (2, 2), (2, 2), (1, 1),
+                       (0, 0))
+    np.testing.assert_array_equal(out.view(np.uint32), out64.astype(np.float32).view(np.uint32))
+
+
+def test_float32_2x2_max_pool_a_nan_only_in_its_own_plane_and_not_past_a_row():
+    x = np.random.default_rng(4).standard_normal((2, 3, 8, 19)).astype(np.float32)
+    x[1, 1, 2, 5] = np.nan
+    x[0, 2, :, 18] = np.nan  # the column no window covers (odd width), read past a row
+    out = np.empty((2, 3, 4, 9), np.float32)
+    arg = np.empty(out.shape, np.int64)
+    P.max_pool_forward(x, out, arg, (2, 2), (2, 2), (1, 1), (0, 0))
+    ref_out, ref_arg = reference_max_pool(x, (2, 2), (2, 2), (1, 1), (0, 0), (4, 9))
+    np.testing.assert_array_equal(out, ref_out)
+    np.testing.assert_array_equal(arg, ref_arg)
+    assert np.isnan(out[1, 1, 1, 2]) and arg[1, 1, 1, 2] == 2 * 19 + 5
+    assert np.isnan(out).sum() == 1
