@@ -248,3 +248,26 @@ def test_float32_2x2_max_pool_a_nan_only_in_its_own_plane_and_not_past_a_row():
     np.testing.assert_array_equal(arg, ref_arg)
     assert np.isnan(out[1, 1, 1, 2]) and arg[1, 1, 1, 2] == 2 * 19 + 5
     assert np.isnan(out).sum() == 1
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(16, 32, 100), (6, 3, 1), (1, 5, 7), (3, 0, 4)])
+def test_swap_leading_regroups_with_a_bias_per_source_row(dtype, shape):
+    rng = np.random.default_rng(2)
+    src = rng.standard_normal(shape).astype(dtype)
+    b = rng.standard_normal(shape[0]).astype(dtype)
+    out = np.full((shape[1], shape[0], shape[2]), np.nan, dtype)
+    K.swap_leading(src, out, b)
+    np.testing.assert_array_equal(out, src.transpose(1, 0, 2) + b[None, :, None])
+    K.swap_leading(src, out)
+    np.testing.assert_array_equal(out, src.transpose(1, 0, 2))
+
+
+def test_swap_leading_names_the_shapes_it_needs():
+    src = np.zeros((4, 3, 2), F32)
+    with pytest.raises(ValueError, match=r"swap_leading: src \(4, 3, 2\) needs out \(3, 4, 2\), "
+                                         r"got out \(4, 3, 2\)\."):
+        K.swap_leading(src, np.zeros((4, 3, 2), F32))
+    with pytest.raises(ValueError, match=r"needs out \(3, 4, 2\) and a bias of 4, got out "
+                                         r"\(3, 4, 2\) and a bias of 3\."):
+        K.swap_leading(src, np.zeros((3, 4, 2), F32), np.zeros(3, F32))

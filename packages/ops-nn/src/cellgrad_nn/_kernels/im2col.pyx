@@ -338,3 +338,31 @@ def col2im(cols, dx, tuple kernel, tuple stride, tuple dilation, tuple pads, tup
                 _col2im_inside(cd, &xd[0], v)
             else:
                 _col2im(cd, &xd[0], v)
+
+
+def swap_leading(const floating[:, :, ::1] src, floating[:, :, ::1] out,
+                 const floating[::1] bias=None):
+    """out[j, i] = src[i, j] (+ bias[i]) for C-contiguous src (A, B, L) and out (B, A, L): a
+    convolution's product regrouped by sample (bias per channel), or its output gradient by
+    channel, one row of L a step (numpy's strided copy took 19 us at LeNet's second layer)."""
+    cdef Py_ssize_t a = src.shape[0], b = src.shape[1], n = src.shape[2], i, j, k
+    if out.shape[0] != b or out.shape[1] != a or out.shape[2] != n or \
+            (bias is not None and bias.shape[0] != a):
+        got = f"out ({out.shape[0]}, {out.shape[1]}, {out.shape[2]})"
+        if bias is not None:
+            got += f" and a bias of {bias.shape[0]}"
+        raise ValueError(f"swap_leading: src ({a}, {b}, {n}) needs out ({b}, {a}, {n})"
+                         f"{'' if bias is None else f' and a bias of {a}'}, got {got}.")
+    if a == 0 or b == 0 or n == 0:
+        return
+    cdef floating v
+    with nogil:
+        for i in range(a):
+            for j in range(b):
+                if bias is None:
+                    for k in range(n):
+                        out[j, i, k] = src[i, j, k]
+                else:
+                    v = bias[i]
+                    for k in range(n):
+                        out[j, i, k] = src[i, j, k] + v

@@ -12,7 +12,7 @@ from cellgrad._errors import ShapeError
 from cellgrad.ops import Primitive
 from cellgrad.plugins import PROMOTE_ARITH, Op, apply
 from cellgrad_nn._kernels import conv_small
-from cellgrad_nn._kernels.im2col import col2im, im2col
+from cellgrad_nn._kernels.im2col import col2im, im2col, swap_leading
 from cellgrad_nn.amp import auto as _auto
 from cellgrad_nn.functional import _checks, _lowp, _orient
 from cellgrad_nn.spatial import _buffers as B
@@ -82,13 +82,18 @@ def _conv_fwd_arrays(x, w, b, pads, stride, dilation, groups, out_size):
         res = B.empty((groups, o // groups, n * length), x.dtype)
         grouped_matmul(w.reshape(groups, o // groups, rows // groups),
                        cols.reshape(groups, rows // groups, n * length), res)
-    by_sample = res.reshape(o, n, length).transpose(1, 0, 2)
     out = B.empty((n, o) + out_size, x.dtype)
-    if b is None:
-        np.copyto(out.reshape(n, o, length), by_sample)
-    else:
-        np.add(by_sample, b[:, None], out=out.reshape(n, o, length))
-    del res, by_sample
+    if res.flags.c_contiguous and res.dtype == out.dtype and (b is None or b.dtype == out.dtype):
+        swap_leading(res.reshape(o, n, length), out.reshape(n, o, length),
+                     None if b is None else np.ascontiguousarray(b))
+    else:  # a turned product (its transpose is C-ordered)
+        by_sample = res.reshape(o, n, length).transpose(1, 0, 2)
+        if b is None:
+            np.copyto(out.reshape(n, o, length), by_sample)
+        else:
+            np.add(by_sample, b[:, None], out=out.reshape(n, o, length))
+        del by_sample
+    del res
     saved = (cols, w, x.shape, pads, stride, dilation, groups, b is not None)
     return _lowp.round_to(out, dtype), saved
 
@@ -108,7 +113,10 @@ def _conv_bwd(ctx, g):
     length = math.prod(out_size)
     # Channel-major (G, O/G, N*L), as the columns.
     g2 = B.empty((groups, o // groups, n * length), g.dtype)
-    np.copyto(g2.reshape(o, n, length), g.reshape(n, o, length).transpose(1, 0, 2))
+    if g.flags.c_contiguous:
+        swap_leading(g.reshape(n, o, length), g2.reshape(o, n, length))
+    else:
+        np.copyto(g2.reshape(o, n, length), g.reshape(n, o, length).transpose(1, 0, 2))
     needs = ctx.needs_input_grad
     dx = dw = db = None
     if needs[1]:
