@@ -84,32 +84,14 @@ cdef extern from *:
                 __m256 v4 = _mm256_shuffle_ps(u4, u6, 0x44), v5 = _mm256_shuffle_ps(u4, u6, 0xEE);
                 __m256 v6 = _mm256_shuffle_ps(u5, u7, 0x44), v7 = _mm256_shuffle_ps(u5, u7, 0xEE);
                 float *o = out + c * rows + r;
-                if (b) {
-                    _mm256_storeu_ps(o, _mm256_add_ps(_mm256_permute2f128_ps(v0, v4, 0x20), bias));
-                    _mm256_storeu_ps(o + rows,
-                                     _mm256_add_ps(_mm256_permute2f128_ps(v1, v5, 0x20), bias));
-                    _mm256_storeu_ps(o + 2 * rows,
-                                     _mm256_add_ps(_mm256_permute2f128_ps(v2, v6, 0x20), bias));
-                    _mm256_storeu_ps(o + 3 * rows,
-                                     _mm256_add_ps(_mm256_permute2f128_ps(v3, v7, 0x20), bias));
-                    _mm256_storeu_ps(o + 4 * rows,
-                                     _mm256_add_ps(_mm256_permute2f128_ps(v0, v4, 0x31), bias));
-                    _mm256_storeu_ps(o + 5 * rows,
-                                     _mm256_add_ps(_mm256_permute2f128_ps(v1, v5, 0x31), bias));
-                    _mm256_storeu_ps(o + 6 * rows,
-                                     _mm256_add_ps(_mm256_permute2f128_ps(v2, v6, 0x31), bias));
-                    _mm256_storeu_ps(o + 7 * rows,
-                                     _mm256_add_ps(_mm256_permute2f128_ps(v3, v7, 0x31), bias));
-                } else {
-                    _mm256_storeu_ps(o, _mm256_permute2f128_ps(v0, v4, 0x20));
-                    _mm256_storeu_ps(o + rows, _mm256_permute2f128_ps(v1, v5, 0x20));
-                    _mm256_storeu_ps(o + 2 * rows, _mm256_permute2f128_ps(v2, v6, 0x20));
-                    _mm256_storeu_ps(o + 3 * rows, _mm256_permute2f128_ps(v3, v7, 0x20));
-                    _mm256_storeu_ps(o + 4 * rows, _mm256_permute2f128_ps(v0, v4, 0x31));
-                    _mm256_storeu_ps(o + 5 * rows, _mm256_permute2f128_ps(v1, v5, 0x31));
-                    _mm256_storeu_ps(o + 6 * rows, _mm256_permute2f128_ps(v2, v6, 0x31));
-                    _mm256_storeu_ps(o + 7 * rows, _mm256_permute2f128_ps(v3, v7, 0x31));
-                }
+                __m256 col[8] = {
+                    _mm256_permute2f128_ps(v0, v4, 0x20), _mm256_permute2f128_ps(v1, v5, 0x20),
+                    _mm256_permute2f128_ps(v2, v6, 0x20), _mm256_permute2f128_ps(v3, v7, 0x20),
+                    _mm256_permute2f128_ps(v0, v4, 0x31), _mm256_permute2f128_ps(v1, v5, 0x31),
+                    _mm256_permute2f128_ps(v2, v6, 0x31), _mm256_permute2f128_ps(v3, v7, 0x31)};
+                /* no bias: no add (adding +0 would turn a -0.0 into +0.0) */
+                for (int k = 0; k < 8; k++)
+                    _mm256_storeu_ps(o + k * rows, b ? _mm256_add_ps(col[k], bias) : col[k]);
             }
         }
         /* the last columns of the whole tiles' rows, then the last rows */
