@@ -471,6 +471,7 @@ def test_prefetch_leaves_values_and_takes_only_c_order(dtype):
 
 
 def test_warm_fetches_a_weight_only_when_the_l2_has_seen_other_weights_since(monkeypatch):
+    monkeypatch.setattr(db._blas_threads, "threads", lambda: 1)
     monkeypatch.setattr(db, "L2", 1 << 20)
     monkeypatch.setattr(db, "_last", {})
     w = np.ones((256, 256), np.float32)  # 256 KiB: in the fetched range
@@ -489,6 +490,21 @@ def test_warm_fetches_a_weight_only_when_the_l2_has_seen_other_weights_since(mon
     assert not db.warm(w)
 
 
+def test_warm_leaves_a_weight_to_the_cores_when_the_blas_runs_on_several(monkeypatch):
+    monkeypatch.setattr(db, "L2", 1 << 20)
+    monkeypatch.setattr(db, "_last", {})
+    fetched = []
+    monkeypatch.setattr(db.blas, "prefetch", fetched.append)
+    w = np.ones((256, 256), np.float32)
+    monkeypatch.setattr(db._blas_threads, "threads", lambda: 2)
+    assert not db.warm(w) and not fetched  # cold, but two cores fetch their shares themselves
+    monkeypatch.setattr(db._blas_threads, "threads", lambda: 1)
+    assert not db.warm(w)  # the two-thread product read it: still counted as warm
+    for _ in range(5):
+        db.warm(np.ones((256, 256), np.float32))
+    assert db.warm(w) and fetched[-1] is w
+
+
 @pytest.mark.parametrize("shape,dtype", [((16, 16), np.float32), ((1024, 512), np.float32),
                                          ((256, 256), np.int32)])
 def test_warm_skips_small_large_and_non_float_weights(monkeypatch, shape, dtype):
@@ -499,6 +515,7 @@ def test_warm_skips_small_large_and_non_float_weights(monkeypatch, shape, dtype)
 
 
 def test_deep_chain_trains_the_same_with_and_without_prefetch(monkeypatch):
+    monkeypatch.setattr(db._blas_threads, "threads", lambda: 1)  # where it prefetches
     monkeypatch.setattr(db, "L2", 1 << 20)
     rng = np.random.default_rng(3)
     ws = [rng.standard_normal((256, 256)).astype(np.float32) * 0.06 for _ in range(12)]

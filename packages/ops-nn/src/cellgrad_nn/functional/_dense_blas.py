@@ -364,7 +364,11 @@ def _mkl_beats_flip(fn, x_shape, w_shape, dtype, rounds=9, block_s=3e-4):
 # first (`blas.prefetch`, ~5 us for 256 KiB) brought it to 1.2-1.3x. Weights from WARM_MIN to
 # half the L2: smaller ones cost their product little cold; larger ones measured no faster (they
 # do not fit beside the packed operands), nor split into prefetched row blocks. A warm weight is
-# not fetched again (that cost ~8% of its product). PREFETCH = False (CELLGRAD_PREFETCH=0) off.
+# not fetched again (that cost ~8% of its product). Only where the BLAS runs on one thread: on
+# two, each core's share streams in in parallel, and one core fetching all of it first left the
+# other idle, then reading from that core's cache (the deep chain at two threads 1.04-1.09x
+# slower with it, half the rows fetched 1.05x; at one thread 0.94x: in-step A/B, Zen 4,
+# 2026-11-27). PREFETCH = False (CELLGRAD_PREFETCH=0) off.
 PREFETCH = os.environ.get("CELLGRAD_PREFETCH", "1") != "0"
 WARM_MIN = 128 << 10
 
@@ -395,8 +399,8 @@ _last = {}  # id of a weight array -> _clock right after its last product
 
 def warm(w):
     """Prefetch weight `w` (2-D, C-contiguous, float) before its product when its size is in the
-    prefetched range and more than the L2's size of other weights went by since its last;
-    whether it did."""
+    prefetched range, more than the L2's size of other weights went by since its last and the
+    BLAS runs on one thread; whether it did."""
     global _clock
     n = w.nbytes
     _clock += n
@@ -407,7 +411,8 @@ def warm(w):
     if len(_last) > 4096:  # ids of arrays long gone: a hint lost costs one fetch
         _last.clear()
     _last[key] = _clock
-    if last is not None and _clock - n - last <= L2 or not w.flags.c_contiguous or w.ndim != 2:
+    if last is not None and _clock - n - last <= L2 or not w.flags.c_contiguous or w.ndim != 2 \
+            or _blas_threads.threads() > 1:
         return False
     try:
         blas.prefetch(w)
