@@ -181,3 +181,66 @@ def test_hook_on_the_optimizer_retraces_and_stays_correct():
         assert eager(x, y).asnumpy().tobytes() == jitted(x, y).asnumpy().tobytes()
     assert state(eager) == state(jitted)
     assert len(seen) == 4  # the hook fired in both, at every step
+
+
+def deep_sgd(depth=3, width=128, return_grad=False):
+    """Dense weights of 64 KiB and plain SGD: eager takes their step inside the dW product."""
+    ms.set_seed(7)
+    layers = []
+    for _ in range(depth):
+        layers += [nn.Dense(width, width), nn.ReLU()]
+    net = nn.SequentialCell(layers)
+    return nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()),
+                               nn.SGD(net.trainable_params(), 0.05), return_grad=return_grad)
+
+
+def wide_batches(n, rows=32, width=128):
+    rng = np.random.default_rng(5)
+    return [(ms.Tensor(rng.standard_normal((rows, width)).astype(np.float32)),
+             ms.Tensor(rng.standard_normal((rows, width)).astype(np.float32)))
+            for _ in range(n)]
+
+
+def test_replay_takes_sgd_steps_inside_dense_products_as_eager(monkeypatch):
+    # the jitted step must take the same fused W -= lr * g.T @ x as eager (same numbers,
+    # no separate dW and update), not compute dW and update after it
+    if _NUMPY_1:
+        pytest.skip("in-backward updates are off under numpy 1.x")
+    from cellgrad_nn.functional import _dense_sgd
+
+    fused, step = [], _dense_sgd.step
+    monkeypatch.setattr(_dense_sgd, "step", lambda w, *a: fused.append(w.shape) or step(w, *a))
+    eager, jitted = deep_sgd(), deep_sgd()
+    ms.jit(jitted)
+    data = wide_batches(4)
+    for i, (x, y) in enumerate(data):
+        fused.clear()
+        le = eager(x, y)
+        took_eager = list(fused)
+        fused.clear()
+        lj = jitted(x, y)
+        assert le.asnumpy().tobytes() == lj.asnumpy().tobytes(), i
+        assert state(eager) == state(jitted), i
+        if i:  # replays: every weight fused, as in eager
+            assert took_eager == [(128, 128)] * 3 and fused == took_eager, i
+    assert jitted.construct.jit_stats.replays == 3
+    assert jitted.optimizer._in_backward.done == [True] * 6  # biases by the in-backward hook
+
+
+def test_replay_returning_gradients_does_not_fuse_their_steps(monkeypatch):
+    # with return_grad the caller reads every weight gradient: each must be computed
+    if _NUMPY_1:
+        pytest.skip("in-backward updates are off under numpy 1.x")
+    from cellgrad_nn.functional import _dense_sgd
+
+    fused, step = [], _dense_sgd.step
+    monkeypatch.setattr(_dense_sgd, "step", lambda w, *a: fused.append(w.shape) or step(w, *a))
+    eager, jitted = deep_sgd(return_grad=True), deep_sgd(return_grad=True)
+    ms.jit(jitted)
+    for x, y in wide_batches(3):
+        (le, ge), (lj, gj) = eager(x, y), jitted(x, y)
+        assert le.asnumpy().tobytes() == lj.asnumpy().tobytes()
+        for a, b in zip(ge, gj):
+            assert a.asnumpy().tobytes() == b.asnumpy().tobytes()
+        assert state(eager) == state(jitted)
+    assert fused == []

@@ -111,7 +111,13 @@ def _grad(src, step, early=None):
             _dests(src, step, op, dests, multi_meta)
             _early_hooks(src, early, k)
             continue
-        ctx = src.name("X", P._Ctx(op, None, needs, into, None))
+        ctx_obj = P._Ctx(op, None, needs, into, None)
+        ctx = src.name("X", ctx_obj)
+        if early is not None:
+            for i, t in early.owners.get(k, ()):
+                for j, dest in enumerate(dests):
+                    if dest is not None and dest[2] == "t" and dest[3] == t:
+                        early.bind(ctx_obj, j, i)
         if multi_meta is None and op.passthrough:
             src.emit(f"res = None; s{index} = None", 2)
         else:

@@ -66,17 +66,36 @@ class Early:
     the step; each parameter's reference count, so an update happens only once no saved value
     holds its array), a parameter's hook called by the plan, left after the backward; the
     optimizer call that follows (`OptimizerStep`) completes the step. `owners`: walk position
-    -> [(optimizer parameter index, target index)]."""
+    -> [(optimizer parameter index, target index)].
 
-    def __init__(self, cell, owners, shared):
+    When nothing but the optimizer reads any of those gradients (`fuse`), a large Dense
+    weight under plain SGD may take its step inside its weight-gradient product, as in eager
+    (`cellgrad_nn.functional._dense_sgd`): the rule finds the weight's leaf node on its ctx
+    (`bind`), where the eager engine's ctx has it."""
+
+    def __init__(self, cell, owners, shared, fuse=False):
         self.cell, self.owners, self.scope = cell, owners, None
         self.shared = shared  # targets whose gradient array is shared by shape
+        self.fuse = fuse
+        self.edges = []  # (a rule's ctx, its input, optimizer parameter index)
+
+    def bind(self, ctx, j, i):
+        """The rule with `ctx` gets parameter `i`'s gradient through its input `j`."""
+        self.edges.append((ctx, j, i))
 
     def begin(self):
         opt = self.cell
-        scope = opt._updates_in_backward(None, True)  # no network: the plan checked its cells
+        # no network: the plan checked its cells; the gradients are kept unless only the
+        # optimizer reads them
+        scope = opt._updates_in_backward(None, not self.fuse)
         if scope is not None:
             scope.__enter__()
+            if self.fuse:
+                params = opt.parameters
+                for ctx, j, i in self.edges:
+                    nodes = list(ctx.next_nodes)
+                    nodes[j] = params[i]._node
+                    ctx.next_nodes = tuple(nodes)
         self.scope = scope
 
     def hook(self, i, t, g):
@@ -95,6 +114,8 @@ class Early:
         scope, self.scope = self.scope, None
         if scope is not None:
             scope.__exit__(*(exc or (None, None, None)))
+            for ctx, _, _ in self.edges:  # no leaf node kept alive between steps
+                ctx.next_nodes = (None,) * len(ctx.next_nodes)
 
 
 def plan_early(sequence, kinds, refs, steps, escaping):
@@ -151,4 +172,5 @@ def plan_early(sequence, kinds, refs, steps, escaping):
     slot_of_target = {index: s for index, s, _, _ in grad.outputs if index is not None}
     shared = {t for pairs in owners.values() for _, t in pairs
               if slot_of_target[t] not in escaping and not readers.get(slot_of_target[t])}
-    return grad, Early(opt.cell, owners, shared)
+    fuse = all(t in shared for pairs in owners.values() for _, t in pairs)
+    return grad, Early(opt.cell, owners, shared, fuse)
