@@ -152,8 +152,10 @@ def dot(a, b, out=None):
     """`np.dot` of 1-D/2-D `a`, `b`; in the band on one BLAS thread or, where the numbers are
     the same, on as many as run it faster (`run`)."""
     mnk = a.size * (b.shape[-1] if b.ndim == 2 else 1)
-    if OPENBLAS_SINGLE_UP_TO < mnk < SINGLE_THREAD_BELOW and threads() > 1:
-        return _in_band(np.dot, a, b, out)
+    if OPENBLAS_SINGLE_UP_TO < mnk < SINGLE_THREAD_BELOW:
+        n = threads()
+        if n > 1:
+            return _in_band(np.dot, a, b, out, n)
     return np.dot(a, b, out)
 
 
@@ -163,8 +165,10 @@ def matmul(a, b, out=None):
         mnk = a.shape[-2] * a.shape[-1] * b.shape[-1]
     else:
         mnk = a.size * (b.shape[-1] if b.ndim >= 2 else 1)
-    if OPENBLAS_SINGLE_UP_TO < mnk < SINGLE_THREAD_BELOW and threads() > 1:
-        return _in_band(_matmul, a, b, out)
+    if OPENBLAS_SINGLE_UP_TO < mnk < SINGLE_THREAD_BELOW:
+        n = threads()
+        if n > 1:
+            return _in_band(_matmul, a, b, out, n)
     return np.matmul(a, b, out=out)
 
 
@@ -224,11 +228,14 @@ class _Arms:
         self.left = int(min(_EXPLORE_MAX, max(_EXPLORE_MIN, (r - 1) / _EXPLORE_COST)))
 
 
-def _in_band(fn, a, b, out):
-    n = threads()
+def _in_band(fn, a, b, out, n):
+    # `run` without its two closures a call (the band's products are ~1-2 us of Python each)
     key = (fn, a.shape, b.shape, a.dtype, b.dtype, a.flags.c_contiguous, b.flags.c_contiguous,
            n)
-    return run(key, lambda: fn(a, b, out), lambda: _same_bits(fn, a, b, n))
+    arms = _arms.get(key, _MISSING) if ADAPTIVE else None
+    if arms is _MISSING:
+        arms = _arms[key] = _Arms() if _same_bits(fn, a, b, n) else None
+    return _timed(arms, fn, a, b, out)
 
 
 def run(key, call, same_bits):
@@ -237,18 +244,26 @@ def run(key, call, same_bits):
     arms = _arms.get(key, _MISSING) if ADAPTIVE else None
     if arms is _MISSING:
         arms = _arms[key] = _Arms() if same_bits() else None
+    return _timed(arms, call)
+
+
+def _timed(arms, fn, *args):
+    """`fn(*args)` on the thread count `arms` picks (one thread when None), its time recorded."""
     if arms is None:
         with _ONE:
-            return call()
+            return fn(*args)
     arm = arms.pick()
-    t = time.perf_counter()
+    t = _clock()
     if arm:
-        res = call()
+        res = fn(*args)
     else:
         with _ONE:
-            res = call()
-    arms.record(arm, time.perf_counter() - t)
+            res = fn(*args)
+    arms.record(arm, _clock() - t)
     return res
+
+
+_clock = time.perf_counter
 
 
 _MISSING = object()
