@@ -244,3 +244,46 @@ def test_replay_returning_gradients_does_not_fuse_their_steps(monkeypatch):
             assert a.asnumpy().tobytes() == b.asnumpy().tobytes()
         assert state(eager) == state(jitted)
     assert fused == []
+
+
+def test_an_eager_cell_running_its_own_gradient_before_the_backward_updates_nothing_early():
+    # an island (a Cell that reads values) computing gradients of the same loss before the
+    # step's backward: the in-backward updates must not fire in its backward, or the step's
+    # forward would run on weights already updated (and a fused step corrupt them)
+    def build():
+        ms.set_seed(7)
+        layers = []
+        for _ in range(3):
+            layers += [nn.Dense(128, 128), nn.ReLU()]
+        net = nn.SequentialCell(layers)
+        loss_net = nn.WithLossCell(net, nn.MSELoss())
+        opt = nn.SGD(net.trainable_params(), 0.05)
+        grad_fn = ms.value_and_grad(loss_net, None, opt.parameters)
+
+        class Monitor(nn.Cell):
+            def __init__(self):
+                super().__init__()
+                self.norms = []
+
+            def construct(self, x, y):
+                _, gs = grad_fn(x, y)
+                self.norms.append(float(sum(float((g * g).sum().asnumpy()) for g in gs)))
+                return x
+
+        monitor = Monitor()
+
+        def step(x, y):
+            loss, grads = grad_fn(monitor(x, y), y)
+            opt(grads)
+            return loss
+
+        return step, net, monitor
+
+    (eager, e_net, e_mon), (jitted, j_net, j_mon) = build(), build()
+    jitted = ms.jit(jitted)
+    for x, y in wide_batches(4):
+        assert eager(x, y).asnumpy().tobytes() == jitted(x, y).asnumpy().tobytes()
+        for a, b in zip(e_net.trainable_params(), j_net.trainable_params()):
+            assert a.asnumpy().tobytes() == b.asnumpy().tobytes()
+    assert e_mon.norms == j_mon.norms and np.isfinite(j_mon.norms).all()
+    assert jitted.jit_stats.replays == 3

@@ -123,14 +123,17 @@ def plan_early(sequence, kinds, refs, steps, escaping):
     makes, or None. A parameter is updated early when its gradient arrives through one edge
     of the walk and no other step keeps its array for the backward; its gradient array is
     shared by shape when nothing but the optimizer reads it (not `escaping`)."""
-    from cellgrad_jit.plan import GradStep, OpStep, ParamRef
+    from cellgrad_jit.plan import GradStep, IslandStep, OpStep, ParamRef
 
-    for a, b in zip(sequence, sequence[1:]):
-        if type(a) is GradStep and type(b) is OptimizerStep:
-            break
-    else:
+    at = next((j for j, (a, b) in enumerate(zip(sequence, sequence[1:]))
+               if type(a) is GradStep and type(b) is OptimizerStep), None)
+    if at is None:
         return None, None
-    grad, opt = a, b
+    grad, opt = sequence[at], sequence[at + 1]
+    if any(type(st) is IslandStep for st in sequence[:at]):
+        # the scope is entered at the replay's start: an eager Cell before the backward that
+        # runs a gradient transform of its own would fire the updates (and fused steps) there
+        return None, None
     if not hasattr(type(opt.cell), "_updates_in_backward"):
         return None, None
     target_of = {s: index for index, s, _, _ in grad.outputs if index is not None}
