@@ -550,3 +550,28 @@ def test_flip_stops_measuring_new_shapes_after_max_decisions(monkeypatch):
     w = np.ones((128, 256), np.float32)
     got = [db.flipped(np.ones((b, 256), np.float32), w) for b in (30, 31, 32, 30)]
     assert got == [True, True, False, True] and measured == [(30, 256), (31, 256)]
+
+
+@pytest.mark.parametrize("kind", ["x@w.T", "g@w", "g.T@x"])
+def test_small_products_are_numpys_call_without_any_lookup(monkeypatch, kind):
+    def refuse(*a, **k):
+        raise AssertionError("a small product consulted a decision")
+
+    for name in ("chooser", "flipped", "warm", "_mkl_fn"):
+        monkeypatch.setattr(db, name, refuse)
+    monkeypatch.setattr(db, "_chooser", None)
+    rng = np.random.default_rng(2)
+    a, b = (rng.standard_normal(s).astype(np.float32) for s in ((32, 8), (16, 8)))
+    if kind == "x@w.T":
+        bias = rng.standard_normal(16).astype(np.float32)
+        want = np.dot(a, b.T)
+        want += bias
+        got = db.product(kind, a, b, bias=bias)
+    elif kind == "g@w":
+        b = b.T.copy()  # (8, 16): g (32, 8) @ w (8, 16)
+        want, got = np.dot(a, b), db.product(kind, a, b, np.empty((32, 16), np.float32))
+    else:
+        b = rng.standard_normal((32, 16)).astype(np.float32)
+        want, got = np.matmul(a.T, b), db.product(kind, a, b)
+    assert 32 * 8 * 16 < db.MIN_MNK
+    assert got.tobytes() == want.tobytes() and got.shape == want.shape
