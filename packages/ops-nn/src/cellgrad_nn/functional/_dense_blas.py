@@ -229,8 +229,8 @@ def product(kind, a, b, out=None, bias=None):
     """The Dense product `kind` of 2-D arrays: x @ w.T, g @ w or g.T @ x, into `out`
     (C-contiguous, the result's dtype) when given; x @ w.T plus `bias` when given."""
     if a.shape[0] * a.shape[1] * (b.shape[0] if kind == "x@w.T" else b.shape[1]) < MIN_MNK:
-        # a small product: no choice to make, as in the forward's `_gemm` (its look-ups were
-        # ~1 us of a ~1 us call: a 64-layer chain of width 8 took 0.93x the step without them)
+        # a small product: no choice to make (the look-ups were ~1 us of a ~1 us call: a
+        # 64-layer chain of width 8 took 0.93x the step once its backward skipped them)
         if kind == "g@w":
             return np.dot(a, b, out)
         if kind == "g.T@x":

@@ -43,9 +43,7 @@ def _gemm(x, w, b=None):
             out = np.dot(x, w)
         elif x.ndim == 1 or x.shape[0] == 1:
             out = _gemv(x, w) if _dense_blas.splits(x, w) else np.dot(x, w.T)
-        elif x.size * w.shape[0] < _dense_blas.MIN_MNK:
-            out = np.dot(x, w.T)  # a small product: no choice to make
-        else:
+        else:  # small ones are numpy's call there, with no choice made
             return _dense_blas.product("x@w.T", x, w, bias=b)
         if b is not None:
             out += b
